@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs the Debian 12 packages xgtop needs to build and test. Idempotent.
+set -e
+PKGS="build-essential pkg-config libncurses-dev zlib1g-dev libxen-dev libpfm4-dev
+libmicrohttpd-dev libcmocka-dev tmux xen-utils-common python3 procps"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && { echo "deps: all installed"; exit 0; }
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing:$missing (run 'make deps' as root)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing

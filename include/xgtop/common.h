@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared helpers: errors as values, checked allocation, clocks. */
+#ifndef XGTOP_COMMON_H
+#define XGTOP_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define XG_VERSION "0.1.0"
+
+#define XG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define XG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define XG_PRINTF(f, a)
+#endif
+
+/* An error travels back to the caller as a value with a one-line message
+ * that a user can read; the caller decides whether it is fatal. */
+struct xg_err {
+	int code;        /* errno when one applies, else 0 */
+	char msg[512];
+};
+
+/* Sets err (if not NULL) and returns -1, so "return xg_fail(err, ...)" works. */
+int xg_fail(struct xg_err *err, const char *fmt, ...) XG_PRINTF(2, 3);
+/* Like xg_fail, appending ": strerror(errnum)" and keeping errnum. */
+int xg_fail_errno(struct xg_err *err, int errnum, const char *fmt, ...) XG_PRINTF(3, 4);
+
+/* Allocation failures are fatal: the message names what was being allocated. */
+void *xg_malloc(size_t n);
+void *xg_calloc(size_t nmemb, size_t size);
+void *xg_realloc(void *p, size_t n);
+/* Grows *p (of *cap elements of size sz) so that it holds at least need elements. */
+void xg_grow(void *pp, size_t *cap, size_t need, size_t sz);
+char *xg_strdup(const char *s);
+
+/* Nanoseconds of CLOCK_MONOTONIC / CLOCK_REALTIME / this process's CPU time. */
+uint64_t xg_now_mono_ns(void);
+uint64_t xg_now_real_ns(void);
+uint64_t xg_self_cpu_ns(void);
+
+/* Copies src into dst (size n) escaping control bytes and invalid UTF-8 as
+ * \xNN so a hostile domain name cannot drive the terminal. Returns dst. */
+char *xg_escape_name(char *dst, size_t n, const char *src);
+
+/* Parses a non-negative decimal (fractional allowed) with no trailing junk. */
+bool xg_parse_double(const char *s, double *out);
+/* Parses a non-negative integer with no trailing junk; false on overflow. */
+bool xg_parse_u64(const char *s, uint64_t *out);
+
+#endif

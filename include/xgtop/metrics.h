@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Rates between two samples, computed in one place. A row holds one
+ * domain's (or one vCPU's) values for every column. */
+#ifndef XGTOP_METRICS_H
+#define XGTOP_METRICS_H
+
+#include "xgtop/columns.h"
+#include "xgtop/sample.h"
+
+/* Reasons the metrics layer adds (beyond the source's): indexes above
+ * XG_REASON_MAX in xg_row.why. */
+enum xg_mwhy {
+	XG_WHY_NONE = 0,
+	XG_WHY_FIRST = XG_REASON_MAX,  /* first sample of this domain: a rate needs two */
+	XG_WHY_RESET,                  /* counter went backwards or id reused: new baseline */
+	XG_WHY_NOREFS,                 /* no references in the interval: ratio undefined */
+	XG_WHY_NOINSTR,                /* no instructions counted: MPKI undefined */
+	XG_WHY_NOTIME,                 /* zero-length interval */
+	XG_WHY_NOTOTAL,                /* host memory total unknown */
+	XG_WHY_COUNT
+};
+
+struct xg_row {
+	uint32_t id;
+	int32_t vcpu;               /* -1 for a domain row, else the vCPU id */
+	uint32_t dom_index;         /* index of the domain in table->cur */
+	const char *name;           /* raw, points into the current sample */
+	char state[8];              /* "dsbcpr" letters, '-' where clear */
+	uint64_t valid;             /* bit per enum xg_col */
+	double v[XG_COL_COUNT];
+	uint8_t why[XG_COL_COUNT];  /* sample reason index or enum xg_mwhy */
+};
+
+/* Host-level figures for the summary line. */
+struct xg_summary {
+	double interval_s;          /* between the two samples */
+	double self_cpu_ms;         /* monitor's CPU per refresh, ms; <0 = unknown */
+	double cpu_pct_total;       /* sum of domain CPU% */
+	unsigned ndom, nrunning, nblocked, npaused, ncrashed, ndying, nshutdown;
+};
+
+struct xg_table {
+	struct xg_row *rows;        /* domain rows first (sample order), then vCPU rows */
+	size_t n, cap;
+	size_t ndom_rows;
+	const struct xg_sample *cur;
+	struct xg_summary sum;
+};
+
+struct xg_metrics {
+	struct xg_sample prev;
+	bool have_prev;
+};
+
+void metrics_init(struct xg_metrics *m);
+void metrics_free(struct xg_metrics *m);
+/* Computes out from the previous sample and cur (sorted by id), then keeps
+ * a copy of cur as the new previous. with_vcpus adds one row per vCPU.
+ * out->cur points at cur, which must outlive the use of out. */
+void metrics_update(struct xg_metrics *m, const struct xg_sample *cur, bool with_vcpus,
+		    struct xg_table *out);
+void table_free(struct xg_table *t);
+/* The text of the reason a row's column is `-`, or NULL. */
+const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c);
+
+#endif
