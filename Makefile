@@ -25,7 +25,7 @@ LDLIBS  += $(shell $(PKG) --libs xenstat xencontrol xenstore)
 HAVE_XEN := 1
 endif
 # Optional: libpfm4 (no .pc file in Debian; probe the header).
-ifeq ($(shell printf '\#include <perfmon/pfmlib_perf_event.h>\nint main(void){return 0;}\n' | $(CC) -x c - -lpfm -o /dev/null 2>/dev/null && echo y),y)
+ifeq ($(shell echo 'int main(void){return pfm_initialize();}' | $(CC) -x c -include perfmon/pfmlib_perf_event.h - -lpfm -o /dev/null 2>/dev/null && echo y),y)
 CFLAGS  += -DHAVE_PFM
 LDLIBS  += -lpfm
 endif
@@ -58,11 +58,17 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 $(BUILD) $(BUILD)/tests $(BUILD)/tools:
 	mkdir -p $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS) | $(BUILD)/tests
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS) $(CMOCKA)
+# Tests and tools link against an archive, so each pulls in only the
+# modules it uses.
+$(BUILD)/libxgtop.a: $(LIBOBJS)
+	rm -f $@
+	ar rcs $@ $^
 
-$(BUILD)/tools/%: tests/tools/%.c $(LIBOBJS) | $(BUILD)/tools
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxgtop.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(CMOCKA)
+
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a | $(BUILD)/tools
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS)
 
 tools: $(TOOL_BINS)
 

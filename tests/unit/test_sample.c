@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "xgtop/sample.h"
+
+static void reasons_are_interned(void **state)
+{
+	(void)state;
+	struct xg_sample s;
+	sample_init(&s);
+	struct xg_dom *d = sample_add_dom(&s, 7);
+	dom_invalid(&s, d, XG_F_NET_RX_BYTES, "no /proc/net/dev");
+	dom_invalid(&s, d, XG_F_NET_TX_BYTES, "no /proc/net/dev");
+	assert_int_equal(d->why[XG_F_NET_RX_BYTES], d->why[XG_F_NET_TX_BYTES]);
+	assert_string_equal(dom_why(&s, d, XG_F_NET_RX_BYTES), "no /proc/net/dev");
+	dom_set(d, XG_F_CPU_NS, 5);
+	assert_null(dom_why(&s, d, XG_F_CPU_NS));
+	sample_free(&s);
+}
+
+static void sort_and_find(void **state)
+{
+	(void)state;
+	struct xg_sample s, c;
+	sample_init(&s);
+	sample_init(&c);
+	uint32_t ids[] = { 40000, 3, 32751, 0, 17 };
+	for (size_t i = 0; i < 5; i++) {
+		struct xg_dom *d = sample_add_dom(&s, ids[i]);
+		sample_add_vcpus(&s, d, i + 1);
+	}
+	sample_invalid_all(&s, XG_F_LLC_REF, "no PMU");
+	sample_sort(&s);
+	sample_copy(&c, &s);
+	for (size_t i = 1; i < c.ndom; i++)
+		assert_true(c.dom[i - 1].id < c.dom[i].id);
+	assert_non_null(sample_find(&c, 32751));
+	assert_null(sample_find(&c, 5));
+	const struct xg_dom *d = sample_find(&c, 40000);
+	assert_int_equal(d->vcpu_count, 1);
+	assert_string_equal(dom_why(&c, d, XG_F_LLC_REF), "no PMU");
+	sample_free(&s);
+	sample_free(&c);
+}
+
+static void escape_names(void **state)
+{
+	(void)state;
+	char b[64];
+	assert_string_equal(xg_escape_name(b, sizeof(b), "web\x1b[2J"), "web\\x1b[2J");
+	assert_string_equal(xg_escape_name(b, sizeof(b), "caf\xc3\xa9"), "caf\xc3\xa9");
+	assert_string_equal(xg_escape_name(b, sizeof(b), "bad\xc3("), "bad\\xc3(");
+	assert_string_equal(xg_escape_name(b, sizeof(b), "a\\b"), "a\\\\b");
+	assert_string_equal(xg_escape_name(b, 6, "abcdefgh"), "abcde");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reasons_are_interned),
+		cmocka_unit_test(sort_and_find),
+		cmocka_unit_test(escape_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
