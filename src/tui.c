@@ -82,6 +82,14 @@ int tui_key(struct tui *t, int timeout_ms, wint_t *wch)
 			return KEY_CODE_YES;
 		}
 		int rc = get_wch(wch);
+		if (rc == KEY_CODE_YES) {
+			/* Some terminfo entries name \e[1~ and \e[4~ Find and
+			 * Select; every terminal that sends them means Home/End. */
+			if (*wch == KEY_FIND)
+				*wch = KEY_HOME;
+			else if (*wch == KEY_SELECT)
+				*wch = KEY_END;
+		}
 		if (rc != ERR)
 			return rc;
 		int ms = -1;
@@ -491,6 +499,19 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
+	/* Home/End as tmux, screen, rxvt and the Linux console send them,
+	 * and as xterm sends them outside keypad mode: absent from many
+	 * terminfo entries (xterm-256color has only \eOH / \eOF). */
+	static const char *const home_end[][2] = {
+		{ "\033[1~", "\033[4~" }, { "\033[7~", "\033[8~" }, { "\033[H", "\033[F" },
+		{ "\033OH", "\033OF" },
+	};
+	for (size_t i = 0; i < XG_ARRAY_LEN(home_end); i++) {
+		if (!key_defined(home_end[i][0]))
+			define_key(home_end[i][0], KEY_HOME);
+		if (!key_defined(home_end[i][1]))
+			define_key(home_end[i][1], KEY_END);
+	}
 	curs_set(0);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	mouseinterval(0);

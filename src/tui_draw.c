@@ -438,15 +438,15 @@ void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n)
 		attron(A_REVERSE);
 		tui_put(y, x, pairs[i], t->cols - x);
 		attroff(A_REVERSE);
-		tui_put(y, x + kl, pairs[i + 1], t->cols - x - kl);
-		x += kl + ll + 1;
+		tui_put(y, x + kl + 1, pairs[i + 1], t->cols - x - kl - 1);
+		x += kl + ll + 3;
 	}
 }
 
 static const char *const main_hints[] = {
 	"q", "quit", "h", "help", "<>", "sort", "r", "reverse", "/", "filter",
 	"d", "disk", "n", "net", "c", "cache", "m", "sum", "w", "sched", "v", "vcpus",
-	"spc", "freeze", "+-", "delay", "W", "report",
+	"space", "freeze", "+-", "delay", "W", "report",
 };
 
 void tui_draw(struct tui *t)

@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared by tests/tui/test_*.sh: drives the real xgtop binary inside a
+# private tmux server (one socket per test) on a replayed recording, and
+# polls the captured pane instead of sleeping for fixed times.
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+ROOT=$PWD
+XGTOP=${XGTOP:-$ROOT/xgtop}
+GEN=${XGTOP_GEN:-$ROOT/build/tools/xgtop-gen}
+W=160
+H=40
+
+skip() { echo "$*"; exit 77; }
+
+command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
+[ -x "$XGTOP" ] || skip "no $XGTOP binary (make)"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/xgtop-tui.XXXXXX")
+SOCK="xgtop-tui-$$"
+cleanup() {
+	tmux -L "$SOCK" kill-server 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+
+# The screen as text; -J joins nothing here since lines never wrap.
+screen() { tm capture-pane -p -t t; }
+
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen ---"
+	screen 2>/dev/null
+	echo "--------------"
+	exit 1
+}
+
+# wait_for TEXT [SECONDS]: until the pane shows TEXT (fixed string).
+wait_for() {
+	local text=$1 limit=${2:-10} t0=$SECONDS
+	while ! screen | grep -qF -- "$text"; do
+		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for '$text'"
+		sleep 0.05
+	done
+}
+
+# wait_gone TEXT [SECONDS]: until the pane no longer shows TEXT.
+wait_gone() {
+	local text=$1 limit=${2:-10} t0=$SECONDS
+	while screen | grep -qF -- "$text"; do
+		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for '$text' to go"
+		sleep 0.05
+	done
+}
+
+# wait_match REGEX [SECONDS]: until some line matches the extended regex.
+wait_match() {
+	local re=$1 limit=${2:-10} t0=$SECONDS
+	while ! screen | grep -qE -- "$re"; do
+		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for /$re/"
+		sleep 0.05
+	done
+}
+
+keys() { tm send-keys -t t "$@"; }
+
+# A shell in a fixed-size pane, with a prompt we can recognise. A plain
+# POSIX sh, not bash: bash repairs the tty modes of a job that died, which
+# would hide a monitor that failed to restore them.
+start_shell() {
+	tm new-session -d -s t -x "$W" -y "$H" \
+		"env -i PATH=$PATH HOME=$TMP TERM=xterm-256color LANG=${XGTOP_TEST_LANG:-C.UTF-8} \
+		 TZ=UTC ${XGTOP_TEST_ENV:-} PS1='tui-test\$ ' sh -i"
+	tm set-option -t t status off >/dev/null
+	wait_for 'tui-test$'
+}
+
+# The recording the tests replay (see make_rec below), generated once per
+# test into $TMP.
+REC=$TMP/rec.xgr
+
+# start_xgtop [ARGS...]: runs (with $XENV, e.g. XENV=NO_COLOR=1, in its
+# environment) xgtop on $REC in the pane's shell (so the
+# shell prompt is there to check after it exits) and waits for the screen.
+# Its pid goes to $TMP/pid for the signal tests.
+start_xgtop() {
+	keys "cd $TMP && ${XENV:-} sh -c 'echo \$\$ > $TMP/pid; exec $XGTOP --replay $REC $*'" Enter
+	wait_for "Domains"
+}
+
+xgtop_pid() { cat "$TMP/pid"; }
+
+# Rows of the domain list: screen lines 6 .. H-1 (after three summary
+# lines, the status line and the header; before the key hints) that start
+# with a domain id.
+rows() { screen | awk -v h="$H" 'NR > 5 && NR < h && /^ *[0-9]+ /'; }
+
+# The domain names in screen order.
+names() { rows | awk '{print $2}'; }
+
+# wait_prompt [SECONDS]: the last non-blank line is the shell's bare prompt.
+wait_prompt() {
+	local limit=${1:-10} t0=$SECONDS
+	while [ "$(screen | grep -v '^ *$' | tail -n 1)" != 'tui-test$' ]; do
+		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for the shell prompt"
+		sleep 0.05
+	done
+}
+
+# The terminal is back to normal: a fresh prompt on the normal screen
+# (not the alternate one), cursor shown, mouse reporting off, and the tty
+# in cooked mode with echo (what a crashed curses program leaves wrong).
+check_restored() {
+	wait_prompt
+	local st
+	st=$(tm display-message -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
+	[ "$st" = "0 1 0" ] || fail "terminal modes after exit: alternate/cursor/mouse = $st, want 0 1 0"
+	keys "stty -a > $TMP/stty.txt; tput cnorm; echo restored-ok" Enter
+	wait_for 'restored-ok' 5
+	wait_prompt
+	local f
+	for f in icanon echo isig icrnl; do
+		grep -qE -- "(^|[ ;])$f([ ;]|\$)" "$TMP/stty.txt" || fail "stty shows -$f after exit: $(cat "$TMP/stty.txt")"
+	done
+}
+
+# make_rec [SECONDS]: writes $REC from the domain script below with the
+# fixture generator. The domains are chosen for the checks: CPU% values
+# whose text order differs from their numeric order (100 > 20 > 9.5 > 5),
+# a name carrying terminal escapes, vCPUs, disk and network traffic.
+make_rec() {
+	[ -x "$GEN" ] || skip "no fixture generator $GEN (make tools)"
+	"$GEN" --samples "${1:-5}" -o "$REC" >"$TMP/gen.log" 2>&1 || fail "generator: $(cat "$TMP/gen.log")"
+}
+
+# The sort column and mark as the summary shows them, e.g. "CPU%▼".
+sort_shown() { screen | grep -oE ' sort [^ ]+' | head -n 1 | cut -c7-; }
+
+# wait_names "a b c" [SECONDS]: until the listed domains are exactly these,
+# in this order.
+wait_names() {
+	local want=$1 limit=${2:-10} t0=$SECONDS got
+	while :; do
+		got=$(names | tr '\n' ' ' | sed 's/ $//')
+		[ "$got" = "$want" ] && return 0
+		[ $((SECONDS - t0)) -ge "$limit" ] && fail "rows are '$got', want '$want'"
+		sleep 0.05
+	done
+}
+
+# The header line (column titles).
+header() { screen | grep -m1 -E '^ *.?ID +NAME '; }

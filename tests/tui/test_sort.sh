@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sorting: by CPU% the busiest domain comes first and the order is numeric
+# (100 > 20 > 9.5 > 5, which sorts the other way as text); r reverses;
+# < and > move the sort column; the o menu picks one.
+. "$(dirname "$0")/lib.sh"
+make_rec 4
+start_shell
+start_xgtop --speed 50
+wait_for "end of recording"
+
+wait_names "web-01 db-01 web-02 Domain-0 evil\\x1b[31mred idle-vm"
+[ "$(sort_shown)" = "CPU%▼" ] || fail "summary shows sort '$(sort_shown)'"
+header | grep -qF '▼CPU%' || fail "header does not mark CPU% as the sort column"
+
+keys r
+wait_names "idle-vm evil\\x1b[31mred Domain-0 web-02 db-01 web-01"
+[ "$(sort_shown)" = "CPU%▲" ] || fail "after r the summary shows sort '$(sort_shown)'"
+keys r
+wait_names "web-01 db-01 web-02 Domain-0 evil\\x1b[31mred idle-vm"
+
+keys '>'
+wait_for 'sort CPU(s)▼'
+header | grep -qF '▼CPU(s)' || fail "header does not mark CPU(s)"
+keys '<' '<'
+wait_for 'sort STATE'
+keys '<'
+wait_for 'sort NAME▲'
+wait_names "db-01 Domain-0 evil\\x1b[31mred idle-vm web-01 web-02"
+
+# The menu lists the visible columns; Home goes to the first (ID).
+keys o
+wait_for 'Sort by'
+keys Home Enter
+wait_gone 'Sort by'
+wait_for 'sort ID▲'
+wait_names "Domain-0 web-01 web-02 db-01 evil\\x1b[31mred idle-vm"
+# F6 is the same menu; Esc leaves the sort alone.
+keys F6
+wait_for 'Sort by'
+keys Escape
+wait_gone 'Sort by'
+wait_for 'sort ID▲'
+keys q
+check_restored
+echo "ok: numeric sort, reverse, < >, menu"
