@@ -45,7 +45,7 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
 
-.PHONY: all run test test-unit test-xen test-pmu bench fuzz install deps clean tools
+.PHONY: all run test check test-unit test-xen test-pmu bench fuzz install deps clean tools
 
 all: xgtop
 
@@ -72,13 +72,21 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a | $(BUILD)/tools
 
 tools: $(TOOL_BINS)
 
-# Starts the monitor on this host.
-run: xgtop
+# Installs what is missing (as root), builds, and starts the monitor on
+# this host. The build runs in a sub-make so it sees freshly installed
+# libraries.
+run:
+	@contrib/install-deps.sh
+	@$(MAKE) --no-print-directory xgtop
 	./xgtop
 
 # Every test: unit (cmocka), then the scripted suites (TUI in tmux, Linux
 # source on real processes, trace oracle ...). The last line is the count.
-test: xgtop $(UNIT_BINS) $(TOOL_BINS)
+test:
+	@contrib/install-deps.sh
+	@$(MAKE) --no-print-directory check
+
+check: xgtop $(UNIT_BINS) $(TOOL_BINS)
 	@tests/run.sh
 
 test-unit: $(UNIT_BINS)
