@@ -2,6 +2,7 @@
 /* Text output, laid out like `top -b`: a summary block, then the visible
  * columns of the selected rows, every column as wide as its widest cell so
  * the output stays aligned whatever the names and values. */
+#include "xgtop/explain.h"
 #include "xgtop/sink.h"
 #include "sink_int.h"
 
@@ -12,18 +13,19 @@
 /* Big enough for a fully escaped XG_NAME_MAX name (4 bytes per byte). */
 #define CELL_MAX (4 * XG_NAME_MAX + 64)
 
-/* What the cell shows: col_format's text, with a domain's name escaped so
- * a hostile name cannot drive the terminal or break the line. */
+/* What the cell shows: col_format's text (names escaped there), with vCPU
+ * rows indented under their domain as on screen. */
 static void cell_text(const struct xg_row *r, enum xg_col c, char *buf, size_t n)
 {
-	if (c == XG_COL_NAME && r->vcpu < 0 && r->name) {
-		xg_escape_name(buf, n, r->name);
-		if (!buf[0])
-			snprintf(buf, n, "-");
+	if (r->vcpu >= 0 && c == XG_COL_NAME) {
+		snprintf(buf, n, "  vCPU %d", (int)r->vcpu);
 		return;
 	}
-	if (c != XG_COL_ID && c != XG_COL_NAME && c != XG_COL_STATE && ((r->valid >> c) & 1) &&
-	    !isfinite(r->v[c])) {
+	if (r->vcpu >= 0 && c == XG_COL_ID) {
+		snprintf(buf, n, "%s", "");     /* the domain row above carries it */
+		return;
+	}
+	if (c != XG_COL_NAME && c != XG_COL_STATE && ((r->valid >> c) & 1) && !isfinite(r->v[c])) {
 		snprintf(buf, n, "-");          /* a broken figure is not a figure */
 		return;
 	}
@@ -185,52 +187,31 @@ int sink_text_write(FILE *f, const struct xg_table *t, const struct xg_view *v, 
 	return sink_flush(f, err);
 }
 
-struct why_count {
-	const char *text;
-	size_t rows;
-};
-
-/* For each visible column that shows `-` somewhere, the distinct reasons
- * and how many rows each one covers. */
+/* For each visible column that shows `-` in some domain row, the distinct
+ * reasons (the same list --explain gives) and how many domains each covers. */
 static void write_why(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
-	struct why_count *list = NULL;
-	size_t cap = 0;
-	bool any = false;
 	char buf[CELL_MAX];
+	bool any = false;
+	size_t ndom = 0;
 
+	for (size_t i = 0; i < v->norder; i++)
+		ndom += order_row(t, v, i)->vcpu < 0;
 	fputs("\nWhy '-':\n", f);
 	for (int c = 0; c < XG_COL_COUNT; c++) {
+		struct xg_reason_count rc[16];
 		if (!view_col_visible(v, (enum xg_col)c))
 			continue;
-		size_t n = 0;
-		for (size_t i = 0; i < v->norder; i++) {
-			const struct xg_row *r = order_row(t, v, i);
-			cell_text(r, (enum xg_col)c, buf, sizeof(buf));
-			if (strcmp(buf, "-") != 0)
-				continue;
-			const char *why = row_why(t, r, (enum xg_col)c);
-			if (!why || !*why)
-				why = "no reason was recorded";
-			size_t k = 0;
-			while (k < n && strcmp(list[k].text, why) != 0)
-				k++;
-			if (k == n) {
-				xg_grow(&list, &cap, n + 1, sizeof(*list));
-				list[n++] = (struct why_count){ why, 0 };
-			}
-			list[k].rows++;
-		}
+		size_t n = explain_reasons(t, v, (enum xg_col)c, rc, XG_ARRAY_LEN(rc));
 		for (size_t k = 0; k < n; k++) {
-			fprintf(f, "  %s (%s): %s [%zu of %zu rows]\n", xg_columns[c].header,
-				xg_columns[c].key, xg_escape_name(buf, sizeof(buf), list[k].text),
-				list[k].rows, v->norder);
+			fprintf(f, "  %s (%s): %s [%u of %zu domains]\n", xg_columns[c].header,
+				xg_columns[c].key, xg_escape_name(buf, sizeof(buf), rc[k].why),
+				rc[k].count, ndom);
 			any = true;
 		}
 	}
 	if (!any)
 		fputs("  every figure shown was measured\n", f);
-	free(list);
 }
 
 int sink_write_report(FILE *f, const struct xg_table *t, const struct xg_view *v)

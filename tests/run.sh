@@ -5,7 +5,7 @@
 # fails otherwise. Unit tests are the cmocka binaries under build/tests.
 cd "$(dirname "$0")/.." || exit 2
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit record tui linux trace)
+[ ${#suites[@]} -eq 0 ] && suites=(unit record tui linux trace batch)
 pass=0 fail=0 skip=0 failed=()
 logdir=build/test-logs
 mkdir -p "$logdir"
