@@ -14,7 +14,7 @@ expect2 "-o yaml" -b -n 1 -o yaml
 grep -qi yaml "$tmp/err" || fail "-o yaml: the message does not name the format: $(cat "$tmp/err")"
 grep -Eqi 'text|csv|json' "$tmp/err" || fail "-o yaml: the message does not list the formats"
 expect2 "unknown option" -b --no-such-option
-grep -qi usage "$tmp/err" || fail "unknown option: no usage message: $(cat "$tmp/err")"
+grep -q -- "--help" "$tmp/err" || fail "unknown option: no pointer to --help: $(cat "$tmp/err")"
 expect2 "-n with junk" -b -n 3x
 expect2 "negative delay" -b -d -1
 expect2 "-d without a value" -b -d

@@ -586,6 +586,26 @@ static void report_when_all_measured(void **state)
 	fx_free(x);
 }
 
+/* ---- the documented keys are the real ones ---- */
+
+static void doc_lists_every_key(void **state)
+{
+	(void)state;
+	/* tests/run.sh runs unit tests from the top of the tree */
+	FILE *f = fopen("doc/outputs.md", "r");
+	assert_non_null(f);
+	static char doc[1 << 16];
+	size_t n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = 0;
+	for (int c = 0; c < XG_COL_COUNT; c++) {
+		char row[128];
+		snprintf(row, sizeof(row), "\n| `%s` | %s | ", xg_columns[c].key, xg_columns[c].header);
+		if (!strstr(doc, row))
+			fail_msg("doc/outputs.md has no table row starting \"%s\"", row + 1);
+	}
+}
+
 /* ---- errors ---- */
 
 static void write_error_is_reported(void **state)
@@ -618,6 +638,7 @@ int main(void)
 		cmocka_unit_test(text_dash_and_report),
 		cmocka_unit_test(report_when_all_measured),
 		cmocka_unit_test(write_error_is_reported),
+		cmocka_unit_test(doc_lists_every_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
