@@ -38,3 +38,24 @@ for n, l in enumerate(lines):
         assert ks == keys, "keys differ: %s vs %s" % (ks, keys)
 print("ok: 3 lines, %d keys per domain" % len(keys))
 PY
+
+# With vCPU rows: a "vcpu_rows" list on every domain, the same keys in
+# every vCPU object.
+./xgtop -b -n 2 -d 0.2 -o json -v >"$tmp/vcpu" 2>"$tmp/err" || fail "-v: exit $?: $(cat "$tmp/err")"
+python3 - "$tmp/vcpu" <<'PY' || exit 1
+import json, sys
+def no_const(name):
+    raise ValueError("non-finite number " + name)
+keys, n = None, 0
+for l in open(sys.argv[1], encoding="utf-8"):
+    for d in json.loads(l, parse_constant=no_const)["domains"]:
+        assert isinstance(d["vcpu_rows"], list), d
+        for v in d["vcpu_rows"]:
+            assert isinstance(v["vcpu"], int) and v["state"] in ("online", "off"), v
+            ks = sorted(v)
+            keys = keys or ks
+            assert ks == keys, "vCPU keys differ: %s vs %s" % (ks, keys)
+            n += 1
+assert n, "no vCPU rows"
+print("ok: -v: %d vCPU objects" % n)
+PY
