@@ -45,7 +45,7 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
 
-.PHONY: all run test check test-unit test-xen test-pmu bench fuzz install deps clean tools
+.PHONY: all man run test check test-unit test-xen test-pmu bench fuzz install deps clean tools
 
 all: xgtop
 
@@ -104,6 +104,14 @@ bench: xgtop $(TOOL_BINS)
 
 fuzz:
 	@tests/fuzz/run.sh
+
+# The man page's COLUMNS section is generated from the column table.
+man: man/xgtop.1
+
+man/xgtop.1: man/xgtop.1.in xgtop contrib/man-columns.sh
+	contrib/man-columns.sh ./xgtop > $(BUILD)/columns.man
+	sed -e 's/@VERSION@/$(shell sed -n 's/.*XG_VERSION "\(.*\)"/\1/p' include/xgtop/common.h)/' \
+	    -e '/^\.\\" BEGIN COLUMNS/r $(BUILD)/columns.man' $< > $@
 
 install: xgtop
 	install -D -m 0755 xgtop $(DESTDIR)$(PREFIX)/bin/xgtop
