@@ -126,14 +126,15 @@ bool sink_raw_number(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 	col_format_raw(c, r, buf, n);
 	if (!buf[0])
 		return false;
-	if (number_ok(buf))
+	/* A value that filled the buffer may have been cut: do not trust it. */
+	if (strlen(buf) + 1 < n && number_ok(buf))
 		return true;
 	/* The formatter gave something a parser would choke on (nan, inf, a
 	 * locale's decimal comma): fall back to the value itself, or to
 	 * "not measured" when it is not a finite number. */
 	if (((r->valid >> c) & 1) && isfinite(r->v[c])) {
-		snprintf(buf, n, "%.17g", r->v[c]);
-		if (number_ok(buf))
+		int len = snprintf(buf, n, "%.17g", r->v[c]);
+		if (len > 0 && (size_t)len < n && number_ok(buf))
 			return true;
 	}
 	buf[0] = 0;

@@ -63,7 +63,7 @@ static void put_vcpu(FILE *f, const struct xg_row *r)
 static void put_row(FILE *f, const struct sink_cols *sc, const char *prefix,
 		    const struct xg_row *r)
 {
-	char buf[64];
+	char buf[SINK_NUM_MAX];
 
 	fputs(prefix, f);
 	if (sc->vcpus && !has_id(sc))

@@ -21,7 +21,8 @@ void sink_cols_from_view(struct sink_cols *sc, const struct xg_view *v);
 /* "2026-11-30T02:36:58.123Z" from wall-clock nanoseconds. */
 void sink_time_iso(char *buf, size_t n, uint64_t real_ns);
 /* Column c of r as a finite decimal number valid in both CSV and JSON;
- * false (and buf "") when not measured. */
+ * false (and buf "") when not measured. buf should hold SINK_NUM_MAX. */
+#define SINK_NUM_MAX 400   /* %.0f of the largest double fits */
 bool sink_raw_number(enum xg_col c, const struct xg_row *r, char *buf, size_t n);
 /* Flushes f and reports a write error (disk full, closed pipe) as err. */
 int sink_flush(FILE *f, struct xg_err *err);

@@ -111,7 +111,7 @@ static bool is_named(enum xg_col c)
 static void put_values(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
 		       const struct xg_row *r)
 {
-	char buf[64];
+	char buf[SINK_NUM_MAX];
 	bool null[XG_COL_COUNT] = { false };
 	bool first_why = true;
 

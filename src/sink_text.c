@@ -55,7 +55,7 @@ static void put_padded(FILE *f, const char *s, size_t width, bool left, bool las
 
 static void human_bytes(char *buf, size_t n, uint64_t b)
 {
-	static const char unit[] = "kMGTPE";
+	static const char unit[] = "KMGTPE";
 	double v = (double)b;
 	int u = -1;
 	while (v >= 1024.0 && u < 5) {

@@ -586,6 +586,31 @@ static void report_when_all_measured(void **state)
 	fx_free(x);
 }
 
+/* ---- numbers ---- */
+
+static void raw_numbers_are_json_numbers(void **state)
+{
+	(void)state;
+	struct xg_row r;
+	char buf[SINK_NUM_MAX];
+	memset(&r, 0, sizeof(r));
+	set(&r, XG_COL_MEM, 1e300);          /* %.0f: 301 digits */
+	assert_true(sink_raw_number(XG_COL_MEM, &r, buf, sizeof(buf)));
+	assert_int_equal(strlen(buf), 301);
+	assert_true(json_valid(buf));
+	set(&r, XG_COL_CPU_PCT, -2.5);
+	assert_true(sink_raw_number(XG_COL_CPU_PCT, &r, buf, sizeof(buf)));
+	assert_true(json_valid(buf));
+	assert_true(strtod(buf, NULL) == -2.5);
+	set(&r, XG_COL_CPU_PCT, INFINITY);
+	assert_false(sink_raw_number(XG_COL_CPU_PCT, &r, buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	r.valid &= ~(1ull << XG_COL_MEM_PCT);
+	assert_false(sink_raw_number(XG_COL_MEM_PCT, &r, buf, sizeof(buf)));
+	/* cut short by a small buffer: a different number, so not written */
+	assert_false(sink_raw_number(XG_COL_MEM, &r, buf, 8));
+}
+
 /* ---- the documented keys are the real ones ---- */
 
 static void doc_lists_every_key(void **state)
@@ -639,6 +664,7 @@ int main(void)
 		cmocka_unit_test(report_when_all_measured),
 		cmocka_unit_test(write_error_is_reported),
 		cmocka_unit_test(doc_lists_every_key),
+		cmocka_unit_test(raw_numbers_are_json_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
