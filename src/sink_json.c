@@ -39,23 +39,27 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
 void sink_json_string(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	const unsigned char *run = s;   /* bytes that go out as they are */
 	fputc('"', f);
 	while (*s) {
 		uint32_t cp;
 		size_t n = utf8_decode(s, &cp);
-		if (!n) {
-			fputs("\xef\xbf\xbd", f);      /* U+FFFD for a stray byte */
-			s++;
+		if (n && cp != '"' && cp != '\\' && cp >= 0x20 && cp != 0x7f &&
+		    !(cp >= 0x80 && cp < 0xa0)) {
+			s += n;
 			continue;
 		}
-		if (cp == '"' || cp == '\\')
+		fwrite(run, 1, (size_t)(s - run), f);
+		if (!n)
+			fputs("\xef\xbf\xbd", f);     /* U+FFFD for a stray byte */
+		else if (cp == '"' || cp == '\\')
 			fprintf(f, "\\%c", (int)cp);
-		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
-			fprintf(f, "\\u%04x", (unsigned)cp);  /* C0/C1 controls */
 		else
-			fwrite(s, 1, n, f);
-		s += n;
+			fprintf(f, "\\u%04x", (unsigned)cp);  /* C0/C1 controls */
+		s += n ? n : 1;
+		run = s;
 	}
+	fwrite(run, 1, (size_t)(s - run), f);
 	fputc('"', f);
 }
 

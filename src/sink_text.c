@@ -42,15 +42,25 @@ static size_t text_width(const char *s)
 	return w;
 }
 
+static void put_spaces(FILE *f, size_t n)
+{
+	static const char sp[] = "                                ";
+	while (n) {
+		size_t k = n < sizeof(sp) - 1 ? n : sizeof(sp) - 1;
+		fwrite(sp, 1, k, f);
+		n -= k;
+	}
+}
+
 static void put_padded(FILE *f, const char *s, size_t width, bool left, bool last)
 {
 	size_t w = text_width(s);
 	size_t pad = w < width ? width - w : 0;
 	if (!left)
-		fprintf(f, "%*s", (int)pad, "");
+		put_spaces(f, pad);
 	fputs(s, f);
 	if (left && !last)
-		fprintf(f, "%*s", (int)pad, "");
+		put_spaces(f, pad);
 }
 
 static void human_bytes(char *buf, size_t n, uint64_t b)
@@ -134,11 +144,14 @@ static const struct xg_row *order_row(const struct xg_table *t, const struct xg_
 	return &t->rows[v->order[i]];
 }
 
+/* The cells are formatted once into one buffer: the widths need them all
+ * before the first line can be written. */
 static void write_table(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	enum xg_col cols[XG_COL_COUNT];
 	size_t width[XG_COL_COUNT], ncol = 0;
-	char buf[CELL_MAX];
+	char buf[CELL_MAX], *text = NULL;
+	size_t *off = NULL, len = 0, cap = 0;
 
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		if (!view_col_visible(v, (enum xg_col)c))
@@ -149,12 +162,18 @@ static void write_table(FILE *f, const struct xg_table *t, const struct xg_view 
 		width[ncol] = w;
 		cols[ncol++] = (enum xg_col)c;
 	}
+	if (v->norder)
+		off = xg_malloc(v->norder * ncol * sizeof(*off));
 	for (size_t i = 0; i < v->norder; i++)
 		for (size_t k = 0; k < ncol; k++) {
 			cell_text(order_row(t, v, i), cols[k], buf, sizeof(buf));
-			size_t w = text_width(buf);
+			size_t n = strlen(buf) + 1, w = text_width(buf);
 			if (w > width[k])
 				width[k] = w;
+			xg_grow(&text, &cap, len + n, 1);
+			memcpy(text + len, buf, n);
+			off[i * ncol + k] = len;
+			len += n;
 		}
 
 	for (size_t k = 0; k < ncol; k++) {
@@ -165,16 +184,16 @@ static void write_table(FILE *f, const struct xg_table *t, const struct xg_view 
 	}
 	fputc('\n', f);
 	for (size_t i = 0; i < v->norder; i++) {
-		const struct xg_row *r = order_row(t, v, i);
 		for (size_t k = 0; k < ncol; k++) {
 			if (k)
 				fputc(' ', f);
-			cell_text(r, cols[k], buf, sizeof(buf));
-			put_padded(f, buf, width[k], xg_columns[cols[k]].unit == XG_UNIT_TEXT,
-				   k + 1 == ncol);
+			put_padded(f, text + off[i * ncol + k], width[k],
+				   xg_columns[cols[k]].unit == XG_UNIT_TEXT, k + 1 == ncol);
 		}
 		fputc('\n', f);
 	}
+	free(off);
+	free(text);
 }
 
 int sink_text_write(FILE *f, const struct xg_table *t, const struct xg_view *v, bool first,
