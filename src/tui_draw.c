@@ -329,8 +329,12 @@ static void draw_summary(struct tui *t)
 				      (unsigned long long)h->lost_records);
 	o += (size_t)snprintf(line + o, sizeof(line) - o, "  sort %s%s",
 			      xg_columns[e->view.sort_col].header, sort_mark(t));
-	if (e->view.has_filter)
-		o += (size_t)snprintf(line + o, sizeof(line) - o, "  filter /%s/", e->view.filter_text);
+	if (e->view.has_filter) {
+		/* --filter may carry any bytes: escape like a name. */
+		char re[TUI_CELL_BYTES];
+		tui_name_fit(re, sizeof(re), e->view.filter_text, TUI_NAME_MAX_W);
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  filter /%s/", re);
+	}
 	snprintf(line + o, sizeof(line) - o, "  rows %zu", e->view.norder);
 	tui_put(2, 0, line, t->cols);
 }
@@ -415,6 +419,13 @@ static void draw_rows(struct tui *t)
 				col_format(c, r, buf, sizeof(buf));
 			}
 			int len = (int)strlen(buf);
+			if (!col_left_aligned(c) && len > w && w < (int)sizeof(buf)) {
+				/* Leading digits of a number too wide would read as a
+				 * smaller number: say it does not fit instead. */
+				memset(buf, '#', (size_t)w);
+				buf[w] = 0;
+				len = w;
+			}
 			if (!col_left_aligned(c) && len < w)
 				x += w - len;
 			if (sorted)

@@ -125,14 +125,29 @@ check_restored() {
 	done
 }
 
-# make_rec [SECONDS]: writes $REC from the domain script below with the
-# fixture generator. The domains are chosen for the checks: CPU% values
-# whose text order differs from their numeric order (100 > 20 > 9.5 > 5),
-# a name carrying terminal escapes, vCPUs, disk and network traffic.
+# make_rec SAMPLES [GEN-ARGS...]: writes $REC with the fixture generator's
+# scripted load (doc/recording.md), without jitter so values tie exactly.
+# One sample per recorded second. Its domains, with CPU% (100 = one pCPU)
+# as the last sample of a 4-sample recording shows them:
+#   busy-03 380, cache-05 160, reuse-10b 70 (domid 10 reused half way),
+#   sched-06 60, net-04 50, late-08 50, Domain-0 30, disk-02 20,
+#   nocache-07 5 (PMU fields invalid, with a reason), ctl\x1b[2J\x07-11 2
+#   (terminal escapes in its name), utf8-\xc3(-01 1 (invalid UTF-8);
+#   gone-09 has left by then. Text order of those numbers is not numeric.
 make_rec() {
+	local n=$1
+	shift
 	[ -x "$GEN" ] || skip "no fixture generator $GEN (make tools)"
-	"$GEN" --samples "${1:-5}" -o "$REC" >"$TMP/gen.log" 2>&1 || fail "generator: $(cat "$TMP/gen.log")"
+	"$GEN" --samples "$n" --steady "$@" "$REC" >"$TMP/gen.log" 2>&1 ||
+		fail "generator: $(cat "$TMP/gen.log")"
 }
+
+# The last frame of `make_rec 4` in the default sort (CPU% biggest first,
+# ties by id) and others. Names are as shown: escaped.
+BY_CPU='busy-03 cache-05 reuse-10b sched-06 net-04 late-08 Domain-0 disk-02 nocache-07 ctl\x1b[2J\x07-11 utf8-\xc3(-01'
+BY_CPU_UP='utf8-\xc3(-01 ctl\x1b[2J\x07-11 nocache-07 disk-02 Domain-0 net-04 late-08 sched-06 reuse-10b cache-05 busy-03'
+BY_NAME='busy-03 cache-05 ctl\x1b[2J\x07-11 disk-02 Domain-0 late-08 net-04 nocache-07 reuse-10b sched-06 utf8-\xc3(-01'
+BY_ID='Domain-0 utf8-\xc3(-01 disk-02 busy-03 net-04 cache-05 sched-06 nocache-07 late-08 reuse-10b ctl\x1b[2J\x07-11'
 
 # The sort column and mark as the summary shows them, e.g. "CPU%▼".
 sort_shown() { screen | grep -oE ' sort [^ ]+' | head -n 1 | cut -c7-; }

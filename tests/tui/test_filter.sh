@@ -8,35 +8,34 @@ make_rec 4
 start_shell
 start_xgtop --speed 50
 wait_for "end of recording"
-all="web-01 db-01 web-02 Domain-0 evil\\x1b[31mred idle-vm"
-wait_names "$all"
+wait_names "$BY_CPU"
 
 keys /
 wait_for 'Filter names'
-keys 'web' Enter
-wait_names "web-01 web-02"
-wait_for 'filter /web/'
+keys -- '-0[2-4]' Enter
+wait_names "busy-03 net-04 disk-02"
+wait_for 'filter /-0[2-4]/'
 
 # A bad regex: error shown, rows and filter unchanged.
 keys /
 wait_for 'Filter names'
 keys C-u '(' Enter
 wait_match 'bad filter: .*\('
-wait_names "web-01 web-02"
-wait_for 'filter /web/'
+wait_names "busy-03 net-04 disk-02"
+wait_for 'filter /-0[2-4]/'
 
 # Case-insensitive alternation.
 keys /
 wait_for 'Filter names'
-keys C-u 'DB|IDLE' Enter
-wait_names "db-01 idle-vm"
+keys C-u 'NET|Disk' Enter
+wait_names "net-04 disk-02"
 
 # Esc leaves the filter as it was.
 keys /
 wait_for 'Filter names'
 keys C-u 'nothing-matches' Escape
 wait_for 'filter unchanged'
-wait_names "db-01 idle-vm"
+wait_names "net-04 disk-02"
 
 # A filter matching nothing shows no rows, and says so.
 keys /
@@ -49,7 +48,7 @@ keys /
 wait_for 'Filter names'
 keys C-u Enter
 wait_for 'filter cleared'
-wait_names "$all"
+wait_names "$BY_CPU"
 screen | grep -qF 'filter /' && fail "summary still shows a filter"
 keys q
 check_restored

@@ -33,6 +33,9 @@ echo "$all" | grep -qE '^\* CPU% +\[%\]' || fail "help lacks CPU% marked visible
 echo "$all" | grep -qE 'MEM +\[bytes\]' || fail "help lacks MEM with its unit"
 echo "$all" | grep -qE 'MPKI' || fail "help lacks the MPKI column"
 echo "$all" | grep -qF 'Why values on screen show' || fail "help lacks the reasons section"
+# nocache-07's PMU fields are invalid in the recording, with a reason.
+echo "$all" | grep -qF 'no PMU access for this domain' || fail "help lacks the reason for nocache-07's -"
+echo "$all" | grep -qE 'LLC-MISS/s +1 row, e.g. nocache-07' || fail "help does not count the - rows"
 keys q
 wait_gone 'Keys'
 wait_for 'Domains'

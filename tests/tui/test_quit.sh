@@ -3,7 +3,7 @@
 # q, SIGTERM, SIGINT (Ctrl-C) and SIGHUP each end xgtop and leave the
 # terminal as it was: the shell prompt back, the tty cooked with echo.
 . "$(dirname "$0")/lib.sh"
-make_rec 100000
+make_rec 600
 start_shell
 
 start_xgtop

@@ -11,16 +11,17 @@ wait_for "end of recording"
 # Narrow the view first: the report holds what the view selects.
 keys /
 wait_for 'Filter names'
-keys 'web' Enter
-wait_names "web-01 web-02"
+keys -- '-0[2-4]' Enter
+wait_names "busy-03 net-04 disk-02"
 
 keys W
 wait_match 'report written to xgtop-report-[0-9]{8}-[0-9]{6}\.txt'
 name=$(screen | grep -oE 'xgtop-report-[0-9]{8}-[0-9]{6}\.txt' | head -n 1)
 [ -s "$TMP/$name" ] || fail "no report file $TMP/$name"
-grep -q 'web-01' "$TMP/$name" || fail "report lacks web-01: $(cat "$TMP/$name")"
-grep -q 'web-02' "$TMP/$name" || fail "report lacks web-02"
-grep -q 'db-01' "$TMP/$name" && fail "report holds db-01, which the filter hides"
+for d in busy-03 net-04 disk-02; do
+	grep -q "$d" "$TMP/$name" || fail "report lacks $d: $(cat "$TMP/$name")"
+done
+grep -q 'cache-05' "$TMP/$name" && fail "report holds cache-05, which the filter hides"
 
 # Twice in the same second: a second file, not an overwrite.
 keys W

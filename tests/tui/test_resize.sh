@@ -37,7 +37,7 @@ for c in LLC-REF/s OFF% PKT-RX/s; do
 	echo "$narrow" | grep -qF -- "$c" && fail "narrow header kept low-priority $c: $narrow"
 done
 check_grid 80
-wait_names "web-01 db-01 web-02 Domain-0 evil\\x1b[31mred idle-vm"
+wait_names "$BY_CPU"
 
 tm resize-window -t t -x 40 -y 12
 t0=$SECONDS
