@@ -127,7 +127,7 @@ const char *tui_unit_name(enum xg_unit u)
 	case XG_UNIT_SEC: return "s";
 	case XG_UNIT_BYTES: return "bytes";
 	case XG_UNIT_BPS: return "bytes/s";
-	case XG_UNIT_PER_S: return "1/s";
+	case XG_UNIT_PER_S: return "per s";
 	case XG_UNIT_RATIO: return "ratio";
 	}
 	return "";

@@ -52,8 +52,13 @@ static void lines_wrap(struct lines *L, const char *prefix, const char *text, in
 			cut = room;
 			while (cut > 0 && p[cut] != ' ')
 				cut--;
-			if (cut == 0)
+			if (cut == 0) {
+				/* No blank to break at: cut, but not inside a UTF-8
+				 * sequence. */
 				cut = room;
+				while (cut > 1 && ((unsigned char)p[cut] & 0xc0) == 0x80)
+					cut--;
+			}
 		}
 		lines_add(L, "%-*s%.*s", indent, first ? prefix : "", cut, p);
 		p += cut;
@@ -133,21 +138,19 @@ static void add_reasons(struct lines *L, const struct tui *t, int width)
 	if (!nseen)
 		lines_add(L, "  none: every value on screen was measured");
 	for (size_t s = 0; s < nseen; s++) {
-		char name[TUI_CELL_BYTES], prefix[TUI_CELL_BYTES + 64];
-		tui_name_fit(name, sizeof(name), seen[s].example, 24);
-		if (seen[s].vcpu >= 0)
-			snprintf(prefix, sizeof(prefix), "  %-10s %u row%s, e.g. %s vCPU %d: ",
-				 xg_columns[seen[s].c].header, seen[s].count, seen[s].count == 1 ? "" : "s",
-				 name, seen[s].vcpu);
-		else
-			snprintf(prefix, sizeof(prefix), "  %-10s %u row%s, e.g. %s: ",
-				 xg_columns[seen[s].c].header, seen[s].count, seen[s].count == 1 ? "" : "s",
-				 name);
-		/* The reason may come from a recording: escape it too. */
+		char name[TUI_CELL_BYTES], prefix[32], text[1024];
+		/* Reasons may come from a recording: escape them like names. */
 		char why[512];
+		tui_name_fit(name, sizeof(name), seen[s].example, 24);
 		tui_name_fit(why, sizeof(why), seen[s].text, 120);
-		lines_add(L, "%s", prefix);
-		lines_wrap(L, "      ", why, width);
+		snprintf(prefix, sizeof(prefix), "  %-10s ", xg_columns[seen[s].c].header);
+		if (seen[s].vcpu >= 0)
+			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s vCPU %d)", why, seen[s].count,
+				 seen[s].count == 1 ? "" : "s", name, seen[s].vcpu);
+		else
+			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s)", why, seen[s].count,
+				 seen[s].count == 1 ? "" : "s", name);
+		lines_wrap(L, prefix, text, width);
 	}
 	if (more)
 		lines_add(L, "  (more reasons than fit this list)");

@@ -35,7 +35,8 @@ echo "$all" | grep -qE 'MPKI' || fail "help lacks the MPKI column"
 echo "$all" | grep -qF 'Why values on screen show' || fail "help lacks the reasons section"
 # nocache-07's PMU fields are invalid in the recording, with a reason.
 echo "$all" | grep -qF 'no PMU access for this domain' || fail "help lacks the reason for nocache-07's -"
-echo "$all" | grep -qE 'LLC-MISS/s +1 row, e.g. nocache-07' || fail "help does not count the - rows"
+echo "$all" | grep -qE 'LLC-MISS/s +no PMU access for this domain.*\(1 row, e\.g\. nocache-07\)' ||
+	fail "help does not name the column, reason, count and example"
 keys q
 wait_gone 'Keys'
 wait_for 'Domains'
