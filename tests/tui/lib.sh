@@ -70,8 +70,8 @@ keys() { tm send-keys -t t "$@"; }
 # would hide a monitor that failed to restore them.
 start_shell() {
 	tm new-session -d -s t -x "$W" -y "$H" \
-		"env -i PATH=$PATH HOME=$TMP TERM=xterm-256color LANG=${XGTOP_TEST_LANG:-C.UTF-8} \
-		 TZ=UTC ${XGTOP_TEST_ENV:-} PS1='tui-test\$ ' sh -i"
+		"env -i PATH=$PATH HOME=$TMP TERM=xterm-256color LANG=C.UTF-8 \
+		 TZ=UTC PS1='tui-test\$ ' sh -i"
 	tm set-option -t t status off >/dev/null
 	wait_for 'tui-test$'
 }
@@ -166,3 +166,17 @@ wait_names() {
 
 # The header line (column titles).
 header() { screen | grep -m1 -E '^ *.?ID +NAME '; }
+
+# settle: until two captures 0.1 s apart are the same, so a check for
+# something's absence does not read a screen in the middle of a redraw.
+settle() {
+	local a b t0=$SECONDS
+	b=$(screen)
+	while :; do
+		a=$b
+		sleep 0.1
+		b=$(screen)
+		[ "$a" = "$b" ] && return 0
+		[ $((SECONDS - t0)) -ge 10 ] && fail "the screen keeps changing"
+	done
+}

@@ -42,6 +42,7 @@ keys /
 wait_for 'Filter names'
 keys C-u 'nothing-matches' Enter
 wait_for 'rows 0'
+settle
 [ -z "$(names)" ] || fail "rows shown for a filter matching nothing"
 
 keys /
@@ -49,6 +50,7 @@ wait_for 'Filter names'
 keys C-u Enter
 wait_for 'filter cleared'
 wait_names "$BY_CPU"
+settle
 screen | grep -qF 'filter /' && fail "summary still shows a filter"
 keys q
 check_restored

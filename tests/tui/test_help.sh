@@ -11,32 +11,42 @@ wait_for "end of recording"
 
 keys h
 wait_for 'Keys'
-for k in 'quit' 'reverse the sort order' 'filter domains by name' 'freeze the display' \
+for k in 'quit (Ctrl-C' 'reverse the sort order' 'filter domains by name' 'freeze the display' \
 	 'write the current view'; do
-	screen | grep -qF -- "$k" || fail "help lacks the key text '$k'"
+	wait_for "$k" 5
 done
-# Scroll to the end: the reasons for "-" come last.
+
+# help_find REGEX: from the top, page down until a line matches.
+help_find() {
+	local prev="" cur t0
+	keys Home
+	wait_for 'Keys'
+	while :; do
+		cur=$(screen)
+		echo "$cur" | grep -qE -- "$1" && return 0
+		keys PageDown
+		t0=$SECONDS
+		while [ "$(screen)" = "$cur" ]; do
+			# Nothing moves at the end of the help.
+			[ $((SECONDS - t0)) -ge 2 ] && fail "help lacks /$1/"
+			sleep 0.05
+		done
+		sleep 0.05  # let the page finish drawing
+	done
+}
+# Formulas and units come from the column table; * marks shown columns.
+help_find '100 \* delta\(cpu_ns\) / delta\(t_ns\)'
+help_find '^\* CPU% +\[%\]'
+help_find '^\* MEM +\[bytes\]'
+help_find 'MISS-GU/s +\[per s\]'
+help_find 'MPKI +\[ratio\] +1000 \* delta\(LLC misses\) / delta\(instructions\)'
+# nocache-07's PMU fields are invalid in the recording, with a reason:
+# listed with the column, the count of rows and an example.
+help_find 'Why values on screen show "-"'
+help_find 'LLC-MISS/s +no PMU access for this domain .*\(1 row, e\.g\. nocache-07\)'
 keys End
 wait_for 'Why values on screen show "-"'
-keys Home
-wait_for 'Keys'
-# Page through and collect everything the help shows.
-all=$(screen)
-for i in $(seq 1 12); do
-	keys PageDown
-	sleep 0.1
-	all+=$'\n'$(screen)
-done
-# Formulas and units come from the column table.
-echo "$all" | grep -qF '100 * delta(cpu_ns) / delta(t_ns)' || fail "help lacks the CPU% formula"
-echo "$all" | grep -qE '^\* CPU% +\[%\]' || fail "help lacks CPU% marked visible with its unit"
-echo "$all" | grep -qE 'MEM +\[bytes\]' || fail "help lacks MEM with its unit"
-echo "$all" | grep -qE 'MPKI' || fail "help lacks the MPKI column"
-echo "$all" | grep -qF 'Why values on screen show' || fail "help lacks the reasons section"
-# nocache-07's PMU fields are invalid in the recording, with a reason.
-echo "$all" | grep -qF 'no PMU access for this domain' || fail "help lacks the reason for nocache-07's -"
-echo "$all" | grep -qE 'LLC-MISS/s +no PMU access for this domain.*\(1 row, e\.g\. nocache-07\)' ||
-	fail "help does not name the column, reason, count and example"
+
 keys q
 wait_gone 'Keys'
 wait_for 'Domains'

@@ -14,6 +14,7 @@ has() { header | grep -qF -- "$1"; }
 wait_header() {  # wait_header yes|no TEXT
 	local t0=$SECONDS
 	while :; do
+		[ "$1" = no ] && settle
 		if has "$2"; then [ "$1" = yes ] && return 0; else [ "$1" = no ] && return 0; fi
 		[ $((SECONDS - t0)) -ge 10 ] && fail "header: wanted $1 '$2'"
 		sleep 0.05
@@ -37,6 +38,7 @@ keys d n w c
 wait_header yes DISK-RD/s; wait_header yes NET-RX/s; wait_header yes RUN%; wait_header yes LLC-MISS/s
 
 # v: vCPU rows under each domain, indented, none before.
+settle
 screen | grep -q 'vCPU 0' && fail "vCPU rows before v"
 keys v
 wait_for 'vCPU rows on'
