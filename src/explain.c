@@ -34,6 +34,21 @@ size_t explain_reasons(const struct xg_table *t, const struct xg_view *v, enum x
 	return n;
 }
 
+static const char *const group_names[] = {
+	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
+	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
+	[XG_GRP_CMT] = "cmt",
+};
+
+void explain_columns(FILE *f)
+{
+	for (int c = 0; c < XG_COL_COUNT; c++) {
+		const struct xg_coldef *d = &xg_columns[c];
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\n", d->header, d->key, unit_names[d->unit],
+			group_names[d->group], d->help);
+	}
+}
+
 void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	const struct xg_host *h = &t->cur->host;

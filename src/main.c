@@ -43,6 +43,7 @@ static const char usage_text[] =
 "  -v, --vcpus             per-vCPU rows under each domain\n"
 "      --explain           take two samples, then say for every column what it\n"
 "                          counts and why any figure shows '-'\n"
+"      --list-columns      print every column: header, key, unit, group, formula\n"
 "\n"
 "What to collect (each --no... also skips collecting that data):\n"
 "      --nodisk            no disk columns\n"
@@ -72,7 +73,7 @@ static const char usage_text[] =
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
-	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN,
+	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS,
 };
 
 static const struct option long_opts[] = {
@@ -100,6 +101,7 @@ static const struct option long_opts[] = {
 	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -177,6 +179,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 				return 1 + usage_error("--window '%s': give seconds > 0", optarg);
 			break;
 		case OPT_EXPLAIN: *explain = true; break;
+		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
 		case ':':
 			return 1 + usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:

@@ -11,6 +11,10 @@
  * of domains it applies to. */
 void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v);
 
+/* --list-columns: one tab-separated line per column: header, key, unit,
+ * group, formula. */
+void explain_columns(FILE *f);
+
 /* Collects the distinct reasons column c is `-` among the rows v selected.
  * Fills up to max (reason, count) pairs; returns how many. */
 struct xg_reason_count { const char *why; unsigned count; };
