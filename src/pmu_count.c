@@ -636,10 +636,8 @@ void pmu_read(struct xg_pmu *p, uint64_t key, struct xg_sample *s, struct xg_dom
 		snprintf(why, sizeof(why), "reading the counters failed: %s (errno %d)", strerror(rerr),
 			 rerr);
 		bad = why;
-	} else if (lost == XG_PMU_UNKNOWN) {
-		bad = XG_PMU_WHY_BUSY;
-	} else if (lost == XG_PMU_BACKWARDS) {
-		bad = "a counter went backwards: interval dropped";
+	} else if (lost) {
+		bad = pmu_interval_why(lost);
 	}
 	if (bad) {
 		invalid_all(s, d, p, bad);

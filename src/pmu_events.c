@@ -238,6 +238,12 @@ static int select_list(struct pmu_evset *set, const char *list, struct xg_err *e
 	if (strlen(list) >= sizeof(buf))
 		return xg_fail(err, "--events: list too long");
 	snprintf(buf, sizeof(buf), "%s", list);
+	int items = 1;
+	for (const char *c = list; *c; c++)
+		items += *c == ',';
+	if (items > XG_PMU_EVENT_COUNT)
+		return xg_fail(err, "--events: at most %d events (references, misses, "
+				    "instructions, cycles)", XG_PMU_EVENT_COUNT);
 	char *save = NULL, *tok;
 	int i = 0;
 	/* strtok_r would skip empty items; walk the commas by hand. */
@@ -245,9 +251,6 @@ static int select_list(struct pmu_evset *set, const char *list, struct xg_err *e
 		save = strchr(tok, ',');
 		if (save)
 			*save++ = 0;
-		if (i >= XG_PMU_EVENT_COUNT)
-			return xg_fail(err, "--events: at most %d events (references, misses, "
-					    "instructions, cycles)", XG_PMU_EVENT_COUNT);
 		char *name = trim(tok);
 		if (!*name)
 			return xg_fail(err, "--events: empty event name in '%s'", list);

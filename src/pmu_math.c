@@ -35,6 +35,15 @@ enum xg_pmu_scale_rc pmu_scale_delta(const struct xg_pmu_raw *prev, const struct
 	return XG_PMU_SCALED;
 }
 
+const char *pmu_interval_why(enum xg_pmu_scale_rc rc)
+{
+	switch (rc) {
+	case XG_PMU_UNKNOWN: return XG_PMU_WHY_BUSY;
+	case XG_PMU_BACKWARDS: return XG_PMU_WHY_BACKWARDS;
+	default: return NULL;
+	}
+}
+
 double pmu_hit_pct(double refs, double misses)
 {
 	if (!(refs > 0) || misses < 0 || misses > refs)

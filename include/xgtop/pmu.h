@@ -100,6 +100,9 @@ enum xg_pmu_scale_rc {
  * totals monotonic while the multiplexing ratio changes. */
 enum xg_pmu_scale_rc pmu_scale_delta(const struct xg_pmu_raw *prev, const struct xg_pmu_raw *cur,
 				     unsigned n, double out[]);
+/* Why an interval with outcome rc leaves the figures unknown, or NULL when
+ * it was measured (exact or scaled). */
+const char *pmu_interval_why(enum xg_pmu_scale_rc rc);
 /* 100·(1 − misses/refs), or NAN when refs is 0 or misses > refs (events
  * of different scope: not a ratio). */
 double pmu_hit_pct(double refs, double misses);
@@ -119,6 +122,7 @@ int pmu_parse_cpulist(const char *s, int *cpus, int max);
 void pmu_errno_why(char *buf, size_t n, int errnum, const char *event, bool hw, bool cgroup,
 		   int paranoid, uint64_t nofile);
 #define XG_PMU_WHY_BUSY "counter never scheduled (PMU busy: another tool holds the counters?)"
+#define XG_PMU_WHY_BACKWARDS "a counter went backwards: interval dropped"
 #define XG_PMU_WHY_NOPFM "built without libpfm4: rebuild with libpfm4-dev, or name perf events with --events"
 
 #endif

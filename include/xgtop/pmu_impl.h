@@ -17,7 +17,7 @@ struct pmu_ev {
 	struct perf_event_attr attr; /* encoding, exclude_* already settled */
 	bool hw;                     /* a CPU PMU event (honours guest/host filters) */
 	int err;                     /* errno when not countable here, 0 = ok */
-	char why[200];               /* reason when not countable */
+	char why[320];               /* reason when not countable */
 };
 
 struct pmu_evset {
