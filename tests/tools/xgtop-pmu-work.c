@@ -6,6 +6,8 @@
  *   sleeps N       block N times (>= N context switches)
  *   threads K N    K threads, each touching N new pages
  *   forks K N      K child processes, each touching N new pages
+ *   tdelay K MS N  K threads started at once; each sleeps MS ms, touches N
+ *                  new pages, sleeps MS ms (for counting a running process)
  *   walk KIB SECS  dependent random walk over KIB KiB for SECS seconds
  *                  (a small KIB stays in cache, a large one thrashes it) */
 #include <fcntl.h>
@@ -33,6 +35,22 @@ static void touch(long n)
 static void *thread_touch(void *arg)
 {
 	touch((long)(intptr_t)arg);
+	return NULL;
+}
+
+struct delayed {
+	long ms, pages;
+};
+
+static void *thread_delayed(void *arg)
+{
+	const struct delayed *d = arg;
+	struct timespec ts = { d->ms / 1000, (d->ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+	touch(d->pages);
+	ts.tv_sec = d->ms / 1000;
+	ts.tv_nsec = (d->ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
 	return NULL;
 }
 
@@ -113,6 +131,15 @@ int main(int argc, char **argv)
 			}
 		while (wait(NULL) > 0)
 			;
+	} else if (!strcmp(argv[1], "tdelay")) {
+		pthread_t t[64];
+		struct delayed d = { b, argc > 4 ? atol(argv[4]) : 0 };
+		if (a < 1 || a > 64)
+			return 2;
+		for (long i = 0; i < a; i++)
+			pthread_create(&t[i], NULL, thread_delayed, &d);
+		for (long i = 0; i < a; i++)
+			pthread_join(t[i], NULL);
 	} else if (!strcmp(argv[1], "walk")) {
 		walk(a, (double)b);
 	} else {
