@@ -65,6 +65,14 @@ struct xg_pmu {
 
 /* ---- small helpers ---- */
 
+/* Copies with truncation (names and reasons are display text). */
+static void copy_str(char *dst, size_t n, const char *src)
+{
+	size_t len = strnlen(src, n - 1);
+	memcpy(dst, src, len);
+	dst[len] = 0;
+}
+
 static int read_small(const char *path, char *buf, size_t n)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -369,8 +377,8 @@ static void probe_events(struct xg_pmu *p)
 		}
 		struct pmu_ev *e = &p->set.ev[bad == p->order[0] ? p->order[p->nord - 1] : bad];
 		char lead[81], self[81];
-		snprintf(lead, sizeof(lead), "%s", p->set.ev[p->order[0]].name);
-		snprintf(self, sizeof(self), "%s", e->name);
+		copy_str(lead, sizeof(lead), p->set.ev[p->order[0]].name);
+		copy_str(self, sizeof(self), e->name);
 		e->err = -rc;
 		snprintf(e->why, sizeof(e->why), "event %s does not fit in one group with %s (%s): "
 			 "name fewer events", self, lead, strerror(-rc));
@@ -410,7 +418,7 @@ struct xg_pmu *pmu_open(const struct xg_config *cfg, struct xg_err *err)
 		/* Nothing countable: every read says why, by the first event. */
 		for (int ev = 0; ev < XG_PMU_EVENT_COUNT; ev++)
 			if (p->set.ev[ev].present) {
-				snprintf(p->set.why_all, sizeof(p->set.why_all), "%s", p->set.ev[ev].why);
+				copy_str(p->set.why_all, sizeof(p->set.why_all), p->set.ev[ev].why);
 				break;
 			}
 	}
@@ -549,8 +557,10 @@ int pmu_sync_tasks(struct xg_pmu *p, uint64_t key, const pid_t *tids, size_t n, 
 	if (!p->nord)
 		return 0;
 	xg_grow(&p->scratch, &p->scratch_cap, n, sizeof(*p->scratch));
-	memcpy(p->scratch, tids, n * sizeof(*tids));
-	qsort(p->scratch, n, sizeof(*p->scratch), cmp_pid);
+	if (n) {
+		memcpy(p->scratch, tids, n * sizeof(*tids));
+		qsort(p->scratch, n, sizeof(*p->scratch), cmp_pid);
+	}
 	/* Threads that left: fold their last counts, close them. */
 	size_t j = 0, keep = 0;
 	for (size_t i = 0; i < d->nu; i++) {
