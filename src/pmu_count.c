@@ -40,6 +40,7 @@ struct pmu_dom {
 	size_t nu, ucap;
 	double acc[PMU_SUM + 1][XG_PMU_EVENT_COUNT];
 	int err;                         /* errno of the last failed attach, 0 = none */
+	uint32_t seen;                   /* xg_pmu.epoch of its last attach or read */
 	char why[200];
 	int lost;                        /* XG_PMU_UNKNOWN / _BACKWARDS seen in a
 	                                    folded interval, 0 = none */
@@ -55,6 +56,7 @@ struct xg_pmu {
 	int paranoid;
 	uint64_t nofile;
 	size_t nfds;
+	uint32_t epoch;                  /* bumped by pmu_sweep */
 	struct pmu_dom **dom;
 	size_t ndom, dom_cap;
 	struct pmu_dom **slot;           /* open addressing on key, linear probing */
@@ -132,8 +134,10 @@ static void slot_put(struct xg_pmu *p, struct pmu_dom *d)
 static struct pmu_dom *dom_get(struct xg_pmu *p, uint64_t key, bool cgroup, unsigned flags)
 {
 	struct pmu_dom *d = dom_find(p, key);
-	if (d)
+	if (d) {
+		d->seen = p->epoch;
 		return d;
+	}
 	if ((p->ndom + 1) * 2 > p->nslot) {
 		size_t n = p->nslot ? p->nslot * 2 : 64;
 		free(p->slot);
@@ -144,6 +148,7 @@ static struct pmu_dom *dom_get(struct xg_pmu *p, uint64_t key, bool cgroup, unsi
 	}
 	d = xg_calloc(1, sizeof(*d));
 	d->key = key;
+	d->seen = p->epoch;
 	d->cgroup = cgroup;
 	d->flags = flags;
 	/* The breakdown needs the guest/host filters, which only CPU PMU
@@ -606,6 +611,14 @@ void pmu_detach(struct xg_pmu *p, uint64_t key)
 	free(d);
 }
 
+void pmu_sweep(struct xg_pmu *p)
+{
+	for (size_t i = p->ndom; i-- > 0;)
+		if (p->dom[i]->seen != p->epoch)
+			pmu_detach(p, p->dom[i]->key);
+	p->epoch++;
+}
+
 static void invalid_all(struct xg_sample *s, struct xg_dom *d, const struct xg_pmu *p,
 			const char *why)
 {
@@ -626,6 +639,7 @@ void pmu_read(struct xg_pmu *p, uint64_t key, struct xg_sample *s, struct xg_dom
 		invalid_all(s, d, p, "not counted: domain not attached to the PMU counters");
 		return;
 	}
+	pd->seen = p->epoch;
 	int lost = pd->lost, rerr = 0;
 	pd->lost = 0;
 	for (size_t i = 0; i < pd->nu; i++)

@@ -61,6 +61,10 @@ int pmu_sync_tasks(struct xg_pmu *p, uint64_t key, const pid_t *tids, size_t n, 
 void pmu_detach_task(struct xg_pmu *p, uint64_t key, pid_t tid);
 /* Forgets the domain (closes its counters, drops its totals). */
 void pmu_detach(struct xg_pmu *p, uint64_t key);
+/* Detaches every domain not attached, synced or read since the previous
+ * sweep: call once at the end of each refresh so vanished domains release
+ * their counters. */
+void pmu_sweep(struct xg_pmu *p);
 
 /* Reads the domain's groups (one read() each) and fills d: XG_F_LLC_REF,
  * XG_F_LLC_MISS, XG_F_INSTR, XG_F_CYCLES (cumulative since the attach,

@@ -24,7 +24,7 @@ struct pmu_evset {
 	struct pmu_ev ev[XG_PMU_EVENT_COUNT];  /* indexed by enum xg_pmu_event */
 	enum xg_pmu_vendor vendor;
 	char label[320];             /* what the cache columns count */
-	char why_all[200];           /* reason nothing can be counted, "" = none */
+	char why_all[320];           /* reason nothing can be counted, "" = none */
 };
 
 /* Vendor from /proc/cpuinfo's vendor_id text. */

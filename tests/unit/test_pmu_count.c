@@ -91,6 +91,13 @@ static void many_domains(void **state)
 	assert_true(dom_has(&s.dom[1], XG_F_LLC_REF));
 	assert_true(s.dom[1].v[XG_F_LLC_REF] >= total);
 	assert_true(s.dom[1].v[XG_F_LLC_REF] < total + 100);
+	/* Domains neither attached nor read since the last sweep go away. */
+	pmu_sweep(p);
+	pmu_read(p, 3 * 7919, &s, &s.dom[3]);
+	pmu_sweep(p);
+	assert_int_equal(pmu_nfds(p), 2);
+	pmu_read(p, 5 * 7919, &s, &s.dom[5]);
+	assert_non_null(strstr(dom_why(&s, &s.dom[5], XG_F_LLC_REF), "not attached"));
 	sample_free(&s);
 	pmu_close(p);
 }
