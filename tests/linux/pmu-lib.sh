@@ -38,3 +38,14 @@ cgroup2_root() {
 	[ -w "$m" ] || { echo "cgroup v2 root $m is not writable (run as root)"; exit 77; }
 	echo "$m"
 }
+
+# Skips when this user may not count even software events here (e.g. an
+# unprivileged CI runner with perf_event_paranoid >= 2), saying why.
+need_counting() {
+	local o
+	o=$($PROBE --events page-faults -- true 2>&1)
+	if [[ "$o" == *"why.ref="* ]]; then
+		echo "cannot count software events here: $(sed -n 's/^why.ref=//p' <<<"$o")"
+		exit 77
+	fi
+}

@@ -3,6 +3,7 @@
 # Per-cgroup counting (one group per CPU, PERF_FLAG_PID_CGROUP) with
 # software events on real cgroup v2 directories.
 . "$(dirname "$0")/pmu-lib.sh"
+need_counting
 root=$(cgroup2_root) || exit $?
 busy=$root/xgtop-pmu-test-$$-busy idle=$root/xgtop-pmu-test-$$-idle
 cleanup() { rmdir "$busy" "$idle" 2>/dev/null; }

@@ -3,6 +3,7 @@
 # A build without libpfm4: the default cache events are '-' with "built
 # without libpfm4", and perf generic names given to --events still count.
 . "$(dirname "$0")/pmu-lib.sh"
+need_counting
 command -v "${CC:-cc}" >/dev/null || { echo "no C compiler"; exit 77; }
 bin=build/tools/xgtop-pmu-probe-nopfm
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -O1 -Iinclude -o "$bin" tests/tools/xgtop-pmu-probe.c \
