@@ -480,20 +480,43 @@ int pmu_attach_cgroup(struct xg_pmu *p, uint64_t key, int dir_fd, unsigned flags
 	return 0;
 }
 
-int pmu_attach_cgroup_path(struct xg_pmu *p, uint64_t key, const char *path, unsigned flags,
-			   struct xg_err *err)
+/* Errors that a later attempt may not repeat (descriptors freed, another
+ * tool gone); the others (permissions, no PMU) would fail every refresh. */
+static bool transient(int e)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return e == EMFILE || e == ENFILE || e == EBUSY || e == ENOSPC || e == EAGAIN ||
+	       e == EINTR || e == ENOMEM;
+}
+
+int pmu_attach_cgroup_at(struct xg_pmu *p, uint64_t key, int root_fd, const char *rel,
+			 unsigned flags, struct xg_err *err)
+{
+	struct pmu_dom *d = dom_find(p, key);
+	if (d) {
+		d->seen = p->epoch;
+		if (d->cgroup && d->err && !transient(d->err))
+			return xg_fail(err, "%s", d->why);
+		if (d->cgroup && !d->err && (d->nu == (size_t)p->ncpu || !p->nord))
+			return 0;
+	}
+	int fd = openat(root_fd, rel && *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		struct pmu_dom *d = dom_get(p, key, true, flags);
 		int e = errno;
+		d = dom_get(p, key, true, flags);
 		d->err = e;
-		snprintf(d->why, sizeof(d->why), "cannot open cgroup %.120s: %s", path, strerror(e));
+		snprintf(d->why, sizeof(d->why), "cannot open cgroup %.120s: %s", rel && *rel ? rel : ".",
+			 strerror(e));
 		return xg_fail(err, "%s", d->why);
 	}
 	int rc = pmu_attach_cgroup(p, key, fd, flags, err);
 	close(fd);
 	return rc;
+}
+
+int pmu_attach_cgroup_path(struct xg_pmu *p, uint64_t key, const char *path, unsigned flags,
+			   struct xg_err *err)
+{
+	return pmu_attach_cgroup_at(p, key, AT_FDCWD, path, flags, err);
 }
 
 static ssize_t unit_find(const struct pmu_dom *d, pid_t tid, size_t *ins)

@@ -46,6 +46,12 @@ void pmu_close(struct xg_pmu *p);
  * pmu_read reports; -1 and err set. */
 int pmu_attach_cgroup(struct xg_pmu *p, uint64_t key, int dir_fd, unsigned flags,
 		      struct xg_err *err);
+/* The same by path: rel relative to root_fd ("" = root_fd itself), or an
+ * absolute or cwd-relative path. Cheap when the domain is already counted
+ * (no open), so a source may call it for every domain every refresh; a
+ * failure that would repeat (permissions, no PMU) is not retried. */
+int pmu_attach_cgroup_at(struct xg_pmu *p, uint64_t key, int root_fd, const char *rel,
+			 unsigned flags, struct xg_err *err);
 int pmu_attach_cgroup_path(struct xg_pmu *p, uint64_t key, const char *path, unsigned flags,
 			   struct xg_err *err);
 /* Counts one thread for domain key (no-op when already counted). A thread
