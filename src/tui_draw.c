@@ -289,6 +289,11 @@ static void draw_summary(struct tui *t)
 				      hyp[0] ? hyp : "?", src[0] ? src : e->ops ? e->ops->name : "?",
 				      host[0] ? host : "?");
 	}
+	if (h && h->sched[0]) {
+		char sch[TUI_CELL_BYTES];
+		tui_name_fit(sch, sizeof(sch), h->sched, 16);
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  sched %s", sch);
+	}
 	if (h && (h->valid >> XG_H_PCPUS & 1))
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  pCPUs %u", h->pcpus);
 	if (h && (h->valid >> XG_H_MEM & 1) && h->mem_total) {
@@ -312,6 +317,11 @@ static void draw_summary(struct tui *t)
 			     "  CPU total %.1f%%",
 			     s->ndom, s->nrunning, s->nblocked, s->npaused, s->ncrashed, s->ndying,
 			     s->nshutdown, s->cpu_pct_total);
+	if (h && h->cache_events[0] && e->view.show_cache) {
+		char ev[4 * sizeof(h->cache_events)];
+		tui_name_fit(ev, sizeof(ev), h->cache_events, (int)sizeof(h->cache_events));
+		snprintf(line + o, sizeof(line) - o, "  cache counts %s", ev);
+	}
 	tui_put(1, 0, line, t->cols);
 
 	o = 0;
