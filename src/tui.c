@@ -486,8 +486,11 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		const char *term = getenv("TERM");
-		xg_fail(err, "cannot start the terminal (TERM=%s): try TERM=xterm or -b for batch output",
-			term ? term : "unset");
+		if (!term || !*term)
+			xg_fail(err, "cannot start the full-screen view: TERM is not set (try TERM=xterm, or -b for batch output)");
+		else
+			xg_fail(err, "cannot start the full-screen view: no terminfo entry for TERM=%s (try TERM=xterm, or -b for batch output)",
+				term);
 		rc = 1;
 		goto restore;
 	}
