@@ -85,6 +85,11 @@ static int deliver(struct xt_decoder *dec, const uint8_t *p, uint32_t cpu, uint6
 	return 0;
 }
 
+static bool is_chunk_header(uint32_t hdr)
+{
+	return (hdr & 0x0fffffffu) == XT_CPU_CHANGE && ((hdr >> 28) & 7) >= 2;
+}
+
 /* One record in file mode at p (size bytes, complete). */
 static int file_record(struct xt_decoder *dec, const uint8_t *p, size_t size, struct xg_err *err)
 {
@@ -92,7 +97,7 @@ static int file_record(struct xt_decoder *dec, const uint8_t *p, size_t size, st
 	uint32_t hdr = rd32(p);
 	char msg[160];
 	if (!dec->in_chunk) {
-		if ((hdr & 0x0fffffffu) != XT_CPU_CHANGE || ((hdr >> 28) & 7) < 2) {
+		if (!is_chunk_header(hdr)) {
 			snprintf(msg, sizeof(msg),
 			         "expected a TRC_TRACE_CPU_CHANGE chunk header, found word 0x%08x%s", hdr,
 			         off ? "" : " (not an xentrace file?)");
@@ -144,6 +149,8 @@ int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct x
 			dec->carry[dec->ncarry++] = *p++;
 		if (dec->ncarry < 4)
 			return 0;
+		if (!dec->in_chunk && !is_chunk_header(rd32(dec->carry)))
+			return file_record(dec, dec->carry, 4, err);
 		size_t need = xt_rec_size(rd32(dec->carry));
 		size_t take = need - dec->ncarry;
 		if (take > (size_t)(end - p))
@@ -158,6 +165,9 @@ int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct x
 			return -1;
 	}
 	while ((size_t)(end - p) >= 4) {
+		/* A bad chunk header is reported at once, not as a short record. */
+		if (!dec->in_chunk && !is_chunk_header(rd32(p)))
+			return file_record(dec, p, 4, err);
 		size_t size = xt_rec_size(rd32(p));
 		if ((size_t)(end - p) < size)
 			break;

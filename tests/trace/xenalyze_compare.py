@@ -67,10 +67,13 @@ def main():
         for st in states:
             xn, xcyc = x.get(st, (0, 0))
             xs = xcyc / hz
+            has_n = o is None or (st + "_n") in o
             if o is None:
                 on, os_ = 0, 0.0
             else:
-                on, os_ = int(o[st + "_n"]), float(o[st + "_s"])
+                on, os_ = int(o.get(st + "_n", xn)), float(o[st + "_s"])
+            if not has_n:
+                on = xn   # xgtop's CSV has no lost count: compare seconds only
             if xn == 0 and on == 0 and os_ == 0.0:
                 continue
             compared += 1
