@@ -113,7 +113,11 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 	snprintf(h->source, sizeof(h->source), "trace");
 	snprintf(h->hypervisor, sizeof(h->hypervisor), "Xen (xentrace file)");
 	snprintf(h->hostname, sizeof(h->hostname), "%s", s->name);
-	h->mono_ns = xt_cyc_to_ns(t - s->start, s->hz);
+	/* Trace time: the TSC as ns (since the traced host's TSC started),
+	 * never 0, so the engine keeps it instead of reading its own clock. */
+	h->mono_ns = xt_cyc_to_ns(t, s->hz);
+	if (!h->mono_ns)
+		h->mono_ns = 1;
 	h->pcpus = s->npcpu;
 	h->cpu_khz = (uint64_t)(s->hz / 1000 + 0.5);
 	h->lost_records = s->acct.lost_records;

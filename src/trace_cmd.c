@@ -271,8 +271,7 @@ static int pick_hz(struct trace_run *r, const struct trace_opts *o)
 	size_t ns = 0;
 	double hz = xt_events_estimate_hz(&r->fe.ev, &ns);
 	if (hz > 0) {
-		/* Round to 0.1 MHz: the estimate is not better than that. */
-		r->hz = (double)(uint64_t)(hz / 1e5 + 0.5) * 1e5;
+		r->hz = hz;
 		snprintf(r->hz_source, sizeof(r->hz_source),
 		         "estimated from %zu context switches; pass --cpu-hz for exact figures", ns);
 		return 0;

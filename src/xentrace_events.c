@@ -239,5 +239,7 @@ double xt_events_estimate_hz(struct xt_events *e, size_t *nsamples)
 	if (e->nhz < 16)
 		return 0;
 	qsort(e->hz_samples, e->nhz, sizeof(double), cmp_double);
-	return e->hz_samples[e->nhz / 2];
+	/* Rounded to 0.1 MHz: the estimate is not better than that, and every
+	 * user of it then converts cycles identically. */
+	return (double)(uint64_t)(e->hz_samples[e->nhz / 2] / 1e5 + 0.5) * 1e5;
 }
