@@ -260,7 +260,8 @@ static int cmp_vcpu(const void *x, const void *y)
 void xt_acct_sort(struct xt_acct *a)
 {
 	/* pCPU "current" indices would dangle: only call once accounting is done. */
-	qsort(a->v, a->nv, sizeof(*a->v), cmp_vcpu);
+	if (a->nv > 1)
+		qsort(a->v, a->nv, sizeof(*a->v), cmp_vcpu);
 	for (size_t i = 0; i < a->np; i++)
 		a->p[i].current = a->p[i].dflt = -1;
 	if (a->hcap)
