@@ -315,7 +315,7 @@ int trace_main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	memset(&r, 0, sizeof(r));
-	if (xt_file_load(&r.fe, o.file, &err)) {
+	if (xt_file_load(&r.fe, o.file, !o.hz_given, &err)) {
 		fprintf(stderr, "xgtop trace: %s\n", err.msg);
 		xt_file_free(&r.fe);
 		return 2;
@@ -331,18 +331,19 @@ int trace_main(int argc, char **argv)
 	}
 	for (size_t p = 0; p < r.fe.dec.npcpu; p++)
 		r.npcpu += r.fe.dec.pcpu[p].seen;
-	size_t n;
-	struct xt_ev *ev = xt_events_merge_all(&r.fe.ev, &n);
+	struct xt_merge m;
+	struct xt_ev ev;
 	xt_acct_init(&r.acct, o.compat ? XT_COMPAT : XT_NATIVE);
 	xt_acct_start(&r.acct, r.fe.ev.first_tsc);
 	for (size_t p = 0; p < r.fe.ev.nq; p++)
 		if (r.fe.ev.q[p].has_first)
 			xt_acct_pcpu_first(&r.acct, (uint32_t)p, r.fe.ev.q[p].first_tsc);
-	if (!o.compat)
-		xt_acct_seed_from(&r.acct, ev, n, r.fe.ev.first_tsc);
-	for (size_t i = 0; i < n; i++)
-		xt_acct_event(&r.acct, &ev[i]);
-	free(ev);
+	/* No look-ahead needed: native accounting back-dates each vCPU's first
+	 * record to the trace start by itself. */
+	xt_merge_init(&m, &r.fe.ev);
+	while (xt_merge_next(&m, &ev))
+		xt_acct_event(&r.acct, &ev);
+	xt_merge_free(&m);
 	xt_acct_finish(&r.acct, r.fe.ev.last_tsc);
 	r.span = r.fe.ev.last_tsc - r.fe.ev.first_tsc;
 	xt_acct_sort(&r.acct);

@@ -188,7 +188,7 @@ static void native_event(struct xt_acct *a, const struct xt_ev *ev)
 		break;
 	}
 	case XT_EV_LOST_START:
-		a->lost_records += ev->count;
+		a->lost_records += xt_ev_count(ev);
 		a->lost_events++;
 		if (!a->first_lost_tsc)
 			a->first_lost_tsc = t ? t : 1;
@@ -204,7 +204,7 @@ static void native_event(struct xt_acct *a, const struct xt_ev *ev)
 		break;
 	case XT_EV_LOST_END:
 		p->lost_active = false;
-		if (ev->dom != 0xffff) {
+		if (ev->old_new) {
 			int32_t vi = (int32_t)xt_acct_vcpu(a, ev->dom, ev->vcpu);
 			struct xt_vcpu_acct *v = &a->v[vi];
 			if (v->state == XT_NSTATES) {

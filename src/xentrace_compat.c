@@ -189,10 +189,10 @@ void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
 		runstate(a, ev);
 		break;
 	case XT_EV_LOST_START:
-		a->lost_records += ev->count;
+		a->lost_records += xt_ev_count(ev);
 		a->lost_events++;
 		pc = pcpu(a, p);
-		if (ev->dom == 0xffff) {     /* xenalyze rejects the short layout */
+		if (!ev->old_new) {          /* xenalyze rejects the short layout */
 			a->compat_abort++;
 			break;
 		}
@@ -204,13 +204,11 @@ void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
 		pc->lost_active = true;
 		pc->lost_tsc = ev->tsc;
 		lose_all_idle(a, ev->tsc);
-		pc->lost_dom_valid = true;
-		pc->lost_dom = ev->dom;
-		pc->lost_vcpu = ev->vcpu;
+		pc->lost_dom_valid = true;   /* the END event carries dom/vcpu */
 		break;
 	case XT_EV_LOST_END:
 		pc = pcpu(a, p);
-		if (ev->dom == 0xffff)
+		if (!ev->old_new)
 			break;
 		if (!pc->lost_active) {
 			a->compat_abort++;
@@ -225,7 +223,7 @@ void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
 				a->compat_abort++;
 				break;
 			}
-			int32_t vi = (int32_t)xt_acct_vcpu(a, pc->lost_dom, pc->lost_vcpu);
+			int32_t vi = (int32_t)xt_acct_vcpu(a, ev->dom, ev->vcpu);
 			next_update(a, p, vi, ev->tsc);
 			pc = pcpu(a, p);
 			pc->lost_dom_valid = false;

@@ -49,12 +49,12 @@ static int fail_at(struct xt_decoder *dec, uint64_t off, struct xg_err *err, con
 }
 
 /* Delivers one complete record of pCPU cpu. */
-static int deliver(struct xt_decoder *dec, const uint8_t *p, uint32_t cpu, uint64_t off,
+static inline int deliver(struct xt_decoder *dec, const uint8_t *p, uint32_t cpu, uint64_t off,
                    struct xg_err *err)
 {
 	uint32_t hdr = rd32(p);
 	struct xt_rec r;
-	struct xt_pcpu_info *pi = pcpu_get(dec, cpu);
+	struct xt_pcpu_info *pi = cpu < dec->npcpu ? &dec->pcpu[cpu] : pcpu_get(dec, cpu);
 	r.event = hdr & 0x0fffffffu;
 	r.nwords = (hdr >> 28) & 7;
 	r.has_tsc = hdr >> 31;
@@ -73,10 +73,14 @@ static int deliver(struct xt_decoder *dec, const uint8_t *p, uint32_t cpu, uint6
 	} else {
 		r.tsc = pi->last_tsc;
 	}
-	memcpy(r.d, d, 4u * r.nwords);
 	pi->seen = true;
 	pi->records++;
 	dec->records++;
+	/* Most records (HVM exits, scheduler internals) matter to nobody here:
+	 * their TSC is noted above and they go no further. */
+	if (dec->sched_only && !xt_sched_wanted(r.event, dec->want_infprev))
+		return 0;
+	memcpy(r.d, d, 4u * r.nwords);
 	if (dec->fn && dec->fn(dec->ctx, &r)) {
 		dec->failed = true;
 		dec->fail_offset = off;
@@ -138,6 +142,58 @@ static int file_record(struct xt_decoder *dec, const uint8_t *p, size_t size, st
 	return 0;
 }
 
+/* The hot loop: the whole records of the open chunk in [p, stop). Only
+ * TSC bookkeeping happens for records nobody wants. Returns the bytes
+ * consumed, or (size_t)-1 when the consumer stopped decoding. */
+static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t *stop,
+                         struct xg_err *err)
+{
+	const uint8_t *start = p;
+	struct xt_pcpu_info *pi = pcpu_get(dec, dec->chunk_cpu);
+	const bool filter = dec->sched_only, infprev = dec->want_infprev;
+	/* Kept in registers through the loop, written back around deliver(). */
+	uint64_t n = 0, back = 0, last = pi->last_tsc;
+	bool has = pi->has_tsc;
+	while (stop - p >= 4) {
+		uint32_t hdr = rd32(p);
+		size_t size = xt_rec_size(hdr);
+		if ((size_t)(stop - p) < size)
+			break;
+		if (filter && !xt_sched_wanted(hdr & 0x0fffffffu, infprev)) {
+			n++;
+			if (hdr >> 31) {
+				uint64_t tsc = (uint64_t)rd32(p + 4) | (uint64_t)rd32(p + 8) << 32;
+				if (__builtin_expect(!has, 0)) {
+					pi->first_tsc = last = tsc;
+					has = true;
+				}
+				back += tsc < last;
+				last = tsc;
+			}
+		} else {
+			pi->records += n;
+			dec->records += n;
+			pi->tsc_backwards += back;
+			pi->last_tsc = last;
+			pi->has_tsc = has;
+			n = back = 0;
+			if (deliver(dec, p, dec->chunk_cpu, dec->offset + (uint64_t)(p - start), err))
+				return (size_t)-1;
+			pi = &dec->pcpu[dec->chunk_cpu];
+			last = pi->last_tsc;
+			has = pi->has_tsc;
+		}
+		p += size;
+	}
+	pi->records += n;
+	dec->records += n;
+	pi->tsc_backwards += back;
+	pi->last_tsc = last;
+	pi->has_tsc = has;
+	pi->seen = true;
+	return (size_t)(p - start);
+}
+
 int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct xg_err *err)
 {
 	const uint8_t *p = buf, *end = p + len;
@@ -165,6 +221,25 @@ int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct x
 			return -1;
 	}
 	while ((size_t)(end - p) >= 4) {
+		if (dec->in_chunk) {
+			size_t avail = (size_t)(end - p);
+			bool chunk_ends = dec->chunk_left <= avail;
+			const uint8_t *stop = chunk_ends ? p + dec->chunk_left : end;
+			size_t used = scan_chunk(dec, p, stop, err);
+			if (used == (size_t)-1)
+				return -1;
+			p += used;
+			dec->offset += used;
+			dec->chunk_left -= used;
+			dec->in_chunk = dec->chunk_left > 0;
+			if (!dec->in_chunk)
+				continue;
+			if (chunk_ends && (size_t)(end - p) >= 4 &&
+			    xt_rec_size(rd32(p)) <= (size_t)(end - p))
+				return file_record(dec, p, xt_rec_size(rd32(p)), err);   /* overruns */
+			if (!chunk_ends || (size_t)(end - p) < 4 || xt_rec_size(rd32(p)) > (size_t)(end - p))
+				break;   /* the rest arrives with the next feed */
+		}
 		/* A bad chunk header is reported at once, not as a short record. */
 		if (!dec->in_chunk && !is_chunk_header(rd32(p)))
 			return file_record(dec, p, 4, err);

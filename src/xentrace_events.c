@@ -117,29 +117,48 @@ int xt_events_add(void *ctx, const struct xt_rec *r)
 	}
 	if (r->event == XT_LOST_RECORDS) {
 		uint64_t first = r->tsc;
-		ev.dom = ev.vcpu = 0xffff;     /* unknown in the short layout */
-		if (r->nwords >= 1)
-			ev.count = r->d[0];
+		uint32_t count = r->nwords >= 1 ? r->d[0] : 0;
+		uint16_t did = 0xffff, vid = 0xffff;   /* unknown in short layouts */
 		if (r->nwords >= 4) {
-			ev.dom = r->d[1] & 0xffff;
-			ev.vcpu = r->d[1] >> 16;
+			did = r->d[1] & 0xffff;
+			vid = r->d[1] >> 16;
 			first = (uint64_t)r->d[2] | (uint64_t)r->d[3] << 32;
 			if (first > r->tsc || !r->has_tsc)
 				first = r->tsc;
 		}
-		e->lost_records += ev.count;
+		e->lost_records += count;
 		e->lost_events++;
+		ev.old_new = r->nwords >= 4;
 		ev.kind = XT_EV_LOST_START;
 		ev.tsc = first;
+		ev.dom = (uint16_t)(count >> 16);
+		ev.vcpu = (uint16_t)count;
 		push(q, &ev);
 		ev.kind = XT_EV_LOST_END;
 		ev.tsc = r->tsc;
+		ev.dom = did;
+		ev.vcpu = vid;
 		push(q, &ev);
 		return 0;
 	}
 	if (r->event == XT_SWITCH_INFPREV && r->has_tsc)
 		hz_sample(e, r);
 	return 0;
+}
+
+void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last)
+{
+	struct xt_evq *q = queue(e, p);
+	if (!q->has_first || first < q->first_tsc)
+		q->first_tsc = first;
+	if (!q->has_first || last > q->last_tsc)
+		q->last_tsc = last;
+	q->has_first = true;
+	if (!e->has_tsc || first < e->first_tsc)
+		e->first_tsc = first;
+	if (!e->has_tsc || last > e->last_tsc)
+		e->last_tsc = last;
+	e->has_tsc = true;
 }
 
 void xt_events_close(struct xt_events *e)
@@ -200,29 +219,75 @@ static void sift_down(const struct xt_events *e, uint32_t *h, size_t n, size_t i
 	}
 }
 
+/* The queue after the root that bounds the root's current run. */
+static void merge_limit(struct xt_merge *m)
+{
+	const struct xt_events *e = m->e;
+	if (m->nh < 2) {
+		m->nb = UINT32_MAX;
+		return;
+	}
+	m->nb = m->nh > 2 && head_less(e, m->h[2], m->h[1]) ? m->h[2] : m->h[1];
+}
+
+void xt_merge_init(struct xt_merge *m, struct xt_events *e)
+{
+	memset(m, 0, sizeof(*m));
+	m->e = e;
+	m->h = xg_malloc((e->nq ? e->nq : 1) * sizeof(*m->h));
+	for (size_t p = 0; p < e->nq; p++)
+		if (e->q[p].head < e->q[p].n)
+			m->h[m->nh++] = (uint32_t)p;
+	for (size_t i = m->nh / 2; i-- > 0;)
+		sift_down(e, m->h, m->nh, i);
+	merge_limit(m);
+}
+
+bool xt_merge_next(struct xt_merge *m, struct xt_ev *out)
+{
+	struct xt_events *e = m->e;
+	if (!m->nh)
+		return false;
+	struct xt_evq *q = &e->q[m->h[0]];
+	if (q->head == q->n) {
+		q->head = q->n = 0;
+		m->h[0] = m->h[--m->nh];
+		if (!m->nh)
+			return false;
+		sift_down(e, m->h, m->nh, 0);
+		merge_limit(m);
+	} else if (m->nb != UINT32_MAX) {
+		/* Runs: the root queue keeps its place while it stays ahead of
+		 * the next best head; only then is the heap repaired. */
+		const struct xt_ev *x = &q->ev[q->head], *lim = &e->q[m->nb].ev[e->q[m->nb].head];
+		if (!(x->tsc < lim->tsc || (x->tsc == lim->tsc && m->h[0] < m->nb))) {
+			sift_down(e, m->h, m->nh, 0);
+			merge_limit(m);
+		}
+	}
+	q = &e->q[m->h[0]];
+	*out = q->ev[q->head++];
+	return true;
+}
+
+void xt_merge_free(struct xt_merge *m)
+{
+	free(m->h);
+	m->h = NULL;
+	m->nh = 0;
+}
+
 struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n)
 {
-	size_t total = 0, nh = 0;
+	size_t total = 0, k = 0;
 	for (size_t p = 0; p < e->nq; p++)
 		total += e->q[p].n - e->q[p].head;
 	struct xt_ev *out = xg_malloc((total ? total : 1) * sizeof(*out));
-	uint32_t *h = xg_malloc((e->nq ? e->nq : 1) * sizeof(*h));
-	for (size_t p = 0; p < e->nq; p++)
-		if (e->q[p].head < e->q[p].n)
-			h[nh++] = (uint32_t)p;
-	for (size_t i = nh / 2; i-- > 0;)
-		sift_down(e, h, nh, i);
-	size_t k = 0;
-	while (nh) {
-		struct xt_evq *q = &e->q[h[0]];
-		out[k++] = q->ev[q->head++];
-		if (q->head == q->n) {
-			q->head = q->n = 0;
-			h[0] = h[--nh];
-		}
-		sift_down(e, h, nh, 0);
-	}
-	free(h);
+	struct xt_merge m;
+	xt_merge_init(&m, e);
+	while (k < total && xt_merge_next(&m, &out[k]))
+		k++;
+	xt_merge_free(&m);
 	*n = k;
 	return out;
 }

@@ -37,11 +37,13 @@ static int feed_fd(struct xt_file *fe, int fd)
 	return 0;
 }
 
-int xt_file_load(struct xt_file *fe, const char *path, struct xg_err *err)
+int xt_file_load(struct xt_file *fe, const char *path, bool estimate_hz, struct xg_err *err)
 {
 	memset(fe, 0, sizeof(*fe));
 	xt_events_init(&fe->ev);
 	xt_decoder_init(&fe->dec, xt_events_add, &fe->ev);
+	fe->dec.sched_only = true;
+	fe->dec.want_infprev = estimate_hz;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return xg_fail_errno(err, errno, "%s", path);
@@ -49,7 +51,7 @@ int xt_file_load(struct xt_file *fe, const char *path, struct xg_err *err)
 	int rc = 0;
 	void *map = MAP_FAILED;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map != MAP_FAILED) {
 		madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
 		fe->size = (uint64_t)st.st_size;
@@ -68,6 +70,10 @@ int xt_file_load(struct xt_file *fe, const char *path, struct xg_err *err)
 	if (!rc)
 		rc = xt_decode_finish(&fe->dec, &fe->err);
 	fe->partial = rc != 0;
+	/* Records the decoder did not deliver still bound each pCPU's time. */
+	for (size_t p = 0; p < fe->dec.npcpu; p++)
+		if (fe->dec.pcpu[p].has_tsc)
+			xt_events_span(&fe->ev, (uint32_t)p, fe->dec.pcpu[p].first_tsc, fe->dec.pcpu[p].last_tsc);
 	xt_events_close(&fe->ev);
 	return 0;
 }

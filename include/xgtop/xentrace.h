@@ -71,6 +71,8 @@ struct xt_decoder {
 	size_t npcpu, pcpu_cap;
 	/* totals */
 	uint64_t records, chunks;
+	bool sched_only;          /* deliver only what xt_sched_wanted() keeps */
+	bool want_infprev;        /* ... including INFPREV (TSC-rate estimate) */
 	bool failed;              /* a corrupt input stopped decoding */
 	uint64_t fail_offset;
 };
@@ -90,10 +92,18 @@ int xt_decode_finish(struct xt_decoder *dec, struct xg_err *err);
  * as Xen writes them; wrap padding included). */
 int xt_decode_raw(struct xt_decoder *dec, uint32_t pcpu, const void *buf, size_t len,
                   struct xg_err *err);
+/* The records runstate accounting and the TSC-rate estimate use: GEN
+ * (lost records, wrap, CPU change), runstate changes, INFPREV. */
+static inline bool xt_sched_wanted(uint32_t event, bool infprev)
+{
+	uint32_t sub = event & 0x0ffff000u;
+	return sub == 0x00021000u || sub == 0x0001f000u || (infprev && event == XT_SWITCH_INFPREV);
+}
 /* Size in bytes of the record whose first word is hdr (4..40). */
 static inline size_t xt_rec_size(uint32_t hdr)
 {
-	return 4 + ((hdr >> 31) ? 8 : 0) + 4 * ((hdr >> 28) & 7);
+	static const uint8_t size[16] = { 4, 8, 12, 16, 20, 24, 28, 32, 12, 16, 20, 24, 28, 32, 36, 40 };
+	return size[hdr >> 28];
 }
 
 /* ---- scheduler events and merging -------------------------------------- */
@@ -106,14 +116,18 @@ enum xt_ev_kind {
 	XT_EV_PCPU_END,    /* the pCPU's last TSC in the input */
 };
 
+/* 16 bytes: big traces hold millions of these. */
 struct xt_ev {
 	uint64_t tsc;
-	uint16_t dom, vcpu;
-	uint32_t count;     /* LOST_*: records lost */
+	uint16_t dom, vcpu;  /* LOST_START: the lost count (xt_ev_count) */
 	uint16_t pcpu;
-	uint8_t kind;       /* enum xt_ev_kind */
-	uint8_t old_new;    /* old << 4 | new */
+	uint8_t kind;        /* enum xt_ev_kind */
+	uint8_t old_new;     /* old << 4 | new; LOST_*: 1 = full layout with dom/vcpu */
 };
+static inline uint32_t xt_ev_count(const struct xt_ev *e)
+{
+	return (uint32_t)e->dom << 16 | e->vcpu;
+}
 
 struct xt_evq {
 	struct xt_ev *ev;
@@ -146,10 +160,23 @@ void xt_events_init(struct xt_events *e);
 void xt_events_free(struct xt_events *e);
 /* An xt_rec_fn: pass &events as ctx. */
 int xt_events_add(void *events, const struct xt_rec *r);
+/* Widens pCPU p's (and the trace's) TSC span with records not delivered. */
+void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last);
 /* Appends an XT_EV_PCPU_END per pCPU (call once, at the end of input). */
 void xt_events_close(struct xt_events *e);
 /* Pops the next event in TSC order with tsc <= upto; false when none. */
 bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out);
+/* Merged order without copying: init, next until false, free. The
+ * queues must not grow meanwhile. */
+struct xt_merge {
+	struct xt_events *e;
+	uint32_t *h;          /* heap of pCPU queue indices */
+	size_t nh;
+	uint32_t nb;          /* next best queue after the root, UINT32_MAX none */
+};
+void xt_merge_init(struct xt_merge *m, struct xt_events *e);
+bool xt_merge_next(struct xt_merge *m, struct xt_ev *out);
+void xt_merge_free(struct xt_merge *m);
 /* All remaining events in merged order as one array (caller frees). */
 struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n);
 /* First TSC of pCPU p (0 if unknown). */
@@ -251,10 +278,11 @@ struct xt_file {
 	uint64_t size;
 };
 
-/* Decodes a whole xentrace file into fe (events not merged yet). Returns -1
+/* Decodes a whole xentrace file into fe (events not merged yet); with
+ * estimate_hz it also gathers the records xt_events_estimate_hz needs. Returns -1
  * only when the file cannot be read at all; a corrupt or truncated file
  * sets fe->partial and fe->err and keeps everything before the fault. */
-int xt_file_load(struct xt_file *fe, const char *path, struct xg_err *err);
+int xt_file_load(struct xt_file *fe, const char *path, bool estimate_hz, struct xg_err *err);
 void xt_file_free(struct xt_file *fe);
 
 /* `xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]` */
