@@ -118,4 +118,28 @@ row "$TMP/c.csv" 2 0 0.003999000,0.002001000,0.000000000,0.000000000,0.003000000
 "${XGTRACE[@]}" --cpu-hz 1G "$TMP/c.bin" | grep -q "lost records: 42 in 1 TRC_LOST_RECORDS" || { echo "FAIL: lost count"; fail=1; }
 vs_xenalyze "$TMP/c.bin" running,runnable,blocked,lost
 
+# --- D: TSC rate from context-switch records, new (3-word) and old (2-word) layouts ---
+{
+	echo "cpu 0"
+	t=1000000
+	for i in $(seq 1 12); do
+		echo "rs $t 32767 0 0 1"; echo "rs $t 3 0 2 0"
+		# d3v0 runs 1 ms (2,500,000 cycles at 2.5 GHz), then is switched out
+		echo "infprev $((t + 2500000)) 3 0 1000000"
+		echo "rs $((t + 2500000)) 3 0 0 2"; echo "rs $((t + 2500000)) 32767 0 1 0"
+		t=$((t + 5000000))
+		echo "rs $t 32767 0 0 1"; echo "rs $t 3 0 2 0"
+		echo "infprev2 $((t + 5000000)) 3 2000000"
+		echo "rs $((t + 5000000)) 3 0 0 2"; echo "rs $((t + 5000000)) 32767 0 1 0"
+		t=$((t + 7500000))
+	done
+} >"$TMP/d.txt"
+"$GEN" "$TMP/d.bin" <"$TMP/d.txt"
+"${XGTRACE[@]}" "$TMP/d.bin" >"$TMP/d.out" 2>"$TMP/d.err"
+if grep -q "at 2.500000 GHz (estimated from 24 context switches" "$TMP/d.out" && [ ! -s "$TMP/d.err" ]; then
+	echo "ok   TSC rate estimated from 24 switches (12 of each layout)"
+else
+	echo "FAIL: TSC rate estimate"; head -n 3 "$TMP/d.out"; fail=1
+fi
+
 exit $fail
