@@ -195,39 +195,28 @@ bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out)
 	return true;
 }
 
-/* Heap of pCPU queue heads ordered by (tsc, pCPU). */
-static bool head_less(const struct xt_events *e, uint32_t a, uint32_t b)
+/* Heap of pCPU queue heads ordered by (tsc, pCPU); each entry keeps its
+ * head's TSC so comparisons touch no queue memory. */
+static inline bool key_less(const struct xt_mh *x, const struct xt_mh *y)
 {
-	const struct xt_ev *x = &e->q[a].ev[e->q[a].head], *y = &e->q[b].ev[e->q[b].head];
-	return x->tsc < y->tsc || (x->tsc == y->tsc && a < b);
+	return x->tsc < y->tsc || (x->tsc == y->tsc && x->q < y->q);
 }
 
-static void sift_down(const struct xt_events *e, uint32_t *h, size_t n, size_t i)
+static void sift_down(struct xt_mh *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
-		if (l < n && head_less(e, h[l], h[m]))
+		if (l < n && key_less(&h[l], &h[m]))
 			m = l;
-		if (l + 1 < n && head_less(e, h[l + 1], h[m]))
+		if (l + 1 < n && key_less(&h[l + 1], &h[m]))
 			m = l + 1;
 		if (m == i)
 			return;
-		uint32_t t = h[i];
+		struct xt_mh t = h[i];
 		h[i] = h[m];
 		h[m] = t;
 		i = m;
 	}
-}
-
-/* The queue after the root that bounds the root's current run. */
-static void merge_limit(struct xt_merge *m)
-{
-	const struct xt_events *e = m->e;
-	if (m->nh < 2) {
-		m->nb = UINT32_MAX;
-		return;
-	}
-	m->nb = m->nh > 2 && head_less(e, m->h[2], m->h[1]) ? m->h[2] : m->h[1];
 }
 
 void xt_merge_init(struct xt_merge *m, struct xt_events *e)
@@ -236,37 +225,36 @@ void xt_merge_init(struct xt_merge *m, struct xt_events *e)
 	m->e = e;
 	m->h = xg_malloc((e->nq ? e->nq : 1) * sizeof(*m->h));
 	for (size_t p = 0; p < e->nq; p++)
-		if (e->q[p].head < e->q[p].n)
-			m->h[m->nh++] = (uint32_t)p;
+		if (e->q[p].head < e->q[p].n) {
+			m->h[m->nh].tsc = e->q[p].ev[e->q[p].head].tsc;
+			m->h[m->nh++].q = (uint32_t)p;
+		}
 	for (size_t i = m->nh / 2; i-- > 0;)
-		sift_down(e, m->h, m->nh, i);
-	merge_limit(m);
+		sift_down(m->h, m->nh, i);
 }
 
 bool xt_merge_next(struct xt_merge *m, struct xt_ev *out)
 {
-	struct xt_events *e = m->e;
-	if (!m->nh)
+	return xt_merge_next_upto(m, UINT64_MAX, out);
+}
+
+bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out)
+{
+	if (!m->nh || m->h[0].tsc > upto)
 		return false;
-	struct xt_evq *q = &e->q[m->h[0]];
+	struct xt_evq *q = &m->e->q[m->h[0].q];
+	*out = q->ev[q->head++];
 	if (q->head == q->n) {
 		q->head = q->n = 0;
 		m->h[0] = m->h[--m->nh];
-		if (!m->nh)
-			return false;
-		sift_down(e, m->h, m->nh, 0);
-		merge_limit(m);
-	} else if (m->nb != UINT32_MAX) {
-		/* Runs: the root queue keeps its place while it stays ahead of
-		 * the next best head; only then is the heap repaired. */
-		const struct xt_ev *x = &q->ev[q->head], *lim = &e->q[m->nb].ev[e->q[m->nb].head];
-		if (!(x->tsc < lim->tsc || (x->tsc == lim->tsc && m->h[0] < m->nb))) {
-			sift_down(e, m->h, m->nh, 0);
-			merge_limit(m);
-		}
+	} else {
+		m->h[0].tsc = q->ev[q->head].tsc;
+		/* Runs from one pCPU stay at the root without any sifting. */
+		if ((m->nh < 2 || key_less(&m->h[0], &m->h[1])) &&
+		    (m->nh < 3 || key_less(&m->h[0], &m->h[2])))
+			return true;
 	}
-	q = &e->q[m->h[0]];
-	*out = q->ev[q->head++];
+	sift_down(m->h, m->nh, 0);
 	return true;
 }
 
@@ -290,6 +278,30 @@ struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n)
 	xt_merge_free(&m);
 	*n = k;
 	return out;
+}
+
+size_t xt_events_drain(struct xt_events *e, uint64_t upto,
+                       void (*fn)(void *ctx, const struct xt_ev *ev), void *ctx)
+{
+	struct xt_merge m;
+	struct xt_ev ev;
+	size_t n = 0;
+	xt_merge_init(&m, e);
+	while (xt_merge_next_upto(&m, upto, &ev)) {
+		fn(ctx, &ev);
+		n++;
+	}
+	xt_merge_free(&m);
+	/* Keep what is left at the front so the queues do not creep. */
+	for (size_t p = 0; p < e->nq; p++) {
+		struct xt_evq *q = &e->q[p];
+		if (q->head) {
+			memmove(q->ev, q->ev + q->head, (q->n - q->head) * sizeof(*q->ev));
+			q->n -= q->head;
+			q->head = 0;
+		}
+	}
+	return n;
 }
 
 static int cmp_double(const void *a, const void *b)

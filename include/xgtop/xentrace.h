@@ -168,15 +168,21 @@ void xt_events_close(struct xt_events *e);
 bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out);
 /* Merged order without copying: init, next until false, free. The
  * queues must not grow meanwhile. */
+struct xt_mh { uint64_t tsc; uint32_t q; };
 struct xt_merge {
 	struct xt_events *e;
-	uint32_t *h;          /* heap of pCPU queue indices */
+	struct xt_mh *h;      /* heap of pCPU queues keyed by their head's TSC */
 	size_t nh;
-	uint32_t nb;          /* next best queue after the root, UINT32_MAX none */
 };
 void xt_merge_init(struct xt_merge *m, struct xt_events *e);
 bool xt_merge_next(struct xt_merge *m, struct xt_ev *out);
+bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out);
 void xt_merge_free(struct xt_merge *m);
+/* Live use: passes every queued event with tsc <= upto to fn in merged
+ * order (upto = a time all pCPU buffers have been read to). Returns the
+ * number passed. */
+size_t xt_events_drain(struct xt_events *e, uint64_t upto,
+                       void (*fn)(void *ctx, const struct xt_ev *ev), void *ctx);
 /* All remaining events in merged order as one array (caller frees). */
 struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n);
 /* First TSC of pCPU p (0 if unknown). */
