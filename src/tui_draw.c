@@ -401,30 +401,56 @@ static void draw_header(struct tui *t)
 	attroff(A_REVERSE);
 }
 
+/* The widest row the column table can make (every column, the widest
+ * name) fits this; a row is assembled here and written in one call. */
+#define TUI_ROW_MAX 512
+
+static bool ascii_only(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
 static void draw_rows(struct tui *t)
 {
 	const struct tui_layout *L = &t->lay;
 	const struct xg_view *v = &t->e->view;
 	const struct xg_table *tb = &t->e->table;
 	char buf[TUI_CELL_BYTES];
+	chtype line[TUI_ROW_MAX];
+	int width = L->width < t->cols ? L->width : t->cols;
 
+	if (width > TUI_ROW_MAX)
+		width = TUI_ROW_MAX;
 	for (int i = 0; i < t->list_h; i++) {
 		size_t k = t->top + (size_t)i;
 		if (k >= v->norder)
 			break;
 		const struct xg_row *r = &tb->rows[v->order[k]];
-		int y = t->list_y + i;
+		int y = t->list_y + i, wide_name = -1, wide_w = 0;
+		char name[TUI_CELL_BYTES];
+		for (int x = 0; x < width; x++)
+			line[x] = ' ';
 		for (int j = 0; j < L->n; j++) {
 			enum xg_col c = L->col[j];
 			int w = L->w[j], x = L->x[j] + 1;
-			bool sorted = c == v->sort_col;
+			chtype at = c == v->sort_col ? A_BOLD : 0;
 			if (c == XG_COL_NAME) {
 				if (r->vcpu >= 0)
 					snprintf(buf, sizeof(buf), "  vCPU %d", r->vcpu);
 				else
 					tui_name_fit(buf, sizeof(buf), r->name, w);
+				if (!ascii_only(buf)) {
+					/* Multibyte: drawn over the cell below. */
+					memcpy(name, buf, sizeof(name));
+					wide_name = x;
+					wide_w = w;
+					continue;
+				}
 			} else if (r->vcpu >= 0 && c == XG_COL_ID) {
-				buf[0] = 0;  /* the domain row above carries the id */
+				continue;  /* the domain row above carries the id */
 			} else {
 				col_format(c, r, buf, sizeof(buf));
 			}
@@ -438,9 +464,15 @@ static void draw_rows(struct tui *t)
 			}
 			if (!col_left_aligned(c) && len < w)
 				x += w - len;
+			for (int q = 0; q < len && q < w && x + q < width; q++)
+				line[x + q] = (chtype)(unsigned char)buf[q] | at;
+		}
+		mvaddchnstr(y, 0, line, width);
+		if (wide_name >= 0) {
+			bool sorted = v->sort_col == XG_COL_NAME;
 			if (sorted)
 				attron(A_BOLD);
-			tui_put(y, x, buf, w);
+			tui_put(y, wide_name, name, wide_w);
 			if (sorted)
 				attroff(A_BOLD);
 		}
