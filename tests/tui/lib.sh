@@ -99,9 +99,9 @@ rows() { screen | awk -v h="$H" 'NR > 5 && NR < h && /^ *[0-9]+ /'; }
 # The domain names in screen order.
 names() { rows | awk '{print $2}'; }
 
-# wait_prompt [SECONDS]: the last non-blank line is the shell's bare prompt.
+# wait_prompt: the last non-blank line is the shell's bare prompt.
 wait_prompt() {
-	local limit=${1:-10} t0=$SECONDS
+	local limit=10 t0=$SECONDS
 	while [ "$(screen | grep -v '^ *$' | tail -n 1)" != 'tui-test$' ]; do
 		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for the shell prompt"
 		sleep 0.05
@@ -144,9 +144,13 @@ make_rec() {
 
 # The last frame of `make_rec 4` in the default sort (CPU% biggest first,
 # ties by id) and others. Names are as shown: escaped.
+# shellcheck disable=SC2034  # used by the tests that source this file
 BY_CPU='busy-03 cache-05 reuse-10b sched-06 net-04 late-08 Domain-0 disk-02 nocache-07 ctl\x1b[2J\x07-11 utf8-\xc3(-01'
+# shellcheck disable=SC2034
 BY_CPU_UP='utf8-\xc3(-01 ctl\x1b[2J\x07-11 nocache-07 disk-02 Domain-0 net-04 late-08 sched-06 reuse-10b cache-05 busy-03'
+# shellcheck disable=SC2034
 BY_NAME='busy-03 cache-05 ctl\x1b[2J\x07-11 disk-02 Domain-0 late-08 net-04 nocache-07 reuse-10b sched-06 utf8-\xc3(-01'
+# shellcheck disable=SC2034
 BY_ID='Domain-0 utf8-\xc3(-01 disk-02 busy-03 net-04 cache-05 sched-06 nocache-07 late-08 reuse-10b ctl\x1b[2J\x07-11'
 
 # The sort column and mark as the summary shows them, e.g. "CPU%▼".

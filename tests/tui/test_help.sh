@@ -18,7 +18,7 @@ done
 
 # help_find REGEX: from the top, page down until a line matches.
 help_find() {
-	local prev="" cur t0
+	local cur t0
 	keys Home
 	wait_for 'Keys'
 	while :; do

@@ -26,7 +26,7 @@ grid_ok() {  # width
 # field count compares (-lt/-gt/-eq) to N.
 wait_grid() {
 	local t0=$SECONDS
-	until grid_ok "$1" "$2" && [ "$(header | wc -w)" "$3" "$4" ]; do
+	until grid_ok "$1" "$2" && test "$(header | wc -w)" "$3" "$4"; do
 		[ $((SECONDS - t0)) -ge 10 ] && fail "screen at width $1: want header fields $3 $4, rows $2: $(header)"
 		sleep 0.05
 	done
