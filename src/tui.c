@@ -179,17 +179,19 @@ static void tui_write_report(struct tui *t)
 
 	if (!localtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
 		snprintf(stamp, sizeof(stamp), "%lld", (long long)now);
+	int oerr = 0;
 	for (int i = 1; i < 100 && fd < 0; i++) {
 		if (i == 1)
 			snprintf(name, sizeof(name), "xgtop-report-%s.txt", stamp);
 		else
 			snprintf(name, sizeof(name), "xgtop-report-%s-%d.txt", stamp, i);
 		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST)
+		oerr = errno;
+		if (fd < 0 && oerr != EEXIST)
 			break;
 	}
 	if (fd < 0) {
-		tui_set_msg(t, true, "cannot write %s: %s", name, strerror(errno));
+		tui_set_msg(t, true, "cannot write %s: %s", name, strerror(oerr));
 		return;
 	}
 	FILE *f = fdopen(fd, "w");
