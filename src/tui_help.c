@@ -177,12 +177,18 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 		   "for, xgtop's own CPU time per refresh in ms, trace records lost (when a trace is "
 		   "read), the sort column and direction, the filter and the rows it selects.", width);
 	lines_add(L, "%s", "");
-	lines_add(L, "Columns (* = shown now; unit in brackets; delta() = change over the interval)");
+	lines_add(L, "Columns (* = on screen, + = on but no room at this width; unit in brackets; "
+		  "delta() = change over the interval)");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
-		char prefix[64];
-		snprintf(prefix, sizeof(prefix), "%c %-10s [%s] ", view_col_visible(v, (enum xg_col)c) ? '*' : ' ',
-			 d->header, tui_unit_name(d->unit));
+		char prefix[64], mark = ' ';
+		if (view_col_visible(v, (enum xg_col)c) || c == XG_COL_NAME) {
+			mark = '+';
+			for (int j = 0; j < t->lay.n; j++)
+				if (t->lay.col[j] == (enum xg_col)c)
+					mark = '*';
+		}
+		snprintf(prefix, sizeof(prefix), "%c %-10s [%s] ", mark, d->header, tui_unit_name(d->unit));
 		/* Pad to a common indent so the formulas line up. */
 		char pad[64];
 		snprintf(pad, sizeof(pad), "%-24s", prefix);
@@ -215,7 +221,8 @@ int tui_help(struct tui *t)
 			top = maxtop;
 		erase();
 		for (int i = 0; i < h && top + (size_t)i < L.n; i++) {
-			bool title = L.v[top + i][0] != ' ' && L.v[top + i][0] != '*' && L.v[top + i][0];
+			char c0 = L.v[top + i][0];
+			bool title = c0 && c0 != ' ' && c0 != '*' && c0 != '+';
 			if (title)
 				attron(A_BOLD);
 			tui_put(i, 0, L.v[top + i], COLS);
