@@ -13,6 +13,11 @@
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600
 #define REC_MEMBER_BYTES (32u << 20)
+/* zlib levels: the default, and the faster one for samples whose text is
+ * larger than REC_FAST_BYTES (thousands of domains). */
+#define REC_LEVEL 6
+#define REC_LEVEL_FAST 2
+#define REC_FAST_BYTES (256u << 10)
 /* No legitimate line comes near this; a foreign file hits it early. */
 #define REC_LINE_MAX (1u << 20)
 #define REC_PMU_SLOTS (XG_PMU_WHERE_COUNT * XG_PMU_EVENT_COUNT)

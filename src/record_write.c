@@ -21,6 +21,7 @@ struct xg_recorder {
 	bool member_open;
 	bool broken;
 	unsigned member_samples, member_limit;
+	int level;
 	uint64_t member_bytes;
 	struct rec_buf text;
 	unsigned char *zout;
@@ -386,7 +387,8 @@ struct xg_recorder *recorder_open(const char *path, struct xg_err *err)
 	r->path = xg_strdup(path);
 	sample_init(&r->prev);
 	sample_init(&r->empty);
-	if (deflateInit2(&r->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+	r->level = REC_LEVEL;
+	if (deflateInit2(&r->z, REC_LEVEL, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
 		xg_fail(err, "%s: zlib deflateInit failed", path);
 		close(fd);
 		free(r->path);
@@ -405,6 +407,12 @@ int recorder_append(struct xg_recorder *r, const struct xg_sample *s, struct xg_
 	if (!r->member_open)
 		member_begin(r);
 	put_sample(r, s);
+	/* Thousands of domains make megabytes of text per sample; a faster
+	 * level there keeps the recorder's CPU cost per refresh small. Safe to
+	 * switch here: nothing is pending after the last sync flush. */
+	int level = r->text.len > REC_FAST_BYTES ? REC_LEVEL_FAST : REC_LEVEL;
+	if (level != r->level && deflateParams(&r->z, level, Z_DEFAULT_STRATEGY) == Z_OK)
+		r->level = level;
 	squeeze(r, r->text.p, r->text.len, Z_SYNC_FLUSH);
 	/* One write per sample: a kill between writes never splits a
 	 * sample across two of them; the OS has it once write returns. */
