@@ -97,7 +97,8 @@ struct rec_tail {
 };
 /* Tests start gzip members more often than REC_MEMBER_SAMPLES. */
 void recorder_set_member_samples(struct xg_recorder *r, unsigned n);
-struct xg_reader *reader_open_fd(int fd, const char *path, struct xg_err *err);
+/* Reads from file offset start, which must be where a gzip member begins. */
+struct xg_reader *reader_open_fd(int fd, const char *path, uint64_t start, struct xg_err *err);
 void reader_tail(const struct xg_reader *r, struct rec_tail *t);
 
 #endif

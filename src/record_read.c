@@ -733,10 +733,11 @@ static int step(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 	}
 }
 
-struct xg_reader *reader_open_fd(int fd, const char *path, struct xg_err *err)
+struct xg_reader *reader_open_fd(int fd, const char *path, uint64_t start, struct xg_err *err)
 {
 	struct xg_reader *r = xg_calloc(1, sizeof(*r));
 	r->fd = fd;
+	r->in_off = start;
 	r->path = xg_strdup(path);
 	r->in = xg_malloc(IN_CHUNK);
 	r->z.next_in = r->in;
@@ -762,7 +763,7 @@ struct xg_reader *reader_open(const char *path, struct xg_err *err)
 		xg_fail_errno(err, errno, "%s", path);
 		return NULL;
 	}
-	return reader_open_fd(fd, path, err);
+	return reader_open_fd(fd, path, 0, err);
 }
 
 int reader_next(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)

@@ -327,14 +327,13 @@ static int repair_tail(int fd, const char *path, const struct rec_tail *t, struc
 	return 0;
 }
 
-/* Reads the whole existing recording: appending to anything that is not a
- * readable recording of a version we write would damage it. */
-static int check_existing(int fd, const char *path, struct xg_err *err)
+/* Reads a recording from start to its end; fills the tail on success. */
+static int read_from(int fd, const char *path, uint64_t start, struct rec_tail *t, struct xg_err *err)
 {
 	int rfd = dup(fd);
 	if (rfd < 0)
 		return xg_fail_errno(err, errno, "%s", path);
-	struct xg_reader *rd = reader_open_fd(rfd, path, err);
+	struct xg_reader *rd = reader_open_fd(rfd, path, start, err);
 	if (!rd)
 		return -1;
 	struct xg_sample s;
@@ -343,15 +342,72 @@ static int check_existing(int fd, const char *path, struct xg_err *err)
 	while ((rc = reader_next(rd, &s, err)) == 0)
 		;
 	sample_free(&s);
-	struct rec_tail t;
-	reader_tail(rd, &t);
+	reader_tail(rd, t);
 	reader_close(rd);
-	if (rc < 0) {
-		char m[sizeof(err->msg)];
-		snprintf(m, sizeof(m), "%s", err->msg);
-		return xg_fail(err, "cannot append, %s", m);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Offsets where a gzip member as zlib writes it may start (magic, deflate,
+ * no flags, no mtime, any XFL, OS Unix), scanning back from the end; fills
+ * at most n of them, nearest to the end first. */
+static size_t member_candidates(int fd, uint64_t size, uint64_t *cand, size_t n)
+{
+	enum { CHUNK = 1 << 16, HDR = 10 };
+	static const unsigned char pat[HDR] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+	unsigned char *buf = xg_malloc(CHUNK + HDR);
+	size_t found = 0;
+	uint64_t end = size;
+	/* The last member is at most REC_MEMBER_BYTES of text; do not scan a
+	 * whole foreign-sized file backwards. */
+	uint64_t floor = size > 4ull * REC_MEMBER_BYTES ? size - 4ull * REC_MEMBER_BYTES : 0;
+	while (end > floor && found < n) {
+		uint64_t lo = end > CHUNK ? end - CHUNK : 0;
+		size_t len = (size_t)(end - lo) + (end < size ? HDR - 1 : 0);
+		if (lo + len > size)
+			len = (size_t)(size - lo);
+		ssize_t got = pread(fd, buf, len, (off_t)lo);
+		if (got < (ssize_t)HDR)
+			break;
+		for (ssize_t i = got - HDR; i >= 0 && found < n; i--) {
+			if (lo + (uint64_t)i >= end)
+				continue;
+			if (buf[i] == 0x1f && !memcmp(buf + i, pat, 8) && buf[i + 9] == 3)
+				cand[found++] = lo + (uint64_t)i;
+		}
+		end = lo;
 	}
-	return repair_tail(fd, path, &t, err);
+	free(buf);
+	return found;
+}
+
+/* Before appending: the first header must say this is a recording of a
+ * version we write, and the last member must read to its end (its torn
+ * tail, if any, is cut). Reading only the last member keeps opening a
+ * day-long recording fast; if the member start cannot be found, the whole
+ * file is read. */
+static int check_existing(int fd, const char *path, uint64_t size, struct xg_err *err)
+{
+	struct rec_tail t;
+	int rfd = dup(fd);
+	if (rfd < 0)
+		return xg_fail_errno(err, errno, "%s", path);
+	struct xg_reader *rd = reader_open_fd(rfd, path, 0, err);
+	if (!rd)
+		goto refuse;
+	reader_close(rd);
+	uint64_t cand[4];
+	size_t nc = member_candidates(fd, size, cand, XG_ARRAY_LEN(cand));
+	for (size_t i = 0; i < nc; i++) {
+		struct xg_err e2;
+		if (cand[i] > 0 && read_from(fd, path, cand[i], &t, &e2) == 0)
+			return repair_tail(fd, path, &t, err);
+	}
+	if (read_from(fd, path, 0, &t, err) == 0)
+		return repair_tail(fd, path, &t, err);
+refuse:;
+	char m[sizeof(err->msg)];
+	snprintf(m, sizeof(m), "%s", err->msg);
+	return xg_fail(err, "cannot append, %s", m);
 }
 
 struct xg_recorder *recorder_open(const char *path, struct xg_err *err)
@@ -376,7 +432,7 @@ struct xg_recorder *recorder_open(const char *path, struct xg_err *err)
 			close(fd);
 			return NULL;
 		}
-		if (st.st_size > 0 && check_existing(fd, path, err) < 0) {
+		if (st.st_size > 0 && check_existing(fd, path, (uint64_t)st.st_size, err) < 0) {
 			close(fd);
 			return NULL;
 		}

@@ -487,6 +487,30 @@ static void append_and_repair(void **state)
 		assert_int_equal(n, 15);
 		assert_int_equal(torn, 0);
 	}
+	/* Many members, torn in the last one: only the last member is read
+	 * before appending, and it is cut at its last complete sample. */
+	unlink(p);
+	off_t e2[25];
+	write_n(p, 0, 25, 4, 6, e2);
+	copy_prefix(p, q, e2[23] + (e2[24] - e2[23]) / 2);
+	write_n(q, 24, 3, 4, 6, NULL);
+	assert_int_equal(read_all(q, 0, 6, &torn, &err), 27);
+	assert_int_equal(torn, 0);
+	/* Corruption in the last member: appending is refused, file untouched. */
+	FILE *f = fopen(p, "r+b");
+	fseek(f, e2[23] + 20, SEEK_SET);
+	int c = fgetc(f);
+	fseek(f, e2[23] + 20, SEEK_SET);
+	fputc(c ^ 0x55, f);
+	fclose(f);
+	struct stat before, after;
+	stat(p, &before);
+	assert_null(recorder_open(p, &err));
+	assert_non_null(strstr(err.msg, "cannot append, "));
+	assert_non_null(strstr(err.msg, p));
+	stat(p, &after);
+	assert_int_equal(before.st_size, after.st_size);
+
 	/* Torn inside the very first header: start afresh. */
 	copy_prefix(p, q, 12);
 	assert_int_equal(read_all(q, 0, 6, &torn, &err), 0);
