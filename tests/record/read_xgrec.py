@@ -114,7 +114,11 @@ def main(path):
                 if pd and off < pd["count"] and pd["first"] + off < len(prev["vcpus"]):
                     base = prev["vcpus"][pd["first"] + off]
             base = base or {"cpu": 0, "s": [0, 0, 0, 0]}
-            s = [delta(c[5 + k], base["s"][k]) for k in range(4)]
+            s = [0 if k == 2 and c[7].startswith(b"~") else delta(c[5 + k], base["s"][k]) for k in range(4)]
+            if c[7].startswith(b"~"):
+                dmono = cur["host"]["mono"] - (prev["host"]["mono"] if prev else 0)
+                rest = dmono - sum(s[k] - base["s"][k] for k in (0, 1, 3))
+                s[2] = (base["s"][2] + delta(c[7][1:], rest)) & MASK
             cpu = s[0] if c[4] == b"=" else delta(c[4], base["cpu"])
             cur["vcpus"].append({"cpu": cpu, "s": s})
     print("\t".join(["sample", "mono_ns", "id", "gen", "name_hex"] + fields))
