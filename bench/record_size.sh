@@ -29,6 +29,7 @@ measure() {  # label, generator options...
 out=$(measure "scripted load (jitter +-2 %)")
 echo "$out" | head -n 1
 day=$(echo "$out" | tail -n 1)
+measure "same without PMU/CMT (--nopmu)" --nopmu | head -n 1
 measure "steady rates (--steady)" --steady | head -n 1
 if [ "$day" -gt $target ]; then
 	echo "over the 100 MB/day target with the scripted load"

@@ -61,7 +61,7 @@ struct opts {
 	double interval;
 	uint64_t seed;
 	long slow_ms;
-	bool steady, append, progress, stats;
+	bool steady, append, progress, stats, nopmu;
 };
 
 /* Per-domain cumulative state. */
@@ -222,10 +222,17 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 	if (r->nocache) {
 		static const enum xg_field pmu[] = { XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR, XG_F_CYCLES };
 		static const enum xg_field cmt[] = { XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL };
-		for (size_t q = 0; q < 4; q++)
+		/* As a source would: nothing measured, value 0, a reason. */
+		for (size_t q = 0; q < 4; q++) {
 			dom_invalid(s, d, pmu[q], "no PMU access for this domain (xgtop-gen)");
-		for (size_t q = 0; q < 3; q++)
+			d->v[pmu[q]] = 0;
+		}
+		for (size_t q = 0; q < 3; q++) {
 			dom_invalid(s, d, cmt[q], "CMT/MBM not supported (xgtop-gen)");
+			d->v[cmt[q]] = 0;
+		}
+		d->pmu_valid = 0;
+		memset(d->pmu, 0, sizeof(d->pmu));
 	}
 	(void)k;
 }
@@ -267,6 +274,7 @@ static int generate(const struct opts *o, const char *out)
 		for (unsigned long i = 0; i < n; i++) {
 			struct role r;
 			role_of(o, i, k, &r);
+			r.nocache |= o->nopmu;
 			if (!present(o, i, k)) {
 				st[i].alive = false;
 				continue;
@@ -367,7 +375,7 @@ static int read_back(const char *path, bool dump)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
-	           "                 [--steady] [--slow MS] [--progress] [--stats] [--append] OUT\n"
+	           "                 [--steady] [--nopmu] [--slow MS] [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
 }
@@ -406,6 +414,9 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--append")) {
 			o.append = true;
+			continue;
+		} else if (!strcmp(a, "--nopmu")) {
+			o.nopmu = true;
 			continue;
 		} else if (!strcmp(a, "--stats")) {
 			o.stats = true;
