@@ -49,8 +49,8 @@ struct xg_reader {
 	char ident_name[XG_NAME_MAX];
 	uint8_t *mark;
 	size_t mark_cap;
-	uint32_t *owner;
-	size_t owner_cap;
+	uint32_t *owner;          /* owner domain of vCPU i, for i < owner_n */
+	size_t owner_cap, owner_n;
 	bool owner_done;
 	struct xg_sample prev, empty;
 	bool have_prev;
@@ -440,9 +440,8 @@ static int parse_S(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 		out->reason[i] = xg_strdup(p->reason[i]);
 	out->nreason = p->nreason;
 	memcpy(out->host_why, p->host_why, sizeof(out->host_why));
-	xg_grow(&out->dom, &out->dom_cap, ndom, sizeof(*out->dom));
-	xg_grow(&out->vcpu, &out->vcpu_cap, nvcpu, sizeof(*out->vcpu));
-	xg_grow(&r->mark, &r->mark_cap, ndom, 1);
+	/* Storage grows with the lines actually read, never with what a
+	 * (possibly corrupt) 'S' line announces. */
 	r->want_dom = ndom;
 	r->want_vcpu = nvcpu;
 	r->got_vcpu = 0;
@@ -580,10 +579,12 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 		if (known)
 			d->pmu[k / XG_PMU_EVENT_COUNT][k % XG_PMU_EVENT_COUNT] = v;
 	}
+	xg_grow(&r->mark, &r->mark_cap, out->ndom, 1);
 	r->mark[out->ndom - 1] = mark;
 	return 0;
 }
 
+/* All 'd' lines are in: check them, and start the vCPU owner map. */
 static int owners(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 {
 	if (r->owner_done)
@@ -593,11 +594,34 @@ static int owners(struct xg_reader *r, struct xg_sample *out, struct xg_err *err
 		                out->ndom, r->want_dom);
 	if (r->have_ident)
 		return bad_line(r, err, "identity line for domain %u without its 'd' line", r->ident_id);
-	out->nvcpu = r->want_vcpu;
-	xg_grow(&r->owner, &r->owner_cap, out->nvcpu, sizeof(*r->owner));
-	rec_vcpu_owner(out, r->owner);
+	r->owner_n = 0;
 	r->owner_done = true;
 	return 0;
+}
+
+/* Extends the owner map (as rec_vcpu_owner() computes it for the whole
+ * array) to cover index need-1, doubling so the total work stays linear. */
+static void owner_extend(struct xg_reader *r, const struct xg_sample *out, size_t need)
+{
+	if (need <= r->owner_n)
+		return;
+	size_t n = r->owner_n * 2 + 1024;
+	if (n < need)
+		n = need;
+	if (n > r->want_vcpu)
+		n = r->want_vcpu;
+	xg_grow(&r->owner, &r->owner_cap, n, sizeof(*r->owner));
+	for (size_t i = r->owner_n; i < n; i++)
+		r->owner[i] = UINT32_MAX;
+	for (size_t d = 0; d < out->ndom; d++) {
+		uint64_t lo = out->dom[d].vcpu_first, hi = lo + out->dom[d].vcpu_count;
+		if (lo < r->owner_n)
+			lo = r->owner_n;
+		for (uint64_t k = lo; k < hi && k < n; k++)
+			if (r->owner[k] == UINT32_MAX)
+				r->owner[k] = (uint32_t)d;
+	}
+	r->owner_n = n;
 }
 
 static int parse_c(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
@@ -608,6 +632,9 @@ static int parse_c(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	if (r->got_vcpu >= r->want_vcpu)
 		return bad_line(r, err, "more vCPUs than the 'S' line announced");
 	size_t i = r->got_vcpu++;
+	owner_extend(r, out, i + 1);
+	xg_grow(&out->vcpu, &out->vcpu_cap, i + 1, sizeof(*out->vcpu));
+	out->nvcpu = i + 1;
 	const struct xg_vcpu *o = r->have_prev ? rec_vcpu_base(out, r->owner, i, &r->prev, &r->pix) : NULL;
 	if (!o)
 		o = &zero;

@@ -406,6 +406,10 @@ static void corrupt_header(void **state)
 	expect_open_error(tmp("h3.xgrec"), "unreadable format version");
 	write_gz(tmp("h4.xgrec"), "xgtop-recording\t1\t0\tx\npmu\n");
 	expect_open_error(tmp("h4.xgrec"), "expected the 'fields' header line");
+	/* Counts that announce far more than the file holds cost nothing. */
+	write_gz(tmp("h5.xgrec"), "xgtop-recording\t1\t0\tx\nfields\npmu\n"
+	         "S\t16000000\t60000000\nD\t5\t0\t000102030405060708090a0b0c0d0e0f\tx\nd\t5\nE\t0\n");
+	expect_open_error(tmp("h5.xgrec"), "line 7): sample has 1 of the 16000000 domains");
 }
 
 static void future_version(void **state)
