@@ -455,9 +455,10 @@ static int parse_S(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 static int parse_h(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 {
 	struct xg_host *h = &out->host;
-	char *dst[] = { h->source, h->hypervisor, h->hostname, h->sched };
-	size_t len[] = { sizeof(h->source), sizeof(h->hypervisor), sizeof(h->hostname), sizeof(h->sched) };
-	for (size_t i = 0; i < 4; i++)
+	char *dst[] = { h->source, h->hypervisor, h->hostname, h->sched, h->cache_events };
+	size_t len[] = { sizeof(h->source), sizeof(h->hypervisor), sizeof(h->hostname), sizeof(h->sched),
+		sizeof(h->cache_events) };
+	for (size_t i = 0; i < XG_ARRAY_LEN(dst); i++)
 		if (!rec_unesc(col(r, i + 1), dst[i], len[i]))
 			return bad_line(r, err, "bad or too long text on the 'h' line");
 	return 0;

@@ -148,8 +148,9 @@ static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct 
 	rbuf_putc(b, '\n');
 
 	if (strcmp(h->source, o->source) || strcmp(h->hypervisor, o->hypervisor) ||
-	    strcmp(h->hostname, o->hostname) || strcmp(h->sched, o->sched)) {
-		const char *str[] = { h->source, h->hypervisor, h->hostname, h->sched };
+	    strcmp(h->hostname, o->hostname) || strcmp(h->sched, o->sched) ||
+	    strcmp(h->cache_events, o->cache_events)) {
+		const char *str[] = { h->source, h->hypervisor, h->hostname, h->sched, h->cache_events };
 		rbuf_putc(b, 'h');
 		for (size_t i = 0; i < XG_ARRAY_LEN(str); i++) {
 			rbuf_putc(b, '\t');

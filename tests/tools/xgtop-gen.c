@@ -261,6 +261,8 @@ static int generate(const struct opts *o, const char *out)
 		snprintf(s.host.hypervisor, sizeof(s.host.hypervisor), "Xen 4.17.0 (xgtop-gen)");
 		snprintf(s.host.hostname, sizeof(s.host.hostname), "xgtop-gen");
 		snprintf(s.host.sched, sizeof(s.host.sched), "credit2");
+		if (!o->nopmu)
+			snprintf(s.host.cache_events, sizeof(s.host.cache_events), "LLC references/misses (xgtop-gen)");
 		s.host.mono_ns = 1000000000000ull + k * ival;
 		s.host.real_ns = 1767225600000000000ull + k * ival;
 		s.host.pcpus = n <= 64 ? 16 : 64;

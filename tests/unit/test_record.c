@@ -50,6 +50,8 @@ static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
 	snprintf(s->host.hypervisor, sizeof(s->host.hypervisor), "Linux 6.1 (KVM)\n%u", k / 3);
 	snprintf(s->host.hostname, sizeof(s->host.hostname), "h\xff\xc3(");
 	snprintf(s->host.sched, sizeof(s->host.sched), "%s", k % 2 ? "" : "credit2");
+	snprintf(s->host.cache_events, sizeof(s->host.cache_events), "%s",
+	         k % 3 ? "LLC_REFERENCES/LLC_MISSES (Intel arch.)" : "");
 	s->host.mono_ns = 5000000000ull + k * 1000000000ull + rnd(&st) % 1000;
 	s->host.real_ns = k == 3 ? 0 : 1767225600000000000ull + k * 1000000000ull;
 	s->host.pcpus = k % 7 == 6 ? UINT32_MAX : 8;
@@ -133,6 +135,7 @@ static void assert_same(const struct xg_sample *a, const struct xg_sample *b)
 	assert_string_equal(a->host.hypervisor, b->host.hypervisor);
 	assert_string_equal(a->host.hostname, b->host.hostname);
 	assert_string_equal(a->host.sched, b->host.sched);
+	assert_string_equal(a->host.cache_events, b->host.cache_events);
 	assert_true(a->host.mono_ns == b->host.mono_ns);
 	assert_true(a->host.real_ns == b->host.real_ns);
 	assert_true(a->host.pcpus == b->host.pcpus);
