@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Size of a recording: one hour of 100 domains at 1 s from the fixture
 # generator's script (doc/recording.md), extrapolated to a day. Prints
-# bytes per domain-sample and the day figure; exits 1 when a day of the
-# default script is over the 100 MB target.
+# bytes per domain-sample and the day figure, and says when a day of the
+# default script is over the 100 MB target; with --strict it then exits 1
+# (bench/run.sh treats a non-zero exit as "could not run").
 cd "$(dirname "$0")/.." || exit 2
 gen=build/tools/xgtop-gen
 [ -x "$gen" ] || make -s tools >/dev/null || exit 2
@@ -32,7 +33,9 @@ day=$(echo "$out" | tail -n 1)
 measure "same without PMU/CMT (--nopmu)" --nopmu | head -n 1
 measure "steady rates (--steady)" --steady | head -n 1
 if [ "$day" -gt $target ]; then
-	echo "over the 100 MB/day target with the scripted load"
-	rc=1
+	echo "OVER the 100 MB/day target with the scripted load (see doc/recording.md, Size)"
+	[ "${1:-}" = --strict ] && rc=1
+else
+	echo "within the 100 MB/day target with the scripted load"
 fi
 exit $rc
