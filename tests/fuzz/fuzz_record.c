@@ -4,7 +4,7 @@
  * tails); even = the bytes are the decompressed text, gzipped here, so the
  * line parser is reached (built with FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
  * the reader skips the per-sample CRC the fuzzer cannot compute).
- * Build and run: tests/fuzz/run_record.sh */
+ * Build and run: tests/fuzz/run_record.sh (FUZZ_SECONDS=60). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
