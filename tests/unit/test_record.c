@@ -553,6 +553,25 @@ static void second_recorder_is_refused(void **state)
 	recorder_close(a, &err);
 }
 
+static void write_error_stops(void **state)
+{
+	(void)state;
+	if (access("/dev/full", W_OK) != 0)
+		skip();
+	struct xg_err err = { 0 };
+	struct xg_recorder *r = recorder_open("/dev/full", &err);
+	assert_non_null(r);
+	struct xg_sample s;
+	sample_init(&s);
+	make_sample(&s, 0, 9);
+	assert_int_equal(recorder_append(r, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "/dev/full: write failed, recording stopped: "));
+	assert_int_equal(recorder_append(r, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "recording stopped after an earlier write error"));
+	recorder_close(r, &err);
+	sample_free(&s);
+}
+
 static void replay_source(void **state)
 {
 	(void)state;
@@ -619,6 +638,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(append_and_repair),
 		cmocka_unit_test(empty_file),
 		cmocka_unit_test(second_recorder_is_refused),
+		cmocka_unit_test(write_error_stops),
 		cmocka_unit_test(replay_source),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
