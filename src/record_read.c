@@ -176,6 +176,16 @@ static int end_in_member(struct xg_reader *r)
 	promote(r);
 	bool partial = r->tpos < r->text.len || r->in_sample || r->hdr < 3;
 	bool extra = !r->saw_last && in_pos(r) > r->safe_in && !r->done_after_safe;
+	/* A data block may end byte-aligned right after a sample; then only
+	 * the rest of that sample's sync marker (an empty stored block,
+	 * 00 00 00 ff ff) may follow, and nothing was lost. */
+	uint64_t left = in_pos(r) - r->safe_in;
+	if (extra && left <= 5) {
+		static const unsigned char mark[5] = { 0, 0, 0, 0xff, 0xff };
+		unsigned char b[5];
+		if (pread(r->fd, b, (size_t)left, (off_t)r->safe_in) == (ssize_t)left && !memcmp(b, mark, (size_t)left))
+			extra = false;
+	}
 	if (partial || extra)
 		r->torn++;
 	r->unterminated = true;

@@ -65,7 +65,9 @@ static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
 		sample_invalid_all(s, XG_F_SSID, k % 4 ? "no XSM" : "no XSM\tat all\\");
 	if (k % 6 == 2)
 		sample_reason(s, "unused reason");
-	unsigned ndom = 3 + k % 5;
+	/* Seeds from 100 make samples large enough for several deflate
+	 * blocks each, so block boundaries also fall inside samples. */
+	unsigned ndom = seed >= 100 ? 600 : 3 + k % 5;
 	for (unsigned i = 0; i < ndom; i++) {
 		uint32_t id = i == 2 && k % 2 ? 40000 : i * 3;
 		struct xg_dom *d = sample_add_dom(s, id);
@@ -310,6 +312,10 @@ static void torn_tail_every_offset(void **state)
 		if (!(n == done || n == done + 1))
 			fail_msg("cut at %lld: read %ld samples, %ld were complete", (long long)cut, n, done);
 		assert_true(torn <= 1);
+		if (done == N && torn)
+			fail_msg("cut at %lld in the closing trailer: counted torn", (long long)cut);
+		if (n == done + 1 && torn)
+			fail_msg("cut at %lld: sample %ld read back whole yet counted torn", (long long)cut, done);
 		bool rotation = done > 0 && done < N && done % 10 == 0;
 		if (cut > 0 && done < N && n == done && cut > (done ? end[done - 1] : 0) && !rotation && done > 0)
 			if (cut != end[done - 1] && torn != 1)
@@ -526,6 +532,68 @@ static void append_and_repair(void **state)
 	assert_int_equal(torn, 0);
 }
 
+/* File offsets where inflate stops at a byte-aligned block boundary: the
+ * places the reader may take as a safe point to cut. */
+static size_t aligned_boundaries(const char *path, off_t *out, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static unsigned char in[1 << 21], scratch[1 << 16];
+	size_t n = fread(in, 1, sizeof(in), f), found = 0;
+	fclose(f);
+	z_stream z = { 0 };
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = in;
+	z.avail_in = (uInt)n;
+	for (;;) {
+		z.next_out = scratch;
+		z.avail_out = sizeof(scratch);
+		int rc = inflate(&z, Z_BLOCK);
+		if (rc != Z_OK)
+			break;
+		if ((z.data_type & 128) && !(z.data_type & 7) && found < max)
+			out[found++] = (off_t)z.total_in;
+	}
+	inflateEnd(&z);
+	return found;
+}
+
+/* With large samples, deflate blocks also end inside a sample, sometimes
+ * on a byte boundary; the repair before appending must still cut only
+ * where a sample ends. Cuts just after every such boundary. */
+static void repair_large_samples(void **state)
+{
+	(void)state;
+	const char *p = tmp("big.xgrec"), *q = tmp("big2.xgrec");
+	unlink(p);
+	enum { N = 6 };
+	off_t end[N], bnd[256];
+	write_n(p, 0, N, 100, 100, end);
+	size_t nb = aligned_boundaries(p, bnd, XG_ARRAY_LEN(bnd));
+	struct xg_err err = { 0 };
+	unsigned torn, inside = 0;
+	for (size_t i = 0; i < nb; i++) {
+		unsigned done = 0;
+		while (done < N && end[done] <= bnd[i])
+			done++;
+		if (done == 0 || done == N || end[done - 1] == bnd[i])
+			continue;   /* before the first sample, or a sample's end */
+		inside++;
+		static const off_t after[] = { 0, 1, 9, 60 };
+		for (size_t a = 0; a < XG_ARRAY_LEN(after) && bnd[i] + after[a] < end[done]; a++) {
+			copy_prefix(p, q, bnd[i] + after[a]);
+			write_n(q, done, N - done, 100, 100, NULL);
+			long n = read_all(q, 0, 100, &torn, &err);
+			if (n != N)
+				fail_msg("cut at %lld: %ld samples after repair: %s", (long long)(bnd[i] + after[a]), n,
+				         n < 0 ? err.msg : "");
+			assert_int_equal(torn, 0);
+		}
+	}
+	/* The point of the test: such boundaries exist in this file. */
+	assert_true(inside > 0);
+}
+
 static void empty_file(void **state)
 {
 	(void)state;
@@ -636,6 +704,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(future_version),
 		cmocka_unit_test(newer_minor_is_readable),
 		cmocka_unit_test(append_and_repair),
+		cmocka_unit_test(repair_large_samples),
 		cmocka_unit_test(empty_file),
 		cmocka_unit_test(second_recorder_is_refused),
 		cmocka_unit_test(write_error_stops),
