@@ -45,13 +45,31 @@ void rbuf_put(struct rec_buf *b, const void *s, size_t n)
 	b->p[b->len] = 0;
 }
 
-void rbuf_putc(struct rec_buf *b, char c) { rbuf_put(b, &c, 1); }
+void rbuf_putc(struct rec_buf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		xg_grow(&b->p, &b->cap, b->len + 2, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = 0;
+}
 void rbuf_puts(struct rec_buf *b, const char *s) { rbuf_put(b, s, strlen(s)); }
+
+/* Formats v in decimal at the end of t[24]; returns the first digit. The
+ * recorder formats millions of numbers per second with 10,000 domains,
+ * where snprintf shows up in profiles. */
+static char *dec(char *t, uint64_t v)
+{
+	char *p = t + 24;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return p;
+}
 
 void rbuf_u64(struct rec_buf *b, uint64_t v)
 {
-	char t[24];
-	rbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "%" PRIu64, v));
+	char t[24], *p = dec(t, v);
+	rbuf_put(b, p, (size_t)(t + 24 - p));
 }
 
 void rbuf_hex(struct rec_buf *b, uint64_t v)
@@ -67,11 +85,10 @@ void rbuf_delta(struct rec_buf *b, uint64_t v, uint64_t base)
 	/* Modulo 2^64, so a counter that wrapped or went backwards still
 	 * round-trips exactly. */
 	uint64_t d = v - base;
-	char t[24];
+	char t[25], *p = dec(t + 1, d >> 63 ? (~d) + 1 : d);
 	if (d >> 63)
-		rbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "-%" PRIu64, (~d) + 1));
-	else
-		rbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "%" PRIu64, d));
+		*--p = '-';
+	rbuf_put(b, p, (size_t)(t + 25 - p));
 }
 
 /* Length of the valid UTF-8 sequence at s (1..4), 0 if invalid. */

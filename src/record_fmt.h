@@ -13,6 +13,11 @@
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600
 #define REC_MEMBER_BYTES (32u << 20)
+/* zlib levels: the default, and the faster one for samples whose text is
+ * larger than REC_FAST_BYTES (thousands of domains). */
+#define REC_LEVEL 6
+#define REC_LEVEL_FAST 2
+#define REC_FAST_BYTES (256u << 10)
 /* No legitimate line comes near this; a foreign file hits it early. */
 #define REC_LINE_MAX (1u << 20)
 #define REC_PMU_SLOTS (XG_PMU_WHERE_COUNT * XG_PMU_EVENT_COUNT)
@@ -92,7 +97,8 @@ struct rec_tail {
 };
 /* Tests start gzip members more often than REC_MEMBER_SAMPLES. */
 void recorder_set_member_samples(struct xg_recorder *r, unsigned n);
-struct xg_reader *reader_open_fd(int fd, const char *path, struct xg_err *err);
+/* Reads from file offset start, which must be where a gzip member begins. */
+struct xg_reader *reader_open_fd(int fd, const char *path, uint64_t start, struct xg_err *err);
 void reader_tail(const struct xg_reader *r, struct rec_tail *t);
 
 #endif

@@ -21,6 +21,7 @@ struct xg_recorder {
 	bool member_open;
 	bool broken;
 	unsigned member_samples, member_limit;
+	int level;
 	uint64_t member_bytes;
 	struct rec_buf text;
 	unsigned char *zout;
@@ -147,8 +148,9 @@ static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct 
 	rbuf_putc(b, '\n');
 
 	if (strcmp(h->source, o->source) || strcmp(h->hypervisor, o->hypervisor) ||
-	    strcmp(h->hostname, o->hostname) || strcmp(h->sched, o->sched)) {
-		const char *str[] = { h->source, h->hypervisor, h->hostname, h->sched };
+	    strcmp(h->hostname, o->hostname) || strcmp(h->sched, o->sched) ||
+	    strcmp(h->cache_events, o->cache_events)) {
+		const char *str[] = { h->source, h->hypervisor, h->hostname, h->sched, h->cache_events };
 		rbuf_putc(b, 'h');
 		for (size_t i = 0; i < XG_ARRAY_LEN(str); i++) {
 			rbuf_putc(b, '\t');
@@ -246,7 +248,29 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 	rbuf_putc(b, '\n');
 }
 
-static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg_vcpu *o)
+/* The blocked time of a vCPU is mostly what the interval leaves after
+ * running, waiting and offline; writing only the difference from that
+ * ("~R") saves a noisy number per vCPU. Whichever text is shorter wins. */
+static void put_blocked(struct rec_buf *b, const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono)
+{
+	uint64_t rest = dmono - (v->sched_ns[0] - o->sched_ns[0]) - (v->sched_ns[1] - o->sched_ns[1]) -
+	                (v->sched_ns[3] - o->sched_ns[3]);
+	size_t at = b->len;
+	rbuf_delta(b, v->sched_ns[2], o->sched_ns[2]);
+	size_t plain = b->len - at;
+	rbuf_putc(b, '~');
+	rbuf_delta(b, v->sched_ns[2] - o->sched_ns[2], rest);
+	size_t resid = b->len - at - plain;
+	if (resid < plain) {
+		memmove(b->p + at, b->p + at + plain, resid);
+		b->len = at + resid;
+	} else {
+		b->len = at + plain;
+	}
+	b->p[b->len] = 0;
+}
+
+static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono)
 {
 	static const struct xg_vcpu zero;
 	if (!o)
@@ -271,7 +295,10 @@ static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg
 	}
 	for (int i = 0; i < 4; i++) {
 		rbuf_putc(b, '\t');
-		rbuf_delta(b, v->sched_ns[i], o->sched_ns[i]);
+		if (i == 2)
+			put_blocked(b, v, o, dmono);
+		else
+			rbuf_delta(b, v->sched_ns[i], o->sched_ns[i]);
 	}
 	rbuf_trim_tabs(b, ls);
 	rbuf_putc(b, '\n');
@@ -292,7 +319,7 @@ static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 	rec_vcpu_owner(s, r->owner);
 	for (size_t i = 0; i < s->nvcpu; i++) {
 		const struct xg_vcpu *o = r->have_prev ? rec_vcpu_base(s, r->owner, i, &r->prev, &r->pix) : NULL;
-		put_vcpu(b, &s->vcpu[i], o);
+		put_vcpu(b, &s->vcpu[i], o, s->host.mono_ns - p->host.mono_ns);
 	}
 	uint32_t crc = (uint32_t)crc32(0, (const unsigned char *)b->p, (uInt)b->len);
 	static const char hx[] = "0123456789abcdef";
@@ -326,14 +353,13 @@ static int repair_tail(int fd, const char *path, const struct rec_tail *t, struc
 	return 0;
 }
 
-/* Reads the whole existing recording: appending to anything that is not a
- * readable recording of a version we write would damage it. */
-static int check_existing(int fd, const char *path, struct xg_err *err)
+/* Reads a recording from start to its end; fills the tail on success. */
+static int read_from(int fd, const char *path, uint64_t start, struct rec_tail *t, struct xg_err *err)
 {
 	int rfd = dup(fd);
 	if (rfd < 0)
 		return xg_fail_errno(err, errno, "%s", path);
-	struct xg_reader *rd = reader_open_fd(rfd, path, err);
+	struct xg_reader *rd = reader_open_fd(rfd, path, start, err);
 	if (!rd)
 		return -1;
 	struct xg_sample s;
@@ -342,15 +368,72 @@ static int check_existing(int fd, const char *path, struct xg_err *err)
 	while ((rc = reader_next(rd, &s, err)) == 0)
 		;
 	sample_free(&s);
-	struct rec_tail t;
-	reader_tail(rd, &t);
+	reader_tail(rd, t);
 	reader_close(rd);
-	if (rc < 0) {
-		char m[sizeof(err->msg)];
-		snprintf(m, sizeof(m), "%s", err->msg);
-		return xg_fail(err, "cannot append, %s", m);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Offsets where a gzip member as zlib writes it may start (magic, deflate,
+ * no flags, no mtime, any XFL, OS Unix), scanning back from the end; fills
+ * at most n of them, nearest to the end first. */
+static size_t member_candidates(int fd, uint64_t size, uint64_t *cand, size_t n)
+{
+	enum { CHUNK = 1 << 16, HDR = 10 };
+	static const unsigned char pat[HDR] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+	unsigned char *buf = xg_malloc(CHUNK + HDR);
+	size_t found = 0;
+	uint64_t end = size;
+	/* The last member is at most REC_MEMBER_BYTES of text; do not scan a
+	 * whole foreign-sized file backwards. */
+	uint64_t floor = size > 4ull * REC_MEMBER_BYTES ? size - 4ull * REC_MEMBER_BYTES : 0;
+	while (end > floor && found < n) {
+		uint64_t lo = end > CHUNK ? end - CHUNK : 0;
+		size_t len = (size_t)(end - lo) + (end < size ? HDR - 1 : 0);
+		if (lo + len > size)
+			len = (size_t)(size - lo);
+		ssize_t got = pread(fd, buf, len, (off_t)lo);
+		if (got < (ssize_t)HDR)
+			break;
+		for (ssize_t i = got - HDR; i >= 0 && found < n; i--) {
+			if (lo + (uint64_t)i >= end)
+				continue;
+			if (buf[i] == 0x1f && !memcmp(buf + i, pat, 8) && buf[i + 9] == 3)
+				cand[found++] = lo + (uint64_t)i;
+		}
+		end = lo;
 	}
-	return repair_tail(fd, path, &t, err);
+	free(buf);
+	return found;
+}
+
+/* Before appending: the first header must say this is a recording of a
+ * version we write, and the last member must read to its end (its torn
+ * tail, if any, is cut). Reading only the last member keeps opening a
+ * day-long recording fast; if the member start cannot be found, the whole
+ * file is read. */
+static int check_existing(int fd, const char *path, uint64_t size, struct xg_err *err)
+{
+	struct rec_tail t;
+	int rfd = dup(fd);
+	if (rfd < 0)
+		return xg_fail_errno(err, errno, "%s", path);
+	struct xg_reader *rd = reader_open_fd(rfd, path, 0, err);
+	if (!rd)
+		goto refuse;
+	reader_close(rd);
+	uint64_t cand[4];
+	size_t nc = member_candidates(fd, size, cand, XG_ARRAY_LEN(cand));
+	for (size_t i = 0; i < nc; i++) {
+		struct xg_err e2;
+		if (cand[i] > 0 && read_from(fd, path, cand[i], &t, &e2) == 0)
+			return repair_tail(fd, path, &t, err);
+	}
+	if (read_from(fd, path, 0, &t, err) == 0)
+		return repair_tail(fd, path, &t, err);
+refuse:;
+	char m[sizeof(err->msg)];
+	snprintf(m, sizeof(m), "%s", err->msg);
+	return xg_fail(err, "cannot append, %s", m);
 }
 
 struct xg_recorder *recorder_open(const char *path, struct xg_err *err)
@@ -375,7 +458,7 @@ struct xg_recorder *recorder_open(const char *path, struct xg_err *err)
 			close(fd);
 			return NULL;
 		}
-		if (st.st_size > 0 && check_existing(fd, path, err) < 0) {
+		if (st.st_size > 0 && check_existing(fd, path, (uint64_t)st.st_size, err) < 0) {
 			close(fd);
 			return NULL;
 		}
@@ -386,7 +469,8 @@ struct xg_recorder *recorder_open(const char *path, struct xg_err *err)
 	r->path = xg_strdup(path);
 	sample_init(&r->prev);
 	sample_init(&r->empty);
-	if (deflateInit2(&r->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+	r->level = REC_LEVEL;
+	if (deflateInit2(&r->z, REC_LEVEL, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
 		xg_fail(err, "%s: zlib deflateInit failed", path);
 		close(fd);
 		free(r->path);
@@ -405,6 +489,12 @@ int recorder_append(struct xg_recorder *r, const struct xg_sample *s, struct xg_
 	if (!r->member_open)
 		member_begin(r);
 	put_sample(r, s);
+	/* Thousands of domains make megabytes of text per sample; a faster
+	 * level there keeps the recorder's CPU cost per refresh small. Safe to
+	 * switch here: nothing is pending after the last sync flush. */
+	int level = r->text.len > REC_FAST_BYTES ? REC_LEVEL_FAST : REC_LEVEL;
+	if (level != r->level && deflateParams(&r->z, level, Z_DEFAULT_STRATEGY) == Z_OK)
+		r->level = level;
 	squeeze(r, r->text.p, r->text.len, Z_SYNC_FLUSH);
 	/* One write per sample: a kill between writes never splits a
 	 * sample across two of them; the OS has it once write returns. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "xgtop/record.h"
@@ -60,7 +61,7 @@ struct opts {
 	double interval;
 	uint64_t seed;
 	long slow_ms;
-	bool steady, append, progress;
+	bool steady, append, progress, stats, nopmu;
 };
 
 /* Per-domain cumulative state. */
@@ -221,10 +222,17 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 	if (r->nocache) {
 		static const enum xg_field pmu[] = { XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR, XG_F_CYCLES };
 		static const enum xg_field cmt[] = { XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL };
-		for (size_t q = 0; q < 4; q++)
+		/* As a source would: nothing measured, value 0, a reason. */
+		for (size_t q = 0; q < 4; q++) {
 			dom_invalid(s, d, pmu[q], "no PMU access for this domain (xgtop-gen)");
-		for (size_t q = 0; q < 3; q++)
+			d->v[pmu[q]] = 0;
+		}
+		for (size_t q = 0; q < 3; q++) {
 			dom_invalid(s, d, cmt[q], "CMT/MBM not supported (xgtop-gen)");
+			d->v[cmt[q]] = 0;
+		}
+		d->pmu_valid = 0;
+		memset(d->pmu, 0, sizeof(d->pmu));
 	}
 	(void)k;
 }
@@ -246,13 +254,15 @@ static int generate(const struct opts *o, const char *out)
 	uint64_t ival = (uint64_t)llround(o->interval * 1e9);
 	struct xg_sample s;
 	sample_init(&s);
-	uint64_t self = 0;
+	uint64_t self = 0, append_ns = 0, doms = 0;
 	for (unsigned long k = 0; !o->samples || k < o->samples; k++) {
 		sample_clear(&s);
 		snprintf(s.host.source, sizeof(s.host.source), "xen");
 		snprintf(s.host.hypervisor, sizeof(s.host.hypervisor), "Xen 4.17.0 (xgtop-gen)");
 		snprintf(s.host.hostname, sizeof(s.host.hostname), "xgtop-gen");
 		snprintf(s.host.sched, sizeof(s.host.sched), "credit2");
+		if (!o->nopmu)
+			snprintf(s.host.cache_events, sizeof(s.host.cache_events), "LLC references/misses (xgtop-gen)");
 		s.host.mono_ns = 1000000000000ull + k * ival;
 		s.host.real_ns = 1767225600000000000ull + k * ival;
 		s.host.pcpus = n <= 64 ? 16 : 64;
@@ -266,6 +276,7 @@ static int generate(const struct opts *o, const char *out)
 		for (unsigned long i = 0; i < n; i++) {
 			struct role r;
 			role_of(o, i, k, &r);
+			r.nocache |= o->nopmu;
 			if (!present(o, i, k)) {
 				st[i].alive = false;
 				continue;
@@ -282,7 +293,11 @@ static int generate(const struct opts *o, const char *out)
 			used += s.dom[s.ndom - 1].v[XG_F_MEM];
 		}
 		s.host.mem_free = s.host.mem_total > used ? s.host.mem_total - used : 0;
-		if (recorder_append(rec, &s, &err) < 0) {
+		uint64_t t0 = xg_now_mono_ns();
+		int arc = recorder_append(rec, &s, &err);
+		append_ns += xg_now_mono_ns() - t0;
+		doms += s.ndom;
+		if (arc < 0) {
 			fprintf(stderr, "xgtop-gen: %s\n", err.msg);
 			return 1;
 		}
@@ -298,6 +313,14 @@ static int generate(const struct opts *o, const char *out)
 	if (recorder_close(rec, &err) < 0) {
 		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
 		return 1;
+	}
+	if (o->stats && o->samples) {
+		struct stat stt;
+		if (stat(out, &stt) == 0)
+			printf("%lu samples, %" PRIu64 " domain-samples, %lld bytes, %.2f bytes/domain-sample, "
+			       "%.3f ms per append\n", o->samples, doms, (long long)stt.st_size,
+			       (double)stt.st_size / (double)(doms ? doms : 1),
+			       (double)append_ns / 1e6 / (double)o->samples);
 	}
 	return 0;
 }
@@ -316,7 +339,7 @@ static int read_back(const char *path, bool dump)
 	size_t last = 0, doms = 0;
 	int rc;
 	if (dump) {
-		printf("sample\tmono_ns\tid\tgen\tname");
+		printf("sample\tmono_ns\tid\tgen\tname_hex");
 		for (int f = 0; f < XG_F_COUNT; f++)
 			printf("\t%s", field_name((enum xg_field)f));
 		printf("\n");
@@ -324,9 +347,9 @@ static int read_back(const char *path, bool dump)
 	while ((rc = reader_next(r, &s, &err)) == 0) {
 		for (size_t i = 0; dump && i < s.ndom; i++) {
 			const struct xg_dom *d = &s.dom[i];
-			char name[XG_NAME_MAX * 4];
-			printf("%lu\t%" PRIu64 "\t%u\t%u\t%s", n, s.host.mono_ns, d->id, d->gen,
-			       xg_escape_name(name, sizeof(name), d->name));
+			printf("%lu\t%" PRIu64 "\t%u\t%u\t", n, s.host.mono_ns, d->id, d->gen);
+			for (const char *c = d->name; *c; c++)
+				printf("%02x", (unsigned char)*c);
 			for (int f = 0; f < XG_F_COUNT; f++) {
 				if (dom_has(d, (enum xg_field)f))
 					printf("\t%" PRIu64, d->v[f]);
@@ -354,7 +377,7 @@ static int read_back(const char *path, bool dump)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
-	           "                 [--steady] [--slow MS] [--progress] [--append] OUT\n"
+	           "                 [--steady] [--nopmu] [--slow MS] [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
 }
@@ -393,6 +416,12 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--append")) {
 			o.append = true;
+			continue;
+		} else if (!strcmp(a, "--nopmu")) {
+			o.nopmu = true;
+			continue;
+		} else if (!strcmp(a, "--stats")) {
+			o.stats = true;
 			continue;
 		} else if (!strcmp(a, "--progress")) {
 			o.progress = true;

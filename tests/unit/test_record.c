@@ -50,6 +50,8 @@ static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
 	snprintf(s->host.hypervisor, sizeof(s->host.hypervisor), "Linux 6.1 (KVM)\n%u", k / 3);
 	snprintf(s->host.hostname, sizeof(s->host.hostname), "h\xff\xc3(");
 	snprintf(s->host.sched, sizeof(s->host.sched), "%s", k % 2 ? "" : "credit2");
+	snprintf(s->host.cache_events, sizeof(s->host.cache_events), "%s",
+	         k % 3 ? "LLC_REFERENCES/LLC_MISSES (Intel arch.)" : "");
 	s->host.mono_ns = 5000000000ull + k * 1000000000ull + rnd(&st) % 1000;
 	s->host.real_ns = k == 3 ? 0 : 1767225600000000000ull + k * 1000000000ull;
 	s->host.pcpus = k % 7 == 6 ? UINT32_MAX : 8;
@@ -63,7 +65,9 @@ static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
 		sample_invalid_all(s, XG_F_SSID, k % 4 ? "no XSM" : "no XSM\tat all\\");
 	if (k % 6 == 2)
 		sample_reason(s, "unused reason");
-	unsigned ndom = 3 + k % 5;
+	/* Seeds from 100 make samples large enough for several deflate
+	 * blocks each, so block boundaries also fall inside samples. */
+	unsigned ndom = seed >= 100 ? 600 : 3 + k % 5;
 	for (unsigned i = 0; i < ndom; i++) {
 		uint32_t id = i == 2 && k % 2 ? 40000 : i * 3;
 		struct xg_dom *d = sample_add_dom(s, id);
@@ -133,6 +137,7 @@ static void assert_same(const struct xg_sample *a, const struct xg_sample *b)
 	assert_string_equal(a->host.hypervisor, b->host.hypervisor);
 	assert_string_equal(a->host.hostname, b->host.hostname);
 	assert_string_equal(a->host.sched, b->host.sched);
+	assert_string_equal(a->host.cache_events, b->host.cache_events);
 	assert_true(a->host.mono_ns == b->host.mono_ns);
 	assert_true(a->host.real_ns == b->host.real_ns);
 	assert_true(a->host.pcpus == b->host.pcpus);
@@ -307,6 +312,10 @@ static void torn_tail_every_offset(void **state)
 		if (!(n == done || n == done + 1))
 			fail_msg("cut at %lld: read %ld samples, %ld were complete", (long long)cut, n, done);
 		assert_true(torn <= 1);
+		if (done == N && torn)
+			fail_msg("cut at %lld in the closing trailer: counted torn", (long long)cut);
+		if (n == done + 1 && torn)
+			fail_msg("cut at %lld: sample %ld read back whole yet counted torn", (long long)cut, done);
 		bool rotation = done > 0 && done < N && done % 10 == 0;
 		if (cut > 0 && done < N && n == done && cut > (done ? end[done - 1] : 0) && !rotation && done > 0)
 			if (cut != end[done - 1] && torn != 1)
@@ -330,10 +339,12 @@ static void corrupt_bytes_never_silent(void **state)
 	size_t n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
 	unsigned errors = 0;
+	write_file(q, buf, n);
+	int fd = open(q, O_WRONLY);
+	assert_true(fd >= 0);
 	for (size_t i = 0; i < n; i++) {
-		buf[i] ^= 0x20;
-		write_file(q, buf, n);
-		buf[i] ^= 0x20;
+		unsigned char c = buf[i] ^ 0x20;
+		assert_int_equal(pwrite(fd, &c, 1, (off_t)i), 1);
 		struct xg_err err = { 0 };
 		long got = read_all(q, 0, 3, NULL, &err);   /* asserts equality */
 		if (got < 0) {
@@ -342,7 +353,9 @@ static void corrupt_bytes_never_silent(void **state)
 			assert_non_null(strstr(err.msg, ": byte "));
 			assert_null(strchr(err.msg, '\n'));
 		}
+		assert_int_equal(pwrite(fd, &buf[i], 1, (off_t)i), 1);
 	}
+	close(fd);
 	assert_true(errors > n / 2);
 }
 
@@ -406,6 +419,10 @@ static void corrupt_header(void **state)
 	expect_open_error(tmp("h3.xgrec"), "unreadable format version");
 	write_gz(tmp("h4.xgrec"), "xgtop-recording\t1\t0\tx\npmu\n");
 	expect_open_error(tmp("h4.xgrec"), "expected the 'fields' header line");
+	/* Counts that announce far more than the file holds cost nothing. */
+	write_gz(tmp("h5.xgrec"), "xgtop-recording\t1\t0\tx\nfields\npmu\n"
+	         "S\t16000000\t60000000\nD\t5\t0\t000102030405060708090a0b0c0d0e0f\tx\nd\t5\nE\t0\n");
+	expect_open_error(tmp("h5.xgrec"), "line 7): sample has 1 of the 16000000 domains");
 }
 
 static void future_version(void **state)
@@ -487,12 +504,98 @@ static void append_and_repair(void **state)
 		assert_int_equal(n, 15);
 		assert_int_equal(torn, 0);
 	}
+	/* Many members, torn in the last one: only the last member is read
+	 * before appending, and it is cut at its last complete sample. */
+	unlink(p);
+	off_t e2[25];
+	write_n(p, 0, 25, 4, 6, e2);
+	copy_prefix(p, q, e2[23] + (e2[24] - e2[23]) / 2);
+	write_n(q, 24, 3, 4, 6, NULL);
+	assert_int_equal(read_all(q, 0, 6, &torn, &err), 27);
+	assert_int_equal(torn, 0);
+	/* Corruption in the last member: appending is refused, file untouched. */
+	FILE *f = fopen(p, "r+b");
+	fseek(f, e2[23] + 20, SEEK_SET);
+	int c = fgetc(f);
+	fseek(f, e2[23] + 20, SEEK_SET);
+	fputc(c ^ 0x55, f);
+	fclose(f);
+	struct stat before, after;
+	stat(p, &before);
+	assert_null(recorder_open(p, &err));
+	assert_non_null(strstr(err.msg, "cannot append, "));
+	assert_non_null(strstr(err.msg, p));
+	stat(p, &after);
+	assert_int_equal(before.st_size, after.st_size);
+
 	/* Torn inside the very first header: start afresh. */
 	copy_prefix(p, q, 12);
 	assert_int_equal(read_all(q, 0, 6, &torn, &err), 0);
 	write_n(q, 0, 2, 100, 6, NULL);
 	assert_int_equal(read_all(q, 0, 6, &torn, &err), 2);
 	assert_int_equal(torn, 0);
+}
+
+/* File offsets where inflate stops at a byte-aligned block boundary: the
+ * places the reader may take as a safe point to cut. */
+static size_t aligned_boundaries(const char *path, off_t *out, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static unsigned char in[1 << 21], scratch[1 << 16];
+	size_t n = fread(in, 1, sizeof(in), f), found = 0;
+	fclose(f);
+	z_stream z = { 0 };
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = in;
+	z.avail_in = (uInt)n;
+	for (;;) {
+		z.next_out = scratch;
+		z.avail_out = sizeof(scratch);
+		int rc = inflate(&z, Z_BLOCK);
+		if (rc != Z_OK)
+			break;
+		if ((z.data_type & 128) && !(z.data_type & 7) && found < max)
+			out[found++] = (off_t)z.total_in;
+	}
+	inflateEnd(&z);
+	return found;
+}
+
+/* With large samples, deflate blocks also end inside a sample, sometimes
+ * on a byte boundary; the repair before appending must still cut only
+ * where a sample ends. Cuts just after every such boundary. */
+static void repair_large_samples(void **state)
+{
+	(void)state;
+	const char *p = tmp("big.xgrec"), *q = tmp("big2.xgrec");
+	unlink(p);
+	enum { N = 6 };
+	off_t end[N], bnd[256];
+	write_n(p, 0, N, 100, 100, end);
+	size_t nb = aligned_boundaries(p, bnd, XG_ARRAY_LEN(bnd));
+	struct xg_err err = { 0 };
+	unsigned torn, inside = 0;
+	for (size_t i = 0; i < nb; i++) {
+		unsigned done = 0;
+		while (done < N && end[done] <= bnd[i])
+			done++;
+		if (done == 0 || done == N || end[done - 1] == bnd[i])
+			continue;   /* before the first sample, or a sample's end */
+		inside++;
+		static const off_t after[] = { 0, 1, 9, 60 };
+		for (size_t a = 0; a < XG_ARRAY_LEN(after) && bnd[i] + after[a] < end[done]; a++) {
+			copy_prefix(p, q, bnd[i] + after[a]);
+			write_n(q, done, N - done, 100, 100, NULL);
+			long n = read_all(q, 0, 100, &torn, &err);
+			if (n != N)
+				fail_msg("cut at %lld: %ld samples after repair: %s", (long long)(bnd[i] + after[a]), n,
+				         n < 0 ? err.msg : "");
+			assert_int_equal(torn, 0);
+		}
+	}
+	/* The point of the test: such boundaries exist in this file. */
+	assert_true(inside > 0);
 }
 
 static void empty_file(void **state)
@@ -520,6 +623,25 @@ static void second_recorder_is_refused(void **state)
 	assert_null(b);
 	assert_non_null(strstr(err.msg, "another process is recording"));
 	recorder_close(a, &err);
+}
+
+static void write_error_stops(void **state)
+{
+	(void)state;
+	if (access("/dev/full", W_OK) != 0)
+		skip();
+	struct xg_err err = { 0 };
+	struct xg_recorder *r = recorder_open("/dev/full", &err);
+	assert_non_null(r);
+	struct xg_sample s;
+	sample_init(&s);
+	make_sample(&s, 0, 9);
+	assert_int_equal(recorder_append(r, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "/dev/full: write failed, recording stopped: "));
+	assert_int_equal(recorder_append(r, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "recording stopped after an earlier write error"));
+	recorder_close(r, &err);
+	sample_free(&s);
 }
 
 static void replay_source(void **state)
@@ -586,8 +708,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(future_version),
 		cmocka_unit_test(newer_minor_is_readable),
 		cmocka_unit_test(append_and_repair),
+		cmocka_unit_test(repair_large_samples),
 		cmocka_unit_test(empty_file),
 		cmocka_unit_test(second_recorder_is_refused),
+		cmocka_unit_test(write_error_stops),
 		cmocka_unit_test(replay_source),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
