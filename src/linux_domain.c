@@ -124,8 +124,7 @@ static void sum_procs(struct lx_doms *ds, struct lx_scan *sc)
 			d->io_err = p->io_err;
 		if (p->sched_err && !d->sched_err)
 			d->sched_err = p->sched_err;
-		d->active |= p->active;
-		d->runnable |= p->state == 'R';
+		d->runnable |= p->runnable;
 	}
 }
 

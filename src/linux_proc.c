@@ -47,6 +47,7 @@ void lx_scan_close(struct lx_scan *sc)
 	free(sc->told);
 	free(sc->pold);
 	free(sc->pnew);
+	free(sc->gone);
 	lx_index_free(&sc->tidx);
 	lx_index_free(&sc->pidx);
 	lx_index_free(&sc->nidx);
@@ -108,6 +109,7 @@ static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t
 	const struct lx_thr *old = oi >= 0 ? &sc->told[oi] : NULL;
 	struct lx_thr t = { .tid = tid, .vcpu_no = LX_NO_VCPU };
 	bool known = false;
+	char state = 0;   /* from a task stat read, 0 = not read */
 	if (old && run >= old->run && wait >= old->wait &&
 	    (tid != p->pid || old->start == p->start)) {
 		t.start = old->start;
@@ -123,7 +125,9 @@ static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t
 			return;   /* exited meanwhile */
 		t.start = st.starttime;
 		t.vcpu_no = qemu_vcpu(st.comm);
+		state = st.state;
 	}
+	bool active = false;
 	uint64_t start_ns = t.start * sc->tick_ns;
 	uint64_t life = now > start_ns ? now - start_ns : 0;
 	t.run = run;
@@ -136,16 +140,27 @@ static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t
 		p->d_run += run - old->run;
 		p->d_wait += wait - old->wait;
 		p->d_blk += t.blk - old->blk;
-		if (run != old->run || wait != old->wait)
-			p->active = true;
+		active = run != old->run || wait != old->wait;
 	} else if (sc->have_prev && start_ns > sc->prev_boot_ns) {
 		/* born in this interval: all its time belongs to it */
 		p->d_run += run;
 		p->d_wait += wait;
 		p->d_blk += t.blk;
-		if (run || wait)
-			p->active = true;
+		active = run || wait;
 	}
+	/* Runnable now? The process stat gave the main thread's state; other
+	 * threads are asked only if they ran or waited lately, since a thread
+	 * idle for the whole interval is not the one keeping the domain busy. */
+	if (tid == p->pid)
+		state = p->state;
+	else if (active && !state) {
+		struct lx_stat st;
+		snprintf(path, sizeof(path), "%.16s/stat", tname);
+		if (lx_read_at(tfd, path, buf, sizeof(buf)) > 0 && lx_parse_stat(buf, &st))
+			state = st.state;
+	}
+	if (state == 'R')
+		p->runnable = true;
 	/* else: existed before but unseen (first refresh, moved in): baseline */
 	xg_grow(&sc->tnow, &sc->tnow_cap, sc->ntnow + 1, sizeof(*sc->tnow));
 	sc->tnow[sc->ntnow++] = t;
@@ -182,16 +197,18 @@ static uint64_t pay(uint64_t delta, uint64_t *debt)
 }
 
 /* Per-process counters that are not per thread: /proc/PID/io and the CPU
- * of reaped children, as deltas against the process's last values. */
+ * of reaped children. Only the raw values are read here; the deltas are
+ * taken after the whole scan (account_deltas), once the debts of children
+ * that vanished in the meantime are known. pnew[i] belongs to proc[i]. */
 static void scan_account(struct lx_scan *sc, struct lx_proc *p, int pfd, const struct lx_stat *st)
 {
-	struct lx_pst n = { .pid = p->pid, .ppid = p->ppid, .start = p->start,
+	struct lx_pst n = { .pid = p->pid, .ppid = p->ppid, .start = p->start, .prev = -1,
 			    .own_ticks = st->utime + st->stime, .child_ticks = st->cutime + st->cstime };
 	int64_t oi = lx_index_get(&sc->pidx, p->pid);
-	struct lx_pst *old = oi >= 0 && sc->pold[oi].start == p->start ? &sc->pold[oi] : NULL;
-	bool born = sc->have_prev && p->start * sc->tick_ns > sc->prev_boot_ns;
-	if (old) {
+	if (oi >= 0 && sc->pold[oi].start == p->start) {
+		struct lx_pst *old = &sc->pold[oi];
 		old->seen = true;
+		n.prev = (int32_t)oi;
 		n.debt_io = old->debt_io;
 		n.debt_ticks = old->debt_ticks;
 	}
@@ -204,52 +221,84 @@ static void scan_account(struct lx_scan *sc, struct lx_proc *p, int pfd, const s
 			p->io_err = EINVAL;
 		n.io_ok = !p->io_err;
 	}
-	if (n.io_ok) {
-		struct lx_io d = { 0 };
-		if (old && old->io_ok && n.io.rbytes >= old->io.rbytes && n.io.wbytes >= old->io.wbytes) {
-			d.rbytes = n.io.rbytes - old->io.rbytes;
-			d.wbytes = n.io.wbytes - old->io.wbytes;
-		} else if (!old && born) {
-			d = n.io;
-		}
-		p->d_io.rbytes = pay(d.rbytes, &n.debt_io.rbytes);
-		p->d_io.wbytes = pay(d.wbytes, &n.debt_io.wbytes);
-	}
-	if (sc->want_children) {
-		uint64_t d = 0;
-		if (old && n.child_ticks >= old->child_ticks)
-			d = n.child_ticks - old->child_ticks;
-		else if (!old && born)
-			d = n.child_ticks;
-		p->d_child_ns = pay(d, &n.debt_ticks) * sc->tick_ns;
-	}
 	xg_grow(&sc->pnew, &sc->pnew_cap, sc->npnew + 1, sizeof(*sc->pnew));
 	sc->pnew[sc->npnew++] = n;
 }
 
-/* Processes gone since the last refresh were reaped: their parent's next
- * io and cutime deltas include their totals, of which we counted up to
- * their last values already. */
+static void account_deltas(struct lx_scan *sc)
+{
+	for (size_t i = 0; i < sc->nproc; i++) {
+		struct lx_proc *p = &sc->proc[i];
+		struct lx_pst *n = &sc->pnew[i];
+		const struct lx_pst *old = n->prev >= 0 ? &sc->pold[n->prev] : NULL;
+		bool born = !old && sc->have_prev && p->start * sc->tick_ns > sc->prev_boot_ns;
+		if (n->io_ok) {
+			struct lx_io d = { 0 };
+			if (old && old->io_ok && n->io.rbytes >= old->io.rbytes && n->io.wbytes >= old->io.wbytes) {
+				d.rbytes = n->io.rbytes - old->io.rbytes;
+				d.wbytes = n->io.wbytes - old->io.wbytes;
+			} else if (born) {
+				d = n->io;
+			}
+			p->d_io.rbytes = pay(d.rbytes, &n->debt_io.rbytes);
+			p->d_io.wbytes = pay(d.wbytes, &n->debt_io.wbytes);
+		}
+		if (sc->want_children) {
+			uint64_t d = 0;
+			if (old && n->child_ticks >= old->child_ticks)
+				d = n->child_ticks - old->child_ticks;
+			else if (born)
+				d = n->child_ticks;
+			p->d_child_ns = pay(d, &n->debt_ticks) * sc->tick_ns;
+		}
+	}
+}
+
+static int by_start_desc(const void *a, const void *b, void *ctx)
+{
+	const struct lx_pst *p = ctx;
+	uint64_t x = p[*(const uint32_t *)a].start, y = p[*(const uint32_t *)b].start;
+	return (x < y) - (x > y);
+}
+
+static void add_debt(struct lx_pst *par, const struct lx_pst *c)
+{
+	/* the child's own unpaid debt (grandchildren it reaped after our
+	 * last look) is in its totals too */
+	if (c->io_ok) {
+		par->debt_io.rbytes += c->io.rbytes + c->debt_io.rbytes;
+		par->debt_io.wbytes += c->io.wbytes + c->debt_io.wbytes;
+	}
+	par->debt_ticks += c->own_ticks + c->child_ticks + c->debt_ticks;
+}
+
+/* Processes gone since the last refresh were reaped: their parent's io and
+ * cutime now include their totals, of which we counted up to their last
+ * values already. Youngest first, so that when parent and child both went,
+ * the child's debt rides up with the parent's. */
 static void settle_reaped(struct lx_scan *sc)
 {
 	lx_index_reset(&sc->nidx, sc->npnew);
 	for (size_t i = 0; i < sc->npnew; i++)
 		lx_index_put(&sc->nidx, sc->pnew[i].pid, (uint32_t)i);
+	size_t ngone = 0;
 	for (size_t i = 0; i < sc->npold; i++) {
-		const struct lx_pst *c = &sc->pold[i];
-		if (c->seen)
+		if (sc->pold[i].seen)
 			continue;
+		xg_grow(&sc->gone, &sc->gone_cap, ngone + 1, sizeof(*sc->gone));
+		sc->gone[ngone++] = (uint32_t)i;
+	}
+	qsort_r(sc->gone, ngone, sizeof(*sc->gone), by_start_desc, sc->pold);
+	for (size_t k = 0; k < ngone; k++) {
+		const struct lx_pst *c = &sc->pold[sc->gone[k]];
 		int64_t pi = lx_index_get(&sc->nidx, c->ppid);
-		if (pi < 0)
+		if (pi >= 0 && sc->pnew[pi].start <= c->start) {
+			add_debt(&sc->pnew[pi], c);
 			continue;
-		struct lx_pst *par = &sc->pnew[pi];
-		if (par->start > c->start)
-			continue;   /* the pid now belongs to a younger process */
-		if (c->io_ok) {
-			par->debt_io.rbytes += c->io.rbytes;
-			par->debt_io.wbytes += c->io.wbytes;
 		}
-		par->debt_ticks += c->own_ticks + c->child_ticks;
+		pi = lx_index_get(&sc->pidx, c->ppid);
+		if (pi >= 0 && !sc->pold[pi].seen && sc->pold[pi].start <= c->start)
+			add_debt(&sc->pold[pi], c);
 	}
 }
 
@@ -344,6 +393,7 @@ int lx_scan_run(struct lx_scan *sc, struct xg_err *err)
 		}
 	}
 	settle_reaped(sc);
+	account_deltas(sc);
 	sc->prev_boot_ns = t0;
 	sc->have_prev = true;
 	return 0;

@@ -220,7 +220,7 @@ static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx
 	memcpy(x->handle, d->handle, sizeof(x->handle));
 	memcpy(x->name, d->name, sizeof(x->name));
 	x->name[sizeof(x->name) - 1] = 0;
-	x->state = d->active || d->runnable ? XG_ST_RUNNING : XG_ST_BLOCKED;
+	x->state = d->runnable ? XG_ST_RUNNING : XG_ST_BLOCKED;
 	struct lx_cgstat cst, *cs = NULL;
 	if (d->cg >= 0 && !d->own_only) {
 		lx_cgroup_stat(&s->cg, &s->cg.dom[d->cg], &cst);

@@ -88,6 +88,7 @@ struct lx_thr {
 struct lx_pst {
 	uint32_t pid, ppid;
 	uint64_t start;
+	int32_t prev;                /* this refresh: index of the old state, -1 = none */
 	bool io_ok, seen;
 	struct lx_io io;             /* last /proc/PID/io values */
 	uint64_t own_ticks;          /* last utime + stime */
@@ -110,7 +111,7 @@ struct lx_proc {
 	uint64_t d_child_ns;         /* CPU of children reaped in this interval */
 	int io_err;                  /* errno of /proc/PID/io, 0 = read */
 	int sched_err;               /* errno of an unreadable schedstat, 0 = all read */
-	bool active;                 /* some thread ran or waited in the interval */
+	bool runnable;               /* some thread is runnable (R) now */
 	int32_t dom;                 /* domain index of the refresh, -1 = none yet */
 	int32_t next;                /* next process of the same domain */
 	char cg[256];                /* cgroup v2 path (cgroup mode), "" otherwise */
@@ -137,6 +138,8 @@ struct lx_scan {
 	struct lx_pst *pold, *pnew;
 	size_t npold, pold_cap, npnew, pnew_cap;
 	struct lx_index pidx, nidx;
+	uint32_t *gone;              /* scratch: old states of vanished processes */
+	size_t gone_cap;
 };
 
 int lx_scan_open(struct lx_scan *sc, struct xg_err *err);
@@ -217,7 +220,7 @@ struct lx_dom {
 	struct lx_io d_io;
 	uint64_t d_child_ns;
 	int io_err, sched_err;       /* first errno seen, 0 = all read */
-	bool active, runnable;
+	bool runnable;
 	/* cumulative since the domain was first seen (or its handle changed) */
 	uint64_t run, wait, blk, child_ns;
 	struct lx_io io;
