@@ -338,7 +338,12 @@ static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
 	}
 	scan_account(sc, p, pfd, &st);
 	p->thr_first = (uint32_t)sc->ntnow;
-	scan_threads(sc, p, pfd, boot_ns());
+	/* a single-threaded process's own schedstat is its only thread's:
+	 * no need to list task/ (most processes, all kernel threads) */
+	if (st.nthreads == 1)
+		scan_thread(sc, p, pfd, pid, ".", boot_ns());
+	else
+		scan_threads(sc, p, pfd, boot_ns());
 	close(pfd);
 }
 

@@ -18,6 +18,7 @@
 struct xg_source {
 	bool cgroup_mode;
 	bool nodisk;
+	bool notrace;
 	bool sched_supported;
 	struct lx_node node;
 	struct lx_scan sc;
@@ -60,6 +61,7 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	 * empty hierarchy would show everything as one "/" domain */
 	s->cgroup_mode = g == XG_GROUP_CGROUP || (g == XG_GROUP_AUTO && lx_cgroup_populated(&s->cg));
 	s->nodisk = cfg && cfg->nodisk;
+	s->notrace = cfg && cfg->notrace;
 	char buf[128];
 	s->sched_supported = lx_read_at(AT_FDCWD, "/proc/self/schedstat", buf, sizeof(buf)) > 0;
 	s->sc.want_cgroup = s->cgroup_mode;
@@ -105,9 +107,17 @@ static void fill_sched(struct xg_source *s, struct xg_sample *out, struct xg_dom
 			dom_invalid(out, x, XG_F_CPU_NS, why);
 		return;
 	}
-	dom_set(x, XG_F_RUN_NS, d->run);
-	dom_set(x, XG_F_WAIT_NS, d->wait);
-	dom_set(x, XG_F_BLK_NS, d->blk);
+	if (s->notrace) {
+		/* the threads are still read: CPU and thread counts need them */
+		const char *r = "scheduler split not shown (--notrace)";
+		dom_invalid(out, x, XG_F_RUN_NS, r);
+		dom_invalid(out, x, XG_F_WAIT_NS, r);
+		dom_invalid(out, x, XG_F_BLK_NS, r);
+	} else {
+		dom_set(x, XG_F_RUN_NS, d->run);
+		dom_set(x, XG_F_WAIT_NS, d->wait);
+		dom_set(x, XG_F_BLK_NS, d->blk);
+	}
 	if (!cpu_from_cgroup)
 		dom_set(x, XG_F_CPU_NS, d->run + d->child_ns);
 }
