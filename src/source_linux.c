@@ -220,7 +220,7 @@ static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom
 		v[i].sched_ns[0] = t->run;
 		v[i].sched_ns[1] = t->wait;
 		v[i].sched_ns[2] = t->blk;
-		v[i].valid = XG_VCPU_CPU_VALID | 0x7;
+		v[i].valid = XG_VCPU_CPU_VALID | (s->notrace ? 0 : 0x7);
 	}
 }
 

@@ -147,6 +147,13 @@ int lx_scan_open(struct lx_scan *sc, struct xg_err *err);
 int lx_scan_run(struct lx_scan *sc, struct xg_err *err);
 void lx_scan_close(struct lx_scan *sc);
 
+/* ---- linux_account.c: per-process io and reaped children's CPU ---- */
+
+/* Reads /proc/PID/io (when wanted) and keeps the raw counters of p. */
+void lx_account_read(struct lx_scan *sc, struct lx_proc *p, int pfd, const struct lx_stat *st);
+/* After the scan: debts of vanished processes, then every process's deltas. */
+void lx_account_settle(struct lx_scan *sc);
+
 /* ---- linux_node.c: host facts ---- */
 
 struct xg_host;
