@@ -238,7 +238,8 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 		if (rc != 0)
 			break;
 		if (sink_write(sink, &e->table, &e->view, err) < 0) {
-			rc = -1;
+			/* The reader went away (xgtop -b | head): not an error. */
+			rc = err->code == EPIPE ? 1 : -1;
 			break;
 		}
 		fflush(stdout);
@@ -246,7 +247,7 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 			break;
 	}
 	sink_close(sink);
-	if (fflush(stdout) == EOF && errno != EPIPE && rc >= 0)
+	if (rc == 0 && fflush(stdout) == EOF && errno != EPIPE)
 		rc = xg_fail_errno(err, errno, "writing to standard output");
 	return rc < 0 ? -1 : 0;
 }

@@ -19,6 +19,7 @@ static const char *const mwhy_text[XG_WHY_COUNT - XG_WHY_FIRST] = {
 	[XG_WHY_NOTOTAL - XG_WHY_FIRST] = "host memory total unknown",
 	[XG_WHY_NOLIMIT - XG_WHY_FIRST] = "no memory limit set",
 	[XG_WHY_DOMONLY - XG_WHY_FIRST] = "measured per domain only, not per vCPU",
+	[XG_WHY_NOBREAKDOWN - XG_WHY_FIRST] = "breakdown not counted: start xgtop with --nosumcache to count it",
 };
 
 void table_free(struct xg_table *t)
@@ -150,7 +151,7 @@ static void fill_pmu_where(struct xg_row *r, const struct pair *pr, enum xg_pmu_
 	unsigned bref = w * XG_PMU_EVENT_COUNT + XG_PMU_REF;
 	unsigned bmiss = w * XG_PMU_EVENT_COUNT + XG_PMU_MISS;
 	const struct xg_dom *c = pr->c, *p = pr->p;
-	uint8_t why = field_why(pr, XG_F_LLC_MISS);
+	uint8_t why = dom_has(c, XG_F_LLC_MISS) ? XG_WHY_NOBREAKDOWN : field_why(pr, XG_F_LLC_MISS);
 	bool have = ((c->pmu_valid >> bref) & 1) && ((c->pmu_valid >> bmiss) & 1);
 	bool ok = have && p && ((p->pmu_valid >> bref) & 1) && ((p->pmu_valid >> bmiss) & 1) &&
 		  pr->dt_s > 0;

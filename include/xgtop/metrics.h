@@ -19,6 +19,7 @@ enum xg_mwhy {
 	XG_WHY_NOTOTAL,                /* host memory total unknown */
 	XG_WHY_NOLIMIT,                /* no memory limit set (shown as "nolim") */
 	XG_WHY_DOMONLY,                /* a vCPU row: the figure exists per domain only */
+	XG_WHY_NOBREAKDOWN,            /* cache sum counted, breakdown not */
 	XG_WHY_COUNT
 };
 

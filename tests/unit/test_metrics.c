@@ -141,6 +141,7 @@ static void sched_split_and_cache(void **state)
 	assert_float_equal(r->v[XG_COL_MPKI], 2.0, 1e-9);
 	assert_float_equal(r->v[XG_COL_HIT_H], 100.0, 1e-9);
 	assert_false(valid(r, XG_COL_HIT_GU));
+	assert_int_equal(r->why[XG_COL_HIT_GU], XG_WHY_NOBREAKDOWN);
 
 	/* No references in the interval: HIT% is undefined, never 0 or 100. */
 	sample_copy(&a, &b);
