@@ -109,7 +109,8 @@ static void settle_reaped(struct lx_scan *sc)
 		xg_grow(&sc->gone, &sc->gone_cap, ngone + 1, sizeof(*sc->gone));
 		sc->gone[ngone++] = (uint32_t)i;
 	}
-	qsort_r(sc->gone, ngone, sizeof(*sc->gone), by_start_desc, sc->pold);
+	if (ngone > 1)
+		qsort_r(sc->gone, ngone, sizeof(*sc->gone), by_start_desc, sc->pold);
 	for (size_t k = 0; k < ngone; k++) {
 		const struct lx_pst *c = &sc->pold[sc->gone[k]];
 		int64_t pi = lx_index_get(&sc->nidx, c->ppid);
