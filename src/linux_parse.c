@@ -154,6 +154,47 @@ bool lx_parse_proc_io(const char *buf, struct lx_io *out)
 	return keyed(buf, "read_bytes", &out->rbytes) && keyed(buf, "write_bytes", &out->wbytes);
 }
 
+bool lx_parse_net_dev(const char *buf, struct lx_net *out)
+{
+	/* two header lines, then "  name: 16 numbers" per interface */
+	memset(out, 0, sizeof(*out));
+	const char *p = strchr(buf, '\n');
+	p = p ? strchr(p + 1, '\n') : NULL;
+	if (!p)
+		return false;
+	for (p++; *p; ) {
+		while (*p == ' ')
+			p++;
+		const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		if (!colon || colon > eol)
+			return false;
+		bool lo = colon - p == 2 && !memcmp(p, "lo", 2);
+		const char *q = colon + 1;
+		uint64_t v[16];
+		for (int i = 0; i < 16; i++) {
+			while (*q == ' ')
+				q++;
+			if (!num(&q, &v[i]))
+				return false;
+		}
+		if (!lo) {
+			out->rx_bytes += v[0];
+			out->rx_pkts += v[1];
+			out->rx_errs += v[2];
+			out->rx_drop += v[3];
+			out->tx_bytes += v[8];
+			out->tx_pkts += v[9];
+			out->tx_errs += v[10];
+			out->tx_drop += v[11];
+			out->nifs++;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return true;
+}
+
 bool lx_parse_meminfo(const char *buf, struct lx_meminfo *out)
 {
 	uint64_t t, a;

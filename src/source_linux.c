@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define VCPU_ROWS_MAX 64   /* per domain: enough for a VM, bounded for a JVM */
@@ -19,7 +20,9 @@ struct xg_source {
 	bool cgroup_mode;
 	bool nodisk;
 	bool notrace;
+	bool nonet;
 	bool sched_supported;
+	uint64_t netns;         /* our network namespace's inode, 0 = unknown */
 	struct lx_node node;
 	struct lx_scan sc;
 	struct lx_cgroup cg;
@@ -62,6 +65,10 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	s->cgroup_mode = g == XG_GROUP_CGROUP || (g == XG_GROUP_AUTO && lx_cgroup_populated(&s->cg));
 	s->nodisk = cfg && cfg->nodisk;
 	s->notrace = cfg && cfg->notrace;
+	s->nonet = cfg && cfg->nonet;
+	struct stat ns;
+	if (stat("/proc/self/ns/net", &ns) == 0)
+		s->netns = (uint64_t)ns.st_ino;
 	char buf[128];
 	s->sched_supported = lx_read_at(AT_FDCWD, "/proc/self/schedstat", buf, sizeof(buf)) > 0;
 	s->sc.want_cgroup = s->cgroup_mode;
@@ -224,6 +231,52 @@ static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom
 	}
 }
 
+/* The kernel counts traffic per interface, so a domain has network figures
+ * only when it has interfaces of its own: its (first) process lives in a
+ * network namespace other than ours, as a container does. */
+static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *x,
+		     const struct lx_dom *d)
+{
+	if (s->nonet || d->head < 0 || !s->netns)
+		return;   /* the reason given for every domain applies */
+	char path[64], why[128];
+	uint32_t pid = s->sc.proc[d->head].pid;
+	struct stat ns;
+	snprintf(path, sizeof(path), "%u/ns/net", pid);
+	if (fstatat(s->sc.proc_fd, path, &ns, 0) < 0) {
+		if (errno == EACCES || errno == EPERM) {
+			errno_reason(why, sizeof(why), "/proc/PID/ns/net", errno);
+			for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
+				dom_invalid(out, x, f, why);
+		}
+		return;
+	}
+	if ((uint64_t)ns.st_ino == s->netns)
+		return;
+	char buf[8192];
+	struct lx_net n;
+	snprintf(path, sizeof(path), "%u/net/dev", pid);
+	ssize_t r = lx_read_at(s->sc.proc_fd, path, buf, sizeof(buf));
+	if (r < 0 || (size_t)r == sizeof(buf) - 1 || !lx_parse_net_dev(buf, &n)) {
+		if (r < 0)
+			errno_reason(why, sizeof(why), "/proc/PID/net/dev", (int)-r);
+		else
+			snprintf(why, sizeof(why), "/proc/PID/net/dev: unreadable (too many interfaces?)");
+		for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
+			dom_invalid(out, x, f, why);
+		return;
+	}
+	dom_set(x, XG_F_NETS, n.nifs);
+	dom_set(x, XG_F_NET_RX_BYTES, n.rx_bytes);
+	dom_set(x, XG_F_NET_TX_BYTES, n.tx_bytes);
+	dom_set(x, XG_F_NET_RX_PKTS, n.rx_pkts);
+	dom_set(x, XG_F_NET_TX_PKTS, n.tx_pkts);
+	dom_set(x, XG_F_NET_RX_ERRS, n.rx_errs);
+	dom_set(x, XG_F_NET_TX_ERRS, n.tx_errs);
+	dom_set(x, XG_F_NET_RX_DROP, n.rx_drop);
+	dom_set(x, XG_F_NET_TX_DROP, n.tx_drop);
+}
+
 static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx_dom *d)
 {
 	struct xg_dom *x = sample_add_dom(out, d->id);
@@ -243,14 +296,18 @@ static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx
 	dom_set(x, XG_F_VCPUS, d->nthr);
 	fill_mem(out, x, d, cs);
 	fill_disk(s, out, x, d, cs);
+	fill_net(s, out, x, d);
 	fill_vcpus(s, out, x, d);
 }
 
-/* Fields no Linux domain has, with the reason, for every domain at once. */
+/* Fields no Linux domain has (or only some have), with the reason, for
+ * every domain at once: set before the domains, so a domain that does have
+ * the figure (a container's network) keeps it. */
 static void fill_absent(struct xg_source *s, struct xg_sample *out)
 {
-	const char *net = s->cgroup_mode ? "per-cgroup network traffic is not counted by the kernel"
-					 : "per-process network traffic is not counted by the kernel";
+	const char *net = s->nonet ? "network statistics not collected (--nonet)"
+		: s->cgroup_mode ? "per-cgroup network traffic is not counted by the kernel (shown for network namespaces only)"
+				 : "per-process network traffic is not counted by the kernel (shown for network namespaces only)";
 	for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
 		sample_invalid_all(out, f, net);
 	sample_invalid_all(out, XG_F_VCPUS_MAX, "no configured vCPU count for Linux tasks");
@@ -279,9 +336,9 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 	if (lx_scan_run(&s->sc, err) < 0)
 		return XG_COLLECT_ERROR;
 	lx_doms_build(&s->ds, &s->sc, s->cgroup_mode ? &s->cg : NULL);
+	fill_absent(s, out);
 	for (size_t i = 0; i < s->ds.ndom; i++)
 		fill_dom(s, out, &s->ds.dom[i]);
-	fill_absent(s, out);
 	sample_sort(out);
 	/* the monitor's own cost includes this refresh */
 	out->host.self_cpu_ns = xg_self_cpu_ns();

@@ -40,6 +40,13 @@ struct lx_meminfo {
 	uint64_t total, avail;       /* bytes */
 };
 bool lx_parse_meminfo(const char *buf, struct lx_meminfo *out);
+struct lx_net {
+	uint64_t rx_bytes, rx_pkts, rx_errs, rx_drop;
+	uint64_t tx_bytes, tx_pkts, tx_errs, tx_drop;
+	uint32_t nifs;               /* interfaces counted (all but lo) */
+};
+/* /proc/PID/net/dev, summed over every interface but lo. */
+bool lx_parse_net_dev(const char *buf, struct lx_net *out);
 /* memory.max / memory.current: a number, or "max" = UINT64_MAX */
 bool lx_parse_limit(const char *buf, uint64_t *out);
 /* The cgroup v2 line ("0::/path") of /proc/PID/cgroup: sets *path (not

@@ -121,6 +121,30 @@ static void proc_io(void **state)
 	assert_false(lx_parse_proc_io("cancelled_write_bytes: 5\nread_bytes: 1\n", &io));
 }
 
+static void net_dev(void **state)
+{
+	(void)state;
+	struct lx_net n;
+	const char *t =
+		"Inter-|   Receive                                                |  Transmit\n"
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
+		"    lo:    3267      29    0    0    0     0          0         0     3267      29    0    0    0     0       0          0\n"
+		"  eth0:  144418     103    1    2    0     0          0         0     3848      10    3    4    0     0       0          0\n"
+		"veth-x:1000 5 0 0 0 0 0 0 2000 6 0 1 0 0 0 0\n";
+	assert_true(lx_parse_net_dev(t, &n));
+	assert_int_equal(n.nifs, 2);   /* lo left out */
+	assert_int_equal(n.rx_bytes, 145418);
+	assert_int_equal(n.rx_pkts, 108);
+	assert_int_equal(n.rx_errs, 1);
+	assert_int_equal(n.rx_drop, 2);
+	assert_int_equal(n.tx_bytes, 5848);
+	assert_int_equal(n.tx_pkts, 16);
+	assert_int_equal(n.tx_errs, 3);
+	assert_int_equal(n.tx_drop, 5);
+	assert_false(lx_parse_net_dev("only one line\n", &n));
+	assert_false(lx_parse_net_dev("h1\nh2\n eth0: 1 2 3\n", &n));   /* cut short */
+}
+
 static void meminfo(void **state)
 {
 	(void)state;
@@ -239,6 +263,7 @@ int main(void)
 		cmocka_unit_test(stat_broken),    cmocka_unit_test(schedstat),
 		cmocka_unit_test(cpu_stat),       cmocka_unit_test(io_stat),
 		cmocka_unit_test(proc_io),        cmocka_unit_test(meminfo),
+		cmocka_unit_test(net_dev),
 		cmocka_unit_test(limits_and_paths), cmocka_unit_test(cpuinfo_and_mounts),
 		cmocka_unit_test(grouping),       cmocka_unit_test(index_map),
 	};
