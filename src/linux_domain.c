@@ -84,6 +84,10 @@ static void build_cgroup(struct lx_doms *ds, struct lx_scan *sc, struct lx_cgrou
 		p->dom = 0;   /* the root, also for processes without a v2 line */
 		if (!n)
 			continue;
+		/* outside our cgroup namespace the path climbs ("/../x"):
+		 * such a process counts towards the root */
+		if (!strncmp(p->cg, "/..", 3))
+			continue;
 		size_t len = lx_cgroup_domain_len(p->cg, n);
 		const char *key = p->cg + 1;
 		size_t kn = len - 1;
