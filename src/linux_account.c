@@ -75,11 +75,19 @@ static void account_deltas(struct lx_scan *sc)
 	}
 }
 
-static int by_start_desc(const void *a, const void *b, void *ctx)
+static int by_key_desc(const void *a, const void *b)
 {
-	const struct lx_pst *p = ctx;
-	uint64_t x = p[*(const uint32_t *)a].start, y = p[*(const uint32_t *)b].start;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return (x < y) - (x > y);
+}
+
+/* The old state of c's parent if that parent vanished too, else NULL. */
+static struct lx_pst *gone_parent(struct lx_scan *sc, const struct lx_pst *c)
+{
+	int64_t pi = lx_index_get(&sc->pidx, c->ppid);
+	if (pi < 0 || sc->pold[pi].seen || sc->pold[pi].start > c->start || &sc->pold[pi] == c)
+		return NULL;
+	return &sc->pold[pi];
 }
 
 static void add_debt(struct lx_pst *par, const struct lx_pst *c)
@@ -95,32 +103,35 @@ static void add_debt(struct lx_pst *par, const struct lx_pst *c)
 
 /* Processes gone since the last refresh were reaped: their parent's io and
  * cutime now include their totals, of which we counted up to their last
- * values already. Youngest first, so that when parent and child both went,
- * the child's debt rides up with the parent's. */
+ * values already. Children before parents, so that when both went the
+ * child's debt rides up with the parent's. */
 static void settle_reaped(struct lx_scan *sc)
 {
 	lx_index_reset(&sc->nidx, sc->npnew);
 	for (size_t i = 0; i < sc->npnew; i++)
 		lx_index_put(&sc->nidx, sc->pnew[i].pid, (uint32_t)i);
+	/* deepest first (a shell, its subshell and the command often start
+	 * in the same clock tick, so start times cannot order them) */
 	size_t ngone = 0;
 	for (size_t i = 0; i < sc->npold; i++) {
 		if (sc->pold[i].seen)
 			continue;
+		uint64_t depth = 0;
+		for (const struct lx_pst *q = &sc->pold[i]; depth < 4096 && (q = gone_parent(sc, q));)
+			depth++;
 		xg_grow(&sc->gone, &sc->gone_cap, ngone + 1, sizeof(*sc->gone));
-		sc->gone[ngone++] = (uint32_t)i;
+		sc->gone[ngone++] = depth << 32 | i;
 	}
 	if (ngone > 1)
-		qsort_r(sc->gone, ngone, sizeof(*sc->gone), by_start_desc, sc->pold);
+		qsort(sc->gone, ngone, sizeof(*sc->gone), by_key_desc);
 	for (size_t k = 0; k < ngone; k++) {
-		const struct lx_pst *c = &sc->pold[sc->gone[k]];
+		const struct lx_pst *c = &sc->pold[(uint32_t)sc->gone[k]];
 		int64_t pi = lx_index_get(&sc->nidx, c->ppid);
-		if (pi >= 0 && sc->pnew[pi].start <= c->start) {
+		struct lx_pst *par;
+		if (pi >= 0 && sc->pnew[pi].start <= c->start)
 			add_debt(&sc->pnew[pi], c);
-			continue;
-		}
-		pi = lx_index_get(&sc->pidx, c->ppid);
-		if (pi >= 0 && !sc->pold[pi].seen && sc->pold[pi].start <= c->start)
-			add_debt(&sc->pold[pi], c);
+		else if ((par = gone_parent(sc, c)))
+			add_debt(par, c);
 	}
 }
 

@@ -145,7 +145,7 @@ struct lx_scan {
 	struct lx_pst *pold, *pnew;
 	size_t npold, pold_cap, npnew, pnew_cap;
 	struct lx_index pidx, nidx;
-	uint32_t *gone;              /* scratch: old states of vanished processes */
+	uint64_t *gone;              /* scratch: depth << 32 | old state of a vanished process */
 	size_t gone_cap;
 };
 
