@@ -64,14 +64,12 @@ static void account_deltas(struct lx_scan *sc)
 			p->d_io.rbytes = pay(d.rbytes, &n->debt_io.rbytes);
 			p->d_io.wbytes = pay(d.wbytes, &n->debt_io.wbytes);
 		}
-		if (sc->want_children) {
-			uint64_t d = 0;
-			if (old && n->child_ticks >= old->child_ticks)
-				d = n->child_ticks - old->child_ticks;
-			else if (born)
-				d = n->child_ticks;
-			p->d_child_ns = pay(d, &n->debt_ticks) * sc->tick_ns;
-		}
+		uint64_t d = 0;
+		if (old && n->child_ticks >= old->child_ticks)
+			d = n->child_ticks - old->child_ticks;
+		else if (born)
+			d = n->child_ticks;
+		p->d_child_ns = pay(d, &n->debt_ticks) * sc->tick_ns;
 	}
 }
 

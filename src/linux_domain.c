@@ -107,7 +107,7 @@ static void build_cgroup(struct lx_doms *ds, struct lx_scan *sc, struct lx_cgrou
 	}
 }
 
-static void sum_procs(struct lx_doms *ds, struct lx_scan *sc)
+static void sum_procs(struct lx_doms *ds, struct lx_scan *sc, bool cgroups)
 {
 	for (size_t i = sc->nproc; i-- > 0;) {
 		struct lx_proc *p = &sc->proc[i];
@@ -123,7 +123,10 @@ static void sum_procs(struct lx_doms *ds, struct lx_scan *sc)
 		d->d_blk += p->d_blk;
 		d->d_io.rbytes += p->d_io.rbytes;
 		d->d_io.wbytes += p->d_io.wbytes;
-		d->d_child_ns += p->d_child_ns;
+		/* in cgroup mode init's reaped orphans came from every cgroup
+		 * and are in their own cgroup's cpu.stat already */
+		if (!(cgroups && p->pid == 1))
+			d->d_child_ns += p->d_child_ns;
 		if (p->io_err && !d->io_err)
 			d->io_err = p->io_err;
 		if (p->sched_err && !d->sched_err)
@@ -178,7 +181,7 @@ void lx_doms_build(struct lx_doms *ds, struct lx_scan *sc, struct lx_cgroup *cg)
 		build_cgroup(ds, sc, cg);
 	else
 		build_process(ds, sc);
-	sum_procs(ds, sc);
+	sum_procs(ds, sc, cg != NULL);
 	accumulate(ds);
 }
 

@@ -73,9 +73,6 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	s->sched_supported = lx_read_at(AT_FDCWD, "/proc/self/schedstat", buf, sizeof(buf)) > 0;
 	s->sc.want_cgroup = s->cgroup_mode;
 	s->sc.want_io = !s->nodisk;
-	/* in cgroup mode init reaps orphans of every cgroup: their CPU is
-	 * in their own cgroup's cpu.stat, not in the root's */
-	s->sc.want_children = !s->cgroup_mode;
 	lx_node_open(&s->node);
 	*out = s;
 	return 0;

@@ -127,7 +127,6 @@ struct lx_proc {
 struct lx_scan {
 	int proc_fd;                 /* /proc */
 	bool want_cgroup, want_io;
-	bool want_children;          /* count reaped children's CPU (process mode) */
 	long clk_tck;
 	uint64_t tick_ns;
 	uint64_t page;                /* bytes per page (rss) */

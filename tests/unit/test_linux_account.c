@@ -61,7 +61,6 @@ static int setup(void **state)
 	f->sc.tick_ns = TICK;
 	f->sc.have_prev = true;
 	f->sc.prev_boot_ns = 5000 * TICK;
-	f->sc.want_children = true;
 	f->sc.want_io = true;
 	*state = f;
 	return 0;
