@@ -16,10 +16,13 @@ ra=$(csv_mean "$tmp/out" "$a" run_pct) wa=$(csv_mean "$tmp/out" "$a" wait_pct)
 rb=$(csv_mean "$tmp/out" "$b" run_pct) wb=$(csv_mean "$tmp/out" "$b" wait_pct)
 for x in a b; do
 	r=r$x w=w$x
-	expect "loop $x RUN%" "${!r}" '<=' 60
-	expect "loop $x RUN%" "${!r}" '>=' 20
 	expect "loop $x WAIT%" "${!w}" '>=' 38
+	expect "loop $x RUN%" "${!r}" '>=' 5
 	expect "loop $x RUN%+WAIT%" "$(python3 -c "print(${!r} + ${!w})")" '>=' 95
 done
+# one CPU between them: together they cannot run more than all of it (on an
+# idle host each runs about 50 % and waits about 50 %; other load on that
+# CPU lowers RUN% and raises WAIT% for both alike)
+expect "RUN% a + b" "$(python3 -c "print($ra + $rb)")" '<=' 105
 # the scheduler is fair between two equal loops
 expect "RUN% difference" "$(python3 -c "print(abs($ra - $rb))")" '<=' 15
