@@ -25,7 +25,7 @@ print("%.0f" % (sum(vals) / len(vals)) if vals else "missing")
 PY
 )
 echo "writer: $ref bytes/s by its own count, xgtop says $got"
-expect "writer rate (MiB/s)" "$(python3 -c "print($ref / 1048576)")" '>=' 2
+expect "writer rate (MiB/s)" "$(python3 -c "print($ref / 1048576)")" '>=' 0.5
 expect "DISK-WR/s / real rate" "$(python3 -c "print($got / $ref)")" '>=' 0.6
 expect "DISK-WR/s / real rate" "$(python3 -c "print($got / $ref)")" '<=' 1.5
 # request counts are not per process: the column is empty, never 0
