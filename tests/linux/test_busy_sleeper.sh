@@ -20,8 +20,8 @@ cpu=$(csv_mean "$tmp/out" "$busy" cpu_pct)
 # A shared 2-CPU CI host can steal CPU from the loop: it must still run a
 # fair share, and whatever it does not run it waits for.
 expect "busy RUN%" "$run" '>=' 15
-expect "busy RUN%+WAIT%" "$(python3 -c "print($run + $wait)")" '>=' 95
-expect "busy BLK%" "$blk" '<=' 10
+expect "busy RUN%+WAIT%" "$(python3 -c "print($run + $wait)")" '>=' 85
+expect "busy BLK%" "$blk" '<=' 15
 expect "busy CPU% vs RUN%" "$(python3 -c "print(abs($cpu - $run))")" '<=' 10
 expect "busy total %" "$(python3 -c "print($run + $wait + $blk)")" '>=' 97
 s_run=$(csv_mean "$tmp/out" "$sleeper" run_pct)
