@@ -14,6 +14,7 @@
 #include "xgtop/explain.h"
 #include "xgtop/sink.h"
 #include "xgtop/tui.h"
+#include "xgtop/xentrace.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -61,6 +62,7 @@ static const char usage_text[] =
 "      --replay FILE       play a recording back through the same views\n"
 "      --speed N           replay N times faster than recorded (0 = no waiting)\n"
 "      --window SECONDS    trace source: length of one step (default 1)\n"
+"      --cpu-hz HZ         trace source: TSC rate (default: estimated from the trace)\n"
 "\n"
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
@@ -73,7 +75,7 @@ static const char usage_text[] =
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
-	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS,
+	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 };
 
 static const struct option long_opts[] = {
@@ -102,6 +104,7 @@ static const struct option long_opts[] = {
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+	{ "cpu-hz", required_argument, NULL, OPT_CPU_HZ },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -177,6 +180,10 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case OPT_WINDOW:
 			if (!xg_parse_double(optarg, &cfg->window_s) || cfg->window_s < 1e-6)
 				return 1 + usage_error("--window '%s': give seconds > 0", optarg);
+			break;
+		case OPT_CPU_HZ:
+			if (!xg_parse_double(optarg, &cfg->trace_cpu_hz) || cfg->trace_cpu_hz < 1e6)
+				return 1 + usage_error("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", optarg);
 			break;
 		case OPT_EXPLAIN: *explain = true; break;
 		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
@@ -272,6 +279,8 @@ int main(int argc, char **argv)
 	struct xg_engine e;
 	bool explain = false;
 
+	if (argc > 1 && !strcmp(argv[1], "trace"))
+		return trace_main(argc - 1, argv + 1);
 	config_defaults(&cfg);
 	int rc = parse_args(argc, argv, &cfg, &explain);
 	if (rc)
