@@ -82,18 +82,33 @@ static void each_subdir(int dirfd, void (*fn)(void *, const char *), void *ctx)
 	close(fd);
 }
 
-static void count_one(void *ctx, const char *name)
+bool lx_cgroup_populated(const struct lx_cgroup *cg, int proc_fd)
 {
-	(void)name;
-	++*(size_t *)ctx;
-}
-
-bool lx_cgroup_populated(const struct lx_cgroup *cg)
-{
-	size_t n = 0;
-	if (cg->root_fd >= 0)
-		each_subdir(cg->root_fd, count_one, &n);
-	return n > 0;
+	if (cg->root_fd < 0)
+		return false;
+	/* any process outside the root will do; on a systemd host init itself
+	 * is in init.scope, so this usually stops at the first process */
+	int fd = openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	char dbuf[4096], path[300], buf[1024];
+	bool found = false;
+	for (ssize_t n; !found && (n = getdents64(fd, dbuf, sizeof(dbuf))) > 0;) {
+		for (ssize_t off = 0; off < n && !found;) {
+			struct dirent64 *de = (struct dirent64 *)(dbuf + off);
+			off += de->d_reclen;
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "%.250s/cgroup", de->d_name);
+			const char *p;
+			size_t len;
+			if (lx_read_at(proc_fd, path, buf, sizeof(buf)) > 0 &&
+			    lx_parse_cgroup_path(buf, &p, &len) && len > 1 && strncmp(p, "/..", 3))
+				found = true;
+		}
+	}
+	close(fd);
+	return found;
 }
 
 int64_t lx_cgroup_add(struct lx_cgroup *cg, const char *path, bool own_only)

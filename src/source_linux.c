@@ -61,8 +61,9 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 		return xg_fail(err, "--group cgroup: no cgroup v2 hierarchy is mounted (use --group process)");
 	}
 	/* auto: cgroups when the v2 tree is actually used, else a hybrid or
-	 * empty hierarchy would show everything as one "/" domain */
-	s->cgroup_mode = g == XG_GROUP_CGROUP || (g == XG_GROUP_AUTO && lx_cgroup_populated(&s->cg));
+	 * unused hierarchy would show everything as one "/" domain */
+	s->cgroup_mode = g == XG_GROUP_CGROUP ||
+			 (g == XG_GROUP_AUTO && lx_cgroup_populated(&s->cg, s->sc.proc_fd));
 	s->nodisk = cfg && cfg->nodisk;
 	s->notrace = cfg && cfg->notrace;
 	s->nonet = cfg && cfg->nonet;

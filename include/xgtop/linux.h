@@ -197,8 +197,9 @@ struct lx_cgroup {
 
 /* Finds the cgroup2 mount (none is not an error: root_fd stays -1). */
 int lx_cgroup_open(struct lx_cgroup *cg, struct xg_err *err);
-/* true when the cgroup2 root has child cgroups (what --group auto uses). */
-bool lx_cgroup_populated(const struct lx_cgroup *cg);
+/* true when some process lives outside the cgroup2 root (what --group
+ * auto uses: a hybrid or unused v2 mount keeps every process in the root). */
+bool lx_cgroup_populated(const struct lx_cgroup *cg, int proc_fd);
 /* Lists the domain cgroups: "/" then depth-1 cgroups, or depth-2 ones
  * below a top-level "*.slice". */
 int lx_cgroup_list(struct lx_cgroup *cg, struct xg_err *err);
