@@ -125,8 +125,13 @@ static void sum_procs(struct lx_doms *ds, struct lx_scan *sc, bool cgroups)
 		d->d_io.wbytes += p->d_io.wbytes;
 		/* in cgroup mode init's reaped orphans came from every cgroup
 		 * and are in their own cgroup's cpu.stat already */
-		if (!(cgroups && p->pid == 1))
+		const struct lx_pst *st = &sc->pnew[i];
+		uint64_t used = st->own_ticks;
+		if (!(cgroups && p->pid == 1)) {
 			d->d_child_ns += p->d_child_ns;
+			used += st->child_ticks;
+		}
+		d->used_ns += used * sc->tick_ns;
 		if (p->io_err && !d->io_err)
 			d->io_err = p->io_err;
 		if (p->sched_err && !d->sched_err)
@@ -155,8 +160,13 @@ static void accumulate(struct lx_doms *ds)
 		int64_t o = lx_index_get(&ds->aidx, d->id);
 		struct lx_acc a = { .id = d->id };
 		memcpy(a.handle, d->handle, sizeof(a.handle));
-		if (o >= 0 && !memcmp(ds->aold[o].handle, d->handle, sizeof(d->handle)))
+		if (o >= 0 && !memcmp(ds->aold[o].handle, d->handle, sizeof(d->handle))) {
 			a = ds->aold[o];
+		} else {
+			/* first sight: what its processes used before */
+			uint64_t now = d->d_run + d->d_child_ns;
+			a.base_ns = d->used_ns > now ? d->used_ns - now : 0;
+		}
 		a.run += d->d_run;
 		a.wait += d->d_wait;
 		a.blk += d->d_blk;
@@ -168,6 +178,7 @@ static void accumulate(struct lx_doms *ds)
 		d->blk = a.blk;
 		d->io = a.io;
 		d->child_ns = a.child_ns;
+		d->base_ns = a.base_ns;
 		/* two domains may share an id within one refresh (a cgroup
 		 * re-created mid-scan); the index keeps the last */
 		ds->anew[ds->nanew++] = a;

@@ -124,7 +124,7 @@ static void fill_sched(struct xg_source *s, struct xg_sample *out, struct xg_dom
 		dom_set(x, XG_F_BLK_NS, d->blk);
 	}
 	if (!cpu_from_cgroup)
-		dom_set(x, XG_F_CPU_NS, d->run + d->child_ns);
+		dom_set(x, XG_F_CPU_NS, d->base_ns + d->run + d->child_ns);
 }
 
 static void fill_disk(struct xg_source *s, struct xg_sample *out, struct xg_dom *x,

@@ -233,10 +233,13 @@ struct lx_dom {
 	uint64_t d_run, d_wait, d_blk;
 	struct lx_io d_io;
 	uint64_t d_child_ns;
+	uint64_t used_ns;            /* Σ utime+stime+cutime+cstime of its processes now */
 	int io_err, sched_err;       /* first errno seen, 0 = all read */
 	bool runnable;
-	/* cumulative since the domain was first seen (or its handle changed) */
-	uint64_t run, wait, blk, child_ns;
+	/* cumulative since the domain was first seen (or its handle changed);
+	 * base_ns = CPU its processes had used before that, so that
+	 * base + run + child is the group's CPU since its processes started */
+	uint64_t run, wait, blk, child_ns, base_ns;
 	struct lx_io io;
 };
 
@@ -244,7 +247,7 @@ struct lx_dom {
 struct lx_acc {
 	uint32_t id;
 	uint8_t handle[16];
-	uint64_t run, wait, blk, child_ns;
+	uint64_t run, wait, blk, child_ns, base_ns;
 	struct lx_io io;
 };
 
