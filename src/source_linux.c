@@ -275,6 +275,9 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 	dom_set(x, XG_F_NET_TX_DROP, n.tx_drop);
 }
 
+/* Cache counters (PMU) are to be attached per domain here: a cgroup domain
+ * by its directory (s->cg.root_fd + s->cg.dom[d->cg].path), a process group
+ * by its threads (the s->sc.tnow slices of the processes from d->head). */
 static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx_dom *d)
 {
 	struct xg_dom *x = sample_add_dom(out, d->id);
