@@ -134,7 +134,9 @@ static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t
 	t.wait = wait;
 	t.blk = life > run + wait ? life - run - wait : 0;
 	if (known) {
-		/* start is only known to a tick: never let blk step back */
+		/* never let blk step back: the start is only known to a tick,
+		 * and a wait still going on at this instant is not in run_delay
+		 * yet (so blk was over-estimated by it, once) */
 		if (t.blk < old->blk)
 			t.blk = old->blk;
 		p->d_run += run - old->run;
@@ -148,12 +150,14 @@ static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t
 		p->d_blk += t.blk;
 		active = run || wait;
 	}
+	/* else: existed before but unseen (first refresh, moved in): baseline */
+
 	/* Runnable now? The process stat gave the main thread's state; other
 	 * threads are asked only if they ran or waited lately, since a thread
 	 * idle for the whole interval is not the one keeping the domain busy. */
 	if (tid == p->pid)
 		state = p->state;
-	else if (active && !state) {
+	else if (active && !state && !p->runnable) {
 		struct lx_stat st;
 		snprintf(path, sizeof(path), "%.16s/stat", tname);
 		if (lx_read_at(tfd, path, buf, sizeof(buf)) > 0 && lx_parse_stat(buf, &st))
@@ -161,7 +165,6 @@ static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t
 	}
 	if (state == 'R')
 		p->runnable = true;
-	/* else: existed before but unseen (first refresh, moved in): baseline */
 	xg_grow(&sc->tnow, &sc->tnow_cap, sc->ntnow + 1, sizeof(*sc->tnow));
 	sc->tnow[sc->ntnow++] = t;
 	p->nthr++;
