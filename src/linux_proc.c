@@ -114,10 +114,21 @@ static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t
 	    (tid != p->pid || old->start == p->start)) {
 		t.start = old->start;
 		t.vcpu_no = old->vcpu_no;
+		t.renamed = old->renamed;
 		known = true;
+		/* QEMU names a vCPU thread from inside it, just after it
+		 * starts: look at a new thread's name once more */
+		if (!t.renamed && tid != p->pid) {
+			struct lx_stat st;
+			snprintf(path, sizeof(path), "%.16s/stat", tname);
+			if (lx_read_at(tfd, path, buf, sizeof(buf)) > 0 && lx_parse_stat(buf, &st)) {
+				t.vcpu_no = qemu_vcpu(st.comm);
+				state = st.state;
+			}
+			t.renamed = true;
+		}
 	} else if (tid == p->pid) {
 		t.start = p->start;
-		t.vcpu_no = qemu_vcpu(p->comm);
 	} else {
 		struct lx_stat st;
 		snprintf(path, sizeof(path), "%.16s/stat", tname);
@@ -127,6 +138,8 @@ static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t
 		t.vcpu_no = qemu_vcpu(st.comm);
 		state = st.state;
 	}
+	if (tid == p->pid)
+		t.vcpu_no = qemu_vcpu(p->comm);   /* read anyway, may have changed */
 	bool active = false;
 	uint64_t start_ns = t.start * sc->tick_ns;
 	uint64_t life = now > start_ns ? now - start_ns : 0;

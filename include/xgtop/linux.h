@@ -84,6 +84,7 @@ void lx_index_free(struct lx_index *x);
 struct lx_thr {
 	uint32_t tid;
 	int32_t vcpu_no;             /* QEMU "CPU n/KVM" thread number, or LX_NO_VCPU */
+	bool renamed;                /* name read again on the second sighting */
 	uint64_t start;              /* clock ticks since boot (identity) */
 	uint64_t run, wait, blk;     /* cumulative ns; blk = life - run - wait */
 };
