@@ -67,29 +67,30 @@ xg_csv() {
 		fail "xgtop $*: exit $?: $(cat "$tmp/xgtop.err")"
 }
 
-# Mean of a CSV column over the rows of one domain id, skipping the first
-# printed iteration when more than one: csv_mean FILE ID KEY
-csv_mean() {
-	python3 - "$@" <<'PY'
-import csv, sys
-path, ident, key = sys.argv[1:4]
-rows = [r for r in csv.DictReader(open(path, newline="")) if r["id"] == ident and r.get("vcpu", "") == ""]
-vals = [float(r[key]) for r in rows if r[key] != ""]
-if not vals:
-    print("missing")
-else:
-    if len(vals) > 1:
-        vals = vals[1:]
-    print("%.3f" % (sum(vals) / len(vals)))
-PY
-}
-
-# True when "$1 $2 $3" (a op b) holds for decimals.
-check() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[3]); sys.exit(0 if {'<': a < b, '>': a > b, '<=': a <= b, '>=': a >= b}[sys.argv[2]] else 1)" "$@"; }
-
-expect() {  # expect LABEL VALUE OP LIMIT
-	local label=$1 v=$2 op=$3 lim=$4
-	[ "$v" = missing ] && fail "$label: no value in xgtop's output"
-	check "$v" "$op" "$lim" || fail "$label = $v, want $op $lim"
-	echo "ok: $label = $v ($op $lim)"
+# Runs the Python checks on stdin against an xgtop CSV file, with helpers:
+#   mean(ident, key)  the mean of a column over one domain's rows (not vCPU
+#                     rows), skipping the first printed iteration if more
+#   expect(label, value, op, limit)  op in "<=", ">=": prints ok or fails
+#   ARGS              the extra arguments
+# check_csv FILE [ARG...] <<'PY' ... PY   (one interpreter start per test)
+check_csv() {
+	local f=$1
+	shift
+	python3 -c '
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+ARGS = sys.argv[2:]
+def mean(ident, key):
+    vals = [float(r[key]) for r in rows if r["id"] == str(ident) and r.get("vcpu", "") == "" and r[key] != ""]
+    if not vals:
+        sys.exit("FAIL: domain %s has no %s in the output (ids: %s)" % (ident, key, " ".join(sorted({r["id"] for r in rows}))))
+    vals = vals[1:] if len(vals) > 1 else vals
+    return sum(vals) / len(vals)
+def expect(label, v, op, lim):
+    ok = v <= lim if op == "<=" else v >= lim
+    if not ok or math.isnan(v):
+        sys.exit("FAIL: %s = %.3f, want %s %s" % (label, v, op, lim))
+    print("ok: %s = %.3f (%s %s)" % (label, v, op, lim))
+exec(sys.stdin.read())
+' "$f" "$@"
 }

@@ -12,17 +12,18 @@ b taskset -c $cpu bash -c 'while :; do :; done'
 W
 a=$(pid_of a) b=$(pid_of b)
 xg_csv "$tmp/out" --group process -n 3 -d 1
-ra=$(csv_mean "$tmp/out" "$a" run_pct) wa=$(csv_mean "$tmp/out" "$a" wait_pct)
-rb=$(csv_mean "$tmp/out" "$b" run_pct) wb=$(csv_mean "$tmp/out" "$b" wait_pct)
-for x in a b; do
-	r=r$x w=w$x
-	expect "loop $x WAIT%" "${!w}" '>=' 38
-	expect "loop $x RUN%" "${!r}" '>=' 5
-	expect "loop $x RUN%+WAIT%" "$(python3 -c "print(${!r} + ${!w})")" '>=' 85
-done
+check_csv "$tmp/out" "$a" "$b" <<'PY' || exit 1
+r, w = {}, {}
+for x in ARGS:
+    r[x], w[x] = mean(x, "run_pct"), mean(x, "wait_pct")
+    expect("loop %s WAIT%%" % x, w[x], ">=", 38)
+    expect("loop %s RUN%%" % x, r[x], ">=", 5)
+    expect("loop %s RUN%%+WAIT%%" % x, r[x] + w[x], ">=", 85)
+a, b = ARGS
 # one CPU between them: together they cannot run more than all of it (on an
 # idle host each runs about 50 % and waits about 50 %; other load on that
 # CPU lowers RUN% and raises WAIT% for both alike)
-expect "RUN% a + b" "$(python3 -c "print($ra + $rb)")" '<=' 105
+expect("RUN% a + b", r[a] + r[b], "<=", 105)
 # the scheduler is fair between two equal loops
-expect "RUN% difference" "$(python3 -c "print(abs($ra - $rb))")" '<=' 15
+expect("|RUN% a - RUN% b|", abs(r[a] - r[b]), "<=", 15)
+PY
