@@ -4,6 +4,7 @@
  * this file turns the result into a host sample with a reason for every
  * figure the kernel does not give. doc/linux-source.md describes it all. */
 #include "xgtop/linux.h"
+#include "xgtop/pmu.h"
 #include "xgtop/source.h"
 
 #include <errno.h>
@@ -21,6 +22,7 @@ struct xg_source {
 	bool nodisk;
 	bool notrace;
 	bool nonet;
+	bool nocache_cfg;
 	bool sched_supported;
 	uint64_t netns;         /* our network namespace's inode, 0 = unknown */
 	struct lx_node node;
@@ -29,6 +31,9 @@ struct xg_source {
 	struct lx_doms ds;
 	uint64_t *vtmp;         /* vcpu row scratch: id << 32 | thread index */
 	size_t vtmp_cap;
+	struct xg_pmu *pmu;     /* cache counters; NULL with --nocache */
+	pid_t *tids;            /* scratch: one process group's threads */
+	size_t tids_cap;
 };
 
 static bool linux_probe(void)
@@ -43,7 +48,9 @@ static void linux_close(struct xg_source *s)
 	lx_scan_close(&s->sc);
 	lx_cgroup_close(&s->cg);
 	lx_doms_free(&s->ds);
+	pmu_close(s->pmu);
 	free(s->vtmp);
+	free(s->tids);
 	free(s);
 }
 
@@ -67,6 +74,7 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	s->nodisk = cfg && cfg->nodisk;
 	s->notrace = cfg && cfg->notrace;
 	s->nonet = cfg && cfg->nonet;
+	s->nocache_cfg = cfg && cfg->nocache;
 	struct stat ns;
 	if (stat("/proc/self/ns/net", &ns) == 0)
 		s->netns = (uint64_t)ns.st_ino;
@@ -75,6 +83,12 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	s->sc.want_cgroup = s->cgroup_mode;
 	s->sc.want_io = !s->nodisk;
 	lx_node_open(&s->node);
+	/* NULL only for a bad --events; a host without a PMU still opens and
+	 * the counters show '-' with the reason. */
+	if (!s->nocache_cfg && !(s->pmu = pmu_open(cfg, err))) {
+		linux_close(s);
+		return -1;
+	}
 	*out = s;
 	return 0;
 }
@@ -186,19 +200,23 @@ static int cmp_u64(const void *a, const void *b)
 
 /* One row per thread; for a QEMU process only its "CPU n/KVM" threads,
  * numbered as the guest numbers them. */
-static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom *x,
-		       const struct lx_dom *d)
+static bool is_qemu(const struct xg_source *s, const struct lx_dom *d)
 {
-	if (!s->sched_supported)
-		return;
-	size_t n = 0;
-	bool qemu = false;
 	for (int32_t i = d->head; i >= 0; i = s->sc.proc[i].next) {
 		const struct lx_proc *p = &s->sc.proc[i];
 		for (uint32_t k = 0; k < p->nthr; k++)
 			if (s->sc.tnow[p->thr_first + k].vcpu_no != LX_NO_VCPU)
-				qemu = true;
+				return true;
 	}
+	return false;
+}
+
+static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom *x,
+		       const struct lx_dom *d, bool qemu)
+{
+	if (!s->sched_supported)
+		return;
+	size_t n = 0;
 	for (int32_t i = d->head; i >= 0; i = s->sc.proc[i].next) {
 		const struct lx_proc *p = &s->sc.proc[i];
 		for (uint32_t k = 0; k < p->nthr; k++) {
@@ -275,9 +293,28 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 	dom_set(x, XG_F_NET_TX_DROP, n.tx_drop);
 }
 
-/* Cache counters (PMU) are to be attached per domain here: a cgroup domain
- * by its directory (s->cg.root_fd + s->cg.dom[d->cg].path), a process group
- * by its threads (the s->sc.tnow slices of the processes from d->head). */
+/* Cache counters: a cgroup domain is counted by its directory on every
+ * CPU; a process group (and the root cgroup's own processes, since a root
+ * cgroup counter would count every task) thread by thread. */
+static void fill_pmu(struct xg_source *s, struct xg_sample *out, struct xg_dom *x,
+		     const struct lx_dom *d, bool qemu)
+{
+	unsigned fl = qemu ? XG_PMU_VM : 0;
+	if (d->cg >= 0 && !d->own_only) {
+		pmu_attach_cgroup_at(s->pmu, x->id, s->cg.root_fd, s->cg.dom[d->cg].path, fl, NULL);
+	} else {
+		size_t n = 0;
+		for (int32_t i = d->head; i >= 0; i = s->sc.proc[i].next) {
+			const struct lx_proc *p = &s->sc.proc[i];
+			xg_grow(&s->tids, &s->tids_cap, n + p->nthr, sizeof(*s->tids));
+			for (uint32_t k = 0; k < p->nthr; k++)
+				s->tids[n++] = (pid_t)s->sc.tnow[p->thr_first + k].tid;
+		}
+		pmu_sync_tasks(s->pmu, x->id, s->tids, n, fl, NULL);
+	}
+	pmu_read(s->pmu, x->id, out, x);
+}
+
 static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx_dom *d)
 {
 	struct xg_dom *x = sample_add_dom(out, d->id);
@@ -298,7 +335,10 @@ static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx
 	fill_mem(out, x, d, cs);
 	fill_disk(s, out, x, d, cs);
 	fill_net(s, out, x, d);
-	fill_vcpus(s, out, x, d);
+	bool qemu = is_qemu(s, d);
+	fill_vcpus(s, out, x, d, qemu);
+	if (s->pmu)
+		fill_pmu(s, out, x, d, qemu);
 }
 
 /* Fields no Linux domain has (or only some have), with the reason, for
@@ -316,11 +356,12 @@ static void fill_absent(struct xg_source *s, struct xg_sample *out)
 	sample_invalid_all(out, XG_F_DISK_OO, "no blkback out-of-request events on Linux");
 	sample_invalid_all(out, XG_F_OFF_NS, "no offline state for Linux tasks");
 	sample_invalid_all(out, XG_F_SSID, "no XSM labels on Linux");
-	const char *pmu = "cache counters not collected yet (PMU support pending)";
-	sample_invalid_all(out, XG_F_LLC_REF, pmu);
-	sample_invalid_all(out, XG_F_LLC_MISS, pmu);
-	sample_invalid_all(out, XG_F_INSTR, pmu);
-	sample_invalid_all(out, XG_F_CYCLES, pmu);
+	if (!s->pmu)
+		for (enum xg_field f = XG_F_LLC_REF; f <= XG_F_CYCLES; f++)
+			sample_invalid_all(out, f, "cache counters not collected (--nocache)");
+	else
+		snprintf(out->host.cache_events, sizeof(out->host.cache_events), "%s",
+			 pmu_label(s->pmu));
 	const char *cmt = "Intel CMT/MBM is only read on Xen";
 	sample_invalid_all(out, XG_F_L3_OCC, cmt);
 	sample_invalid_all(out, XG_F_MBM_TOTAL, cmt);
@@ -340,6 +381,8 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 	fill_absent(s, out);
 	for (size_t i = 0; i < s->ds.ndom; i++)
 		fill_dom(s, out, &s->ds.dom[i]);
+	if (s->pmu)
+		pmu_sweep(s->pmu);   /* counters of vanished domains are closed */
 	sample_sort(out);
 	/* the monitor's own cost includes this refresh */
 	out->host.self_cpu_ns = xg_self_cpu_ns();
