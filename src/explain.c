@@ -52,8 +52,11 @@ void explain_columns(FILE *f)
 void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	const struct xg_host *h = &t->cur->host;
-	fprintf(f, "Source: %s (%s), %zu domains, interval %.3f s\n\n", h->source, h->hypervisor,
+	fprintf(f, "Source: %s (%s), %zu domains, interval %.3f s\n", h->source, h->hypervisor,
 		t->ndom_rows, t->sum.interval_s);
+	if (h->cache_events[0])
+		fprintf(f, "Cache columns count: %s\n", h->cache_events);
+	fputc('\n', f);
 	fprintf(f, "Columns:\n");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
@@ -63,6 +66,8 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	fprintf(f, "\nWhy '-':\n");
 	bool any = false;
 	for (int c = 0; c < XG_COL_COUNT; c++) {
+		if (xg_columns[c].unit == XG_UNIT_TEXT)
+			continue;   /* NAME and STATE are always shown */
 		struct xg_reason_count rc[16];
 		size_t n = explain_reasons(t, v, (enum xg_col)c, rc, XG_ARRAY_LEN(rc));
 		for (size_t k = 0; k < n; k++) {
