@@ -13,6 +13,8 @@ size_t explain_reasons(const struct xg_table *t, const struct xg_view *v, enum x
 		       struct xg_reason_count *out, size_t max)
 {
 	size_t n = 0;
+	if (xg_columns[c].unit == XG_UNIT_TEXT)
+		return 0;   /* NAME and STATE are always shown */
 	for (size_t i = 0; i < v->norder; i++) {
 		const struct xg_row *r = &t->rows[v->order[i]];
 		if (r->vcpu >= 0 || ((r->valid >> c) & 1))
@@ -66,8 +68,6 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	fprintf(f, "\nWhy '-':\n");
 	bool any = false;
 	for (int c = 0; c < XG_COL_COUNT; c++) {
-		if (xg_columns[c].unit == XG_UNIT_TEXT)
-			continue;   /* NAME and STATE are always shown */
 		struct xg_reason_count rc[16];
 		size_t n = explain_reasons(t, v, (enum xg_col)c, rc, XG_ARRAY_LEN(rc));
 		for (size_t k = 0; k < n; k++) {
