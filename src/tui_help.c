@@ -134,6 +134,14 @@ static void add_reasons(struct lines *L, const struct tui *t, int width)
 			}
 		}
 	}
+	/* By column, in table order; reasons of one column in the order met. */
+	for (size_t i = 1; i < nseen; i++) {
+		struct why_seen x = seen[i];
+		size_t j = i;
+		for (; j > 0 && seen[j - 1].c > x.c; j--)
+			seen[j] = seen[j - 1];
+		seen[j] = x;
+	}
 	lines_add(L, "Why values on screen show \"-\"");
 	if (!nseen)
 		lines_add(L, "  none: every value on screen was measured");
