@@ -22,6 +22,7 @@ keys Space
 wait_for FROZEN
 clock() { screen | sed -n 1p | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}$'; }
 c1=$(clock)
+[ -n "$c1" ] || fail "no clock at the end of the first line"
 sleep 2.2
 [ "$(clock)" = "$c1" ] || fail "the screen changed while frozen: $c1 -> $(clock)"
 keys Space
