@@ -383,6 +383,20 @@ check("csv-busy-highest-cpu", b is not None and col(b, "cpu_pct") is not None
 # and the rates are sane while the guest is quiet).
 ic = {r.get("name"): r for r in csv_rows("io-xgtop.out")}.get("xg-io")
 check("csv-io-row", ic is not None, (read("io-xgtop.err") or "")[:300])
+# xgtop's cumulative counters, as -o xentop prints them, against the guest.
+ixt = xentop_blocks(read("io-xgtop-xt.out"))
+xr = {r["NAME"]: r for _, r in ixt[-1]["rows"]}.get("xg-io") if ixt else None
+if xr and gs:
+    bad = []
+    if int(xr["VBD_RSECT"]) != gs["rd_sect"] or int(xr["VBD_WSECT"]) != gs["wr_sect"]:
+        bad.append("sectors %s/%s vs guest %d/%d" % (xr["VBD_RSECT"], xr["VBD_WSECT"], gs["rd_sect"], gs["wr_sect"]))
+    if not near(int(xr["NETTX(k)"]), gs["rx_bytes"] // 1024, 0.05, 4):
+        bad.append("NETTX(k) %s vs guest rx %d k" % (xr["NETTX(k)"], gs["rx_bytes"] // 1024))
+    if not near(int(xr["NETRX(k)"]), gs["tx_bytes"] // 1024, 0.05, 4):
+        bad.append("NETRX(k) %s vs guest tx %d k" % (xr["NETRX(k)"], gs["tx_bytes"] // 1024))
+    check("xgtop-io-matches-guest", not bad, "; ".join(bad))
+else:
+    check("xgtop-io-matches-guest", False, "no xg-io row (%s) or guest stats" % (read("io-xgtop-xt.err") or "")[:200])
 
 nn = csv_rows("nonet.out")
 check("nonet-nodisk-blank", bool(nn) and all(

@@ -66,6 +66,7 @@ ready io
 run io-xentop 30 xentop -b -i 1 -n -x
 run io-dump 30 $DUMP -n 1
 [ -x $XGTOP ] && run io-xgtop 30 $XGTOP --source xen -b -n 1 -d 0.5 -o csv
+[ -x $XGTOP ] && run io-xgtop-xt 30 $XGTOP --source xen -b -n 1 -d 0.5 -o xentop
 note "IO_SNAPSHOT"
 create busy
 ready busy
