@@ -45,7 +45,7 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
 
-.PHONY: all run test test-unit test-xen test-pmu bench fuzz install deps clean tools
+.PHONY: all man run test check test-unit test-xen test-pmu bench fuzz install deps clean tools
 
 all: xgtop
 
@@ -72,13 +72,21 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a | $(BUILD)/tools
 
 tools: $(TOOL_BINS)
 
-# Starts the monitor on this host.
-run: xgtop
+# Installs what is missing (as root), builds, and starts the monitor on
+# this host. The build runs in a sub-make so it sees freshly installed
+# libraries.
+run:
+	@contrib/install-deps.sh
+	@$(MAKE) --no-print-directory xgtop
 	./xgtop
 
 # Every test: unit (cmocka), then the scripted suites (TUI in tmux, Linux
 # source on real processes, trace oracle ...). The last line is the count.
-test: xgtop $(UNIT_BINS) $(TOOL_BINS)
+test:
+	@contrib/install-deps.sh
+	@$(MAKE) --no-print-directory check
+
+check: xgtop $(UNIT_BINS) $(TOOL_BINS)
 	@tests/run.sh
 
 test-unit: $(UNIT_BINS)
@@ -98,6 +106,14 @@ bench: xgtop $(TOOL_BINS)
 
 fuzz:
 	@tests/fuzz/run.sh
+
+# The man page's COLUMNS section is generated from the column table.
+man: man/xgtop.1
+
+man/xgtop.1: man/xgtop.1.in xgtop contrib/man-columns.sh
+	contrib/man-columns.sh ./xgtop > $(BUILD)/columns.man
+	sed -e 's/@VERSION@/$(shell sed -n 's/.*XG_VERSION "\(.*\)"/\1/p' include/xgtop/common.h)/' \
+	    -e '/^\.\\" BEGIN COLUMNS/r $(BUILD)/columns.man' $< > $@
 
 install: xgtop
 	install -D -m 0755 xgtop $(DESTDIR)$(PREFIX)/bin/xgtop

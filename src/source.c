@@ -6,6 +6,7 @@
 
 extern const struct xg_source_ops source_linux_ops;
 extern const struct xg_source_ops source_replay_ops;
+extern const struct xg_source_ops source_trace_ops;
 #ifdef HAVE_XEN
 extern const struct xg_source_ops source_xen_ops;
 #endif
@@ -16,6 +17,7 @@ const struct xg_source_ops *const xg_sources[] = {
 #endif
 	&source_linux_ops,
 	&source_replay_ops,
+	&source_trace_ops,
 	NULL
 };
 

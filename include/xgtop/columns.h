@@ -29,6 +29,7 @@ enum xg_colgroup {
 	XG_GRP_SCHED,    /* w, --notrace */
 	XG_GRP_CACHE,    /* c, --nocache; summed figures */
 	XG_GRP_CACHE_BD, /* c + m / --nosumcache: by where the events happened */
+	XG_GRP_CMT,      /* c: L3 occupancy and memory bandwidth, in both modes */
 };
 
 enum xg_unit {

@@ -27,6 +27,7 @@ struct xg_config {
 	const char *events;         /* --events LIST (PMU) */
 	const char *trace_file;     /* --source trace FILE */
 	double window_s;            /* --window S for trace stepping */
+	double trace_cpu_hz;        /* --cpu-hz HZ for --source trace, 0 = estimate */
 	bool vcpus;                 /* -v / show per-vCPU rows at start */
 };
 

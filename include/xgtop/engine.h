@@ -16,9 +16,9 @@ struct xg_engine {
 	const struct xg_source_ops *ops;
 	struct xg_source *src;
 	struct xg_recorder *rec;
-	struct xg_metrics metrics;
 	struct xg_sample sample[2];     /* current and the one before it */
-	int cur;
+	int cur;                        /* index of the current one */
+	unsigned nsamples;              /* taken so far */
 	struct xg_table table;
 	struct xg_view view;
 	uint64_t self_cpu_last;         /* to measure our own cost per refresh */

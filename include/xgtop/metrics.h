@@ -17,6 +17,9 @@ enum xg_mwhy {
 	XG_WHY_NOINSTR,                /* no instructions counted: MPKI undefined */
 	XG_WHY_NOTIME,                 /* zero-length interval */
 	XG_WHY_NOTOTAL,                /* host memory total unknown */
+	XG_WHY_NOLIMIT,                /* no memory limit set (shown as "nolim") */
+	XG_WHY_DOMONLY,                /* a vCPU row: the figure exists per domain only */
+	XG_WHY_NOBREAKDOWN,            /* cache sum counted, breakdown not */
 	XG_WHY_COUNT
 };
 
@@ -24,6 +27,8 @@ struct xg_row {
 	uint32_t id;
 	int32_t vcpu;               /* -1 for a domain row, else the vCPU id */
 	uint32_t dom_index;         /* index of the domain in table->cur */
+	uint32_t child_first;       /* domain rows: first vCPU row in the table */
+	uint32_t child_count;       /* domain rows: number of vCPU rows */
 	const char *name;           /* raw, points into the current sample */
 	char state[8];              /* "dsbcpr" letters, '-' where clear */
 	uint64_t valid;             /* bit per enum xg_col */
@@ -47,18 +52,11 @@ struct xg_table {
 	struct xg_summary sum;
 };
 
-struct xg_metrics {
-	struct xg_sample prev;
-	bool have_prev;
-};
-
-void metrics_init(struct xg_metrics *m);
-void metrics_free(struct xg_metrics *m);
-/* Computes out from the previous sample and cur (sorted by id), then keeps
- * a copy of cur as the new previous. with_vcpus adds one row per vCPU.
+/* Computes out from the previous sample (NULL for the first) and cur, both
+ * sorted by id. with_vcpus adds one row per vCPU after the domain rows.
  * out->cur points at cur, which must outlive the use of out. */
-void metrics_update(struct xg_metrics *m, const struct xg_sample *cur, bool with_vcpus,
-		    struct xg_table *out);
+void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,
+		     struct xg_table *out);
 void table_free(struct xg_table *t);
 /* The text of the reason a row's column is `-`, or NULL. */
 const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c);

@@ -99,6 +99,8 @@ struct xg_host {
 	char hypervisor[64];        /* "Xen 4.17.7", "Linux 6.1.0 (KVM)" */
 	char hostname[64];
 	char sched[32];             /* scheduler name when known */
+	char cache_events[96];      /* what the cache columns count, e.g.
+	                               "LLC_REFERENCES/LLC_MISSES (Intel arch.)" */
 	uint64_t mono_ns;           /* when the sample was taken (monotonic) */
 	uint64_t real_ns;           /* the same instant, wall clock */
 	uint32_t pcpus;

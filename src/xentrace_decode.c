@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The xentrace record decoder: one code path for trace files (a stream of
+ * TRC_TRACE_CPU_CHANGE chunks) and for live per-pCPU buffers. Each record
+ * is sized by its own header (TSC flag, extra-word count), never by its
+ * event id, so events whose layout changed between Xen versions, unknown
+ * events and wrap padding all decode without special cases. */
+#include "xgtop/xentrace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void xt_decoder_init(struct xt_decoder *dec, xt_rec_fn fn, void *ctx)
+{
+	memset(dec, 0, sizeof(*dec));
+	dec->fn = fn;
+	dec->ctx = ctx;
+}
+
+void xt_decoder_free(struct xt_decoder *dec)
+{
+	free(dec->pcpu);
+	dec->pcpu = NULL;
+	dec->npcpu = dec->pcpu_cap = 0;
+}
+
+static inline uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);   /* the format is host-endian; Xen is little-endian x86/arm */
+	return v;
+}
+
+static struct xt_pcpu_info *pcpu_get(struct xt_decoder *dec, uint32_t cpu)
+{
+	if (cpu >= dec->npcpu) {
+		xg_grow(&dec->pcpu, &dec->pcpu_cap, (size_t)cpu + 1, sizeof(*dec->pcpu));
+		memset(dec->pcpu + dec->npcpu, 0, (cpu + 1 - dec->npcpu) * sizeof(*dec->pcpu));
+		dec->npcpu = (size_t)cpu + 1;
+	}
+	return &dec->pcpu[cpu];
+}
+
+static int fail_at(struct xt_decoder *dec, uint64_t off, struct xg_err *err, const char *what)
+{
+	dec->failed = true;
+	dec->fail_offset = off;
+	return xg_fail(err, "corrupt trace at byte %llu: %s", (unsigned long long)off, what);
+}
+
+/* Delivers one complete record of pCPU cpu. */
+static inline int deliver(struct xt_decoder *dec, const uint8_t *p, uint32_t cpu, uint64_t off,
+                   struct xg_err *err)
+{
+	uint32_t hdr = rd32(p);
+	struct xt_rec r;
+	struct xt_pcpu_info *pi = cpu < dec->npcpu ? &dec->pcpu[cpu] : pcpu_get(dec, cpu);
+	r.event = hdr & 0x0fffffffu;
+	r.nwords = (hdr >> 28) & 7;
+	r.has_tsc = hdr >> 31;
+	r.pcpu = cpu;
+	r.offset = off;
+	const uint8_t *d = p + 4;
+	if (r.has_tsc) {
+		r.tsc = (uint64_t)rd32(p + 4) | (uint64_t)rd32(p + 8) << 32;
+		d += 8;
+		if (pi->has_tsc && r.tsc < pi->last_tsc)
+			pi->tsc_backwards++;
+		if (!pi->has_tsc)
+			pi->first_tsc = r.tsc;
+		pi->has_tsc = true;
+		pi->last_tsc = r.tsc;
+	} else {
+		r.tsc = pi->last_tsc;
+	}
+	pi->seen = true;
+	pi->records++;
+	dec->records++;
+	/* Most records (HVM exits, scheduler internals) matter to nobody here:
+	 * their TSC is noted above and they go no further. */
+	if (dec->sched_only && !xt_sched_wanted(r.event, dec->want_infprev))
+		return 0;
+	memcpy(r.d, d, 4u * r.nwords);
+	if (dec->fn && dec->fn(dec->ctx, &r)) {
+		dec->failed = true;
+		dec->fail_offset = off;
+		return xg_fail(err, "trace processing stopped at byte %llu", (unsigned long long)off);
+	}
+	return 0;
+}
+
+static bool is_chunk_header(uint32_t hdr)
+{
+	return (hdr & 0x0fffffffu) == XT_CPU_CHANGE && ((hdr >> 28) & 7) >= 2;
+}
+
+/* One record in file mode at p (size bytes, complete). */
+static int file_record(struct xt_decoder *dec, const uint8_t *p, size_t size, struct xg_err *err)
+{
+	uint64_t off = dec->offset;
+	uint32_t hdr = rd32(p);
+	char msg[160];
+	if (!dec->in_chunk) {
+		if (!is_chunk_header(hdr)) {
+			snprintf(msg, sizeof(msg),
+			         "expected a TRC_TRACE_CPU_CHANGE chunk header, found word 0x%08x%s", hdr,
+			         off ? "" : " (not an xentrace file?)");
+			return fail_at(dec, off, err, msg);
+		}
+		const uint8_t *d = p + 4 + ((hdr >> 31) ? 8 : 0);
+		uint32_t cpu = rd32(d), win = rd32(d + 4);
+		if (cpu >= XT_MAX_PCPU) {
+			snprintf(msg, sizeof(msg), "chunk header names pCPU %u (limit %u)", cpu, XT_MAX_PCPU - 1);
+			return fail_at(dec, off, err, msg);
+		}
+		if (win % 4) {
+			snprintf(msg, sizeof(msg), "chunk for pCPU %u has a size of %u bytes, not a multiple of 4",
+			         cpu, win);
+			return fail_at(dec, off, err, msg);
+		}
+		pcpu_get(dec, cpu)->seen = true;
+		dec->chunks++;
+		dec->chunk_cpu = cpu;
+		dec->chunk_left = win;
+		dec->chunk_start = off;
+		dec->in_chunk = win > 0;
+		dec->offset += size;
+		return 0;
+	}
+	if (size > dec->chunk_left) {
+		snprintf(msg, sizeof(msg),
+		         "a %zu-byte record overruns the end of pCPU %u's chunk (started at byte %llu) by %llu bytes",
+		         size, dec->chunk_cpu, (unsigned long long)dec->chunk_start,
+		         (unsigned long long)(size - dec->chunk_left));
+		return fail_at(dec, off, err, msg);
+	}
+	if (deliver(dec, p, dec->chunk_cpu, off, err))
+		return -1;
+	dec->chunk_left -= size;
+	dec->in_chunk = dec->chunk_left > 0;
+	dec->offset += size;
+	return 0;
+}
+
+/* The hot loop: the whole records of the open chunk in [p, stop). Only
+ * TSC bookkeeping happens for records nobody wants. Returns the bytes
+ * consumed, or (size_t)-1 when the consumer stopped decoding. */
+static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t *stop,
+                         struct xg_err *err)
+{
+	const uint8_t *start = p;
+	struct xt_pcpu_info *pi = pcpu_get(dec, dec->chunk_cpu);
+	const bool filter = dec->sched_only, infprev = dec->want_infprev;
+	/* Kept in registers through the loop, written back around deliver(). */
+	uint64_t n = 0, back = 0, last = pi->last_tsc;
+	bool has = pi->has_tsc;
+	while (stop - p >= 4) {
+		uint32_t hdr = rd32(p);
+		size_t size = xt_rec_size(hdr);
+		if ((size_t)(stop - p) < size)
+			break;
+		if (filter && !xt_sched_wanted(hdr & 0x0fffffffu, infprev)) {
+			n++;
+			if (hdr >> 31) {
+				uint64_t tsc = (uint64_t)rd32(p + 4) | (uint64_t)rd32(p + 8) << 32;
+				if (__builtin_expect(!has, 0)) {
+					pi->first_tsc = last = tsc;
+					has = true;
+				}
+				back += tsc < last;
+				last = tsc;
+			}
+		} else {
+			pi->records += n;
+			dec->records += n;
+			pi->tsc_backwards += back;
+			pi->last_tsc = last;
+			pi->has_tsc = has;
+			n = back = 0;
+			if (deliver(dec, p, dec->chunk_cpu, dec->offset + (uint64_t)(p - start), err))
+				return (size_t)-1;
+			pi = &dec->pcpu[dec->chunk_cpu];
+			last = pi->last_tsc;
+			has = pi->has_tsc;
+		}
+		p += size;
+	}
+	pi->records += n;
+	dec->records += n;
+	pi->tsc_backwards += back;
+	pi->last_tsc = last;
+	pi->has_tsc = has;
+	pi->seen = true;
+	return (size_t)(p - start);
+}
+
+int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct xg_err *err)
+{
+	const uint8_t *p = buf, *end = p + len;
+	if (dec->failed)
+		return xg_fail(err, "corrupt trace at byte %llu", (unsigned long long)dec->fail_offset);
+	/* Finish a record split by the previous feed. */
+	if (dec->ncarry) {
+		while (dec->ncarry < 4 && p < end)
+			dec->carry[dec->ncarry++] = *p++;
+		if (dec->ncarry < 4)
+			return 0;
+		if (!dec->in_chunk && !is_chunk_header(rd32(dec->carry)))
+			return file_record(dec, dec->carry, 4, err);
+		size_t need = xt_rec_size(rd32(dec->carry));
+		size_t take = need - dec->ncarry;
+		if (take > (size_t)(end - p))
+			take = (size_t)(end - p);
+		memcpy(dec->carry + dec->ncarry, p, take);
+		dec->ncarry += take;
+		p += take;
+		if (dec->ncarry < need)
+			return 0;
+		dec->ncarry = 0;
+		if (file_record(dec, dec->carry, need, err))
+			return -1;
+	}
+	while ((size_t)(end - p) >= 4) {
+		if (dec->in_chunk) {
+			size_t avail = (size_t)(end - p);
+			bool chunk_ends = dec->chunk_left <= avail;
+			const uint8_t *stop = chunk_ends ? p + dec->chunk_left : end;
+			size_t used = scan_chunk(dec, p, stop, err);
+			if (used == (size_t)-1)
+				return -1;
+			p += used;
+			dec->offset += used;
+			dec->chunk_left -= used;
+			dec->in_chunk = dec->chunk_left > 0;
+			if (!dec->in_chunk)
+				continue;
+			if (chunk_ends && (size_t)(end - p) >= 4 &&
+			    xt_rec_size(rd32(p)) <= (size_t)(end - p))
+				return file_record(dec, p, xt_rec_size(rd32(p)), err);   /* overruns */
+			if (!chunk_ends || (size_t)(end - p) < 4 || xt_rec_size(rd32(p)) > (size_t)(end - p))
+				break;   /* the rest arrives with the next feed */
+		}
+		/* A bad chunk header is reported at once, not as a short record. */
+		if (!dec->in_chunk && !is_chunk_header(rd32(p)))
+			return file_record(dec, p, 4, err);
+		size_t size = xt_rec_size(rd32(p));
+		if ((size_t)(end - p) < size)
+			break;
+		if (file_record(dec, p, size, err))
+			return -1;
+		p += size;
+	}
+	memcpy(dec->carry, p, (size_t)(end - p));
+	dec->ncarry = (size_t)(end - p);
+	return 0;
+}
+
+int xt_decode_finish(struct xt_decoder *dec, struct xg_err *err)
+{
+	char msg[200];
+	if (dec->failed)
+		return xg_fail(err, "corrupt trace at byte %llu", (unsigned long long)dec->fail_offset);
+	if (dec->ncarry) {
+		size_t need = dec->ncarry >= 4 ? xt_rec_size(rd32(dec->carry)) : 4;
+		snprintf(msg, sizeof(msg), "the file ends inside a record (%zu of %zu bytes present)",
+		         dec->ncarry, need);
+		dec->failed = true;
+		dec->fail_offset = dec->offset;
+		return xg_fail(err, "truncated trace at byte %llu: %s", (unsigned long long)dec->offset, msg);
+	}
+	if (dec->in_chunk && dec->chunk_left) {
+		snprintf(msg, sizeof(msg), "pCPU %u's chunk (started at byte %llu) lacks its last %llu bytes",
+		         dec->chunk_cpu, (unsigned long long)dec->chunk_start,
+		         (unsigned long long)dec->chunk_left);
+		dec->failed = true;
+		dec->fail_offset = dec->offset;
+		return xg_fail(err, "truncated trace at byte %llu: %s", (unsigned long long)dec->offset, msg);
+	}
+	if (!dec->chunks) {
+		dec->failed = true;
+		dec->fail_offset = 0;
+		return xg_fail(err, "empty trace: no TRC_TRACE_CPU_CHANGE chunk at byte 0");
+	}
+	return 0;
+}
+
+int xt_decode_raw(struct xt_decoder *dec, uint32_t pcpu, const void *buf, size_t len,
+                  struct xg_err *err)
+{
+	const uint8_t *p = buf, *end = p + len;
+	if (pcpu >= XT_MAX_PCPU)
+		return xg_fail(err, "pCPU %u out of range", pcpu);
+	while (p < end) {
+		uint64_t off = dec->offset;
+		if ((size_t)(end - p) < 4 || (size_t)(end - p) < xt_rec_size(rd32(p))) {
+			char msg[120];
+			snprintf(msg, sizeof(msg), "pCPU %u's buffer ends inside a record (%zu bytes left)", pcpu,
+			         (size_t)(end - p));
+			return fail_at(dec, off, err, msg);
+		}
+		size_t size = xt_rec_size(rd32(p));
+		if (deliver(dec, p, pcpu, off, err))
+			return -1;
+		p += size;
+		dec->offset += size;
+	}
+	return 0;
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Keeps the records runstate accounting needs (runstate changes, continue
+ * running, lost records), one queue per pCPU, and merges the queues in TSC
+ * order: a vCPU's records come from several pCPUs (it is woken on one and
+ * runs on another), and xentrace writes each pCPU's records in chunks. */
+#include "xgtop/xentrace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void xt_events_init(struct xt_events *e)
+{
+	memset(e, 0, sizeof(*e));
+}
+
+void xt_events_free(struct xt_events *e)
+{
+	for (size_t i = 0; i < e->nq; i++)
+		free(e->q[i].ev);
+	free(e->q);
+	free(e->hz_samples);
+	free(e->cur);
+	memset(e, 0, sizeof(*e));
+}
+
+static struct xt_evq *queue(struct xt_events *e, uint32_t p)
+{
+	if (p >= e->nq) {
+		xg_grow(&e->q, &e->qcap, (size_t)p + 1, sizeof(*e->q));
+		memset(e->q + e->nq, 0, (p + 1 - e->nq) * sizeof(*e->q));
+		e->nq = (size_t)p + 1;
+	}
+	return &e->q[p];
+}
+
+static void push(struct xt_evq *q, const struct xt_ev *ev)
+{
+	if (q->n == q->cap)
+		xg_grow(&q->ev, &q->cap, q->n + 1, sizeof(*q->ev));
+	q->ev[q->n++] = *ev;
+}
+
+static void hz_sample(struct xt_events *e, const struct xt_rec *r)
+{
+	uint32_t dom, unit, runtime;
+	bool has_unit = r->nwords >= 3;
+	if (r->nwords < 2 || r->pcpu >= e->ncur || !e->cur[r->pcpu].valid)
+		return;
+	/* Xen 4.8 added the unit id: {dom, unit, runtime}; before: {dom, runtime}. */
+	dom = r->d[0];
+	unit = has_unit ? r->d[1] : 0;
+	runtime = has_unit ? r->d[2] : r->d[1];
+	if (dom != e->cur[r->pcpu].dom || (has_unit && unit != e->cur[r->pcpu].vcpu))
+		return;
+	/* Short runs make the fixed skew between the two clocks dominate. */
+	if (runtime < 1000000 || r->tsc <= e->cur[r->pcpu].tsc)
+		return;
+	double hz = (double)(r->tsc - e->cur[r->pcpu].tsc) * 1e9 / runtime;
+	xg_grow(&e->hz_samples, &e->hz_cap, e->nhz + 1, sizeof(double));
+	e->hz_samples[e->nhz++] = hz;
+}
+
+int xt_events_add(void *ctx, const struct xt_rec *r)
+{
+	struct xt_events *e = ctx;
+	struct xt_evq *q = queue(e, r->pcpu);
+	struct xt_ev ev = { .tsc = r->tsc, .pcpu = (uint16_t)r->pcpu };
+	if (r->has_tsc) {
+		if (!e->has_tsc || r->tsc < e->first_tsc)
+			e->first_tsc = r->tsc;
+		if (!e->has_tsc || r->tsc > e->last_tsc)
+			e->last_tsc = r->tsc;
+		e->has_tsc = true;
+		if (!q->has_first) {
+			q->first_tsc = r->tsc;
+			q->has_first = true;
+		}
+		q->last_tsc = r->tsc;
+	}
+	uint32_t lo = r->event & 0x0ffff00fu;
+	if (lo == XT_RUNSTATE_CHANGE || lo == XT_CONTINUE_RUNNING) {
+		uint32_t oldst = (r->event >> 8) & 0xf, newst = (r->event >> 4) & 0xf;
+		e->sched_records++;
+		/* {vcpu:16, dom:16} in the first word; Xen builds with perf
+		 * counters appended two u64s, which we ignore. */
+		if (r->nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > 3 || newst > 3))) {
+			e->short_records++;
+			return 0;
+		}
+		ev.vcpu = r->d[0] & 0xffff;
+		ev.dom = r->d[0] >> 16;
+		if (lo == XT_CONTINUE_RUNNING) {
+			ev.kind = XT_EV_CONTINUE;
+			ev.old_new = XT_RUNNING << 4 | XT_RUNNING;
+			newst = XT_RUNNING;
+		} else {
+			ev.kind = XT_EV_CHANGE;
+			ev.old_new = (uint8_t)(oldst << 4 | newst);
+		}
+		if (newst == XT_RUNNING) {
+			if (r->pcpu >= e->ncur) {
+				size_t cap = e->ncur;
+				xg_grow(&e->cur, &cap, (size_t)r->pcpu + 1, sizeof(*e->cur));
+				memset(e->cur + e->ncur, 0, (cap - e->ncur) * sizeof(*e->cur));
+				e->ncur = cap;
+			}
+			if (lo == XT_RUNSTATE_CHANGE || !e->cur[r->pcpu].valid ||
+			    e->cur[r->pcpu].dom != ev.dom || e->cur[r->pcpu].vcpu != ev.vcpu) {
+				e->cur[r->pcpu].dom = ev.dom;
+				e->cur[r->pcpu].vcpu = ev.vcpu;
+				e->cur[r->pcpu].tsc = r->tsc;
+				e->cur[r->pcpu].valid = true;
+			}
+		}
+		push(q, &ev);
+		return 0;
+	}
+	if (r->event == XT_LOST_RECORDS) {
+		uint64_t first = r->tsc;
+		uint32_t count = r->nwords >= 1 ? r->d[0] : 0;
+		uint16_t did = 0xffff, vid = 0xffff;   /* unknown in short layouts */
+		if (r->nwords >= 4) {
+			did = r->d[1] & 0xffff;
+			vid = r->d[1] >> 16;
+			first = (uint64_t)r->d[2] | (uint64_t)r->d[3] << 32;
+			if (first > r->tsc || !r->has_tsc)
+				first = r->tsc;
+		}
+		e->lost_records += count;
+		e->lost_events++;
+		ev.old_new = r->nwords >= 4;
+		ev.kind = XT_EV_LOST_START;
+		ev.tsc = first;
+		ev.dom = (uint16_t)(count >> 16);
+		ev.vcpu = (uint16_t)count;
+		push(q, &ev);
+		ev.kind = XT_EV_LOST_END;
+		ev.tsc = r->tsc;
+		ev.dom = did;
+		ev.vcpu = vid;
+		push(q, &ev);
+		return 0;
+	}
+	if (r->event == XT_SWITCH_INFPREV && r->has_tsc)
+		hz_sample(e, r);
+	return 0;
+}
+
+void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last)
+{
+	struct xt_evq *q = queue(e, p);
+	if (!q->has_first || first < q->first_tsc)
+		q->first_tsc = first;
+	if (!q->has_first || last > q->last_tsc)
+		q->last_tsc = last;
+	q->has_first = true;
+	if (!e->has_tsc || first < e->first_tsc)
+		e->first_tsc = first;
+	if (!e->has_tsc || last > e->last_tsc)
+		e->last_tsc = last;
+	e->has_tsc = true;
+}
+
+void xt_events_close(struct xt_events *e)
+{
+	for (size_t p = 0; p < e->nq; p++) {
+		struct xt_evq *q = &e->q[p];
+		if (!q->has_first)
+			continue;
+		/* The pCPU's data ends at its last TSC, whatever the record. */
+		uint64_t last = q->last_tsc;
+		struct xt_ev ev = { .tsc = last, .pcpu = (uint16_t)p, .kind = XT_EV_PCPU_END };
+		push(q, &ev);
+	}
+}
+
+uint64_t xt_events_pcpu_first(const struct xt_events *e, uint32_t p)
+{
+	return p < e->nq && e->q[p].has_first ? e->q[p].first_tsc : 0;
+}
+
+bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out)
+{
+	struct xt_evq *best = NULL;
+	for (size_t p = 0; p < e->nq; p++) {
+		struct xt_evq *q = &e->q[p];
+		if (q->head < q->n && (!best || q->ev[q->head].tsc < best->ev[best->head].tsc))
+			best = q;
+	}
+	if (!best || best->ev[best->head].tsc > upto)
+		return false;
+	*out = best->ev[best->head++];
+	if (best->head == best->n)
+		best->head = best->n = 0;
+	return true;
+}
+
+/* Heap of pCPU queue heads ordered by (tsc, pCPU); each entry keeps its
+ * head's TSC so comparisons touch no queue memory. */
+static inline bool key_less(const struct xt_mh *x, const struct xt_mh *y)
+{
+	return x->tsc < y->tsc || (x->tsc == y->tsc && x->q < y->q);
+}
+
+static void sift_down(struct xt_mh *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && key_less(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && key_less(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		struct xt_mh t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+void xt_merge_init(struct xt_merge *m, struct xt_events *e)
+{
+	memset(m, 0, sizeof(*m));
+	m->e = e;
+	m->h = xg_malloc((e->nq ? e->nq : 1) * sizeof(*m->h));
+	for (size_t p = 0; p < e->nq; p++)
+		if (e->q[p].head < e->q[p].n) {
+			m->h[m->nh].tsc = e->q[p].ev[e->q[p].head].tsc;
+			m->h[m->nh++].q = (uint32_t)p;
+		}
+	for (size_t i = m->nh / 2; i-- > 0;)
+		sift_down(m->h, m->nh, i);
+}
+
+bool xt_merge_next(struct xt_merge *m, struct xt_ev *out)
+{
+	return xt_merge_next_upto(m, UINT64_MAX, out);
+}
+
+bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out)
+{
+	if (!m->nh || m->h[0].tsc > upto)
+		return false;
+	struct xt_evq *q = &m->e->q[m->h[0].q];
+	*out = q->ev[q->head++];
+	if (q->head == q->n) {
+		q->head = q->n = 0;
+		m->h[0] = m->h[--m->nh];
+	} else {
+		m->h[0].tsc = q->ev[q->head].tsc;
+		/* Runs from one pCPU stay at the root without any sifting. */
+		if ((m->nh < 2 || key_less(&m->h[0], &m->h[1])) &&
+		    (m->nh < 3 || key_less(&m->h[0], &m->h[2])))
+			return true;
+	}
+	sift_down(m->h, m->nh, 0);
+	return true;
+}
+
+void xt_merge_free(struct xt_merge *m)
+{
+	free(m->h);
+	m->h = NULL;
+	m->nh = 0;
+}
+
+struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n)
+{
+	size_t total = 0, k = 0;
+	for (size_t p = 0; p < e->nq; p++)
+		total += e->q[p].n - e->q[p].head;
+	struct xt_ev *out = xg_malloc((total ? total : 1) * sizeof(*out));
+	struct xt_merge m;
+	xt_merge_init(&m, e);
+	while (k < total && xt_merge_next(&m, &out[k]))
+		k++;
+	xt_merge_free(&m);
+	*n = k;
+	return out;
+}
+
+size_t xt_events_drain(struct xt_events *e, uint64_t upto,
+                       void (*fn)(void *ctx, const struct xt_ev *ev), void *ctx)
+{
+	struct xt_merge m;
+	struct xt_ev ev;
+	size_t n = 0;
+	xt_merge_init(&m, e);
+	while (xt_merge_next_upto(&m, upto, &ev)) {
+		fn(ctx, &ev);
+		n++;
+	}
+	xt_merge_free(&m);
+	/* Keep what is left at the front so the queues do not creep. */
+	for (size_t p = 0; p < e->nq; p++) {
+		struct xt_evq *q = &e->q[p];
+		if (q->head) {
+			memmove(q->ev, q->ev + q->head, (q->n - q->head) * sizeof(*q->ev));
+			q->n -= q->head;
+			q->head = 0;
+		}
+	}
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double xt_events_estimate_hz(struct xt_events *e, size_t *nsamples)
+{
+	*nsamples = e->nhz;
+	if (e->nhz < 16)
+		return 0;
+	qsort(e->hz_samples, e->nhz, sizeof(double), cmp_double);
+	/* Rounded to 0.1 MHz: the estimate is not better than that, and every
+	 * user of it then converts cycles identically. */
+	return (double)(uint64_t)(e->hz_samples[e->nhz / 2] / 1e5 + 0.5) * 1e5;
+}

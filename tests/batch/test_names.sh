@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A process named with a comma, a quote and an ESC byte, through the real
+# pipeline: CSV escapes it and stays parseable, JSON carries it exactly,
+# text shows it escaped and never writes the raw control byte.
+. "$(dirname "$0")/common.sh"
+command -v setsid >/dev/null || { echo "SKIP: setsid (util-linux) is needed"; exit 77; }
+# The shell waits on a FIFO with a builtin: exec would reset the name.
+mkfifo "$tmp/fifo"
+setsid -f bash -c 'echo $$ >"$0"; printf "x,\"y\033z" >/proc/$$/comm; exec 3<>"$1"; read -t 30 -u 3' \
+	"$tmp/pid" "$tmp/fifo" >/dev/null 2>&1
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/pid" ] && break; sleep 0.05; done
+pid=$(cat "$tmp/pid") || fail "the named process did not start"
+trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+sleep 0.1
+grep -q 'y.z' "/proc/$pid/comm" || { echo "SKIP: cannot rename a process here"; exit 77; }
+for f in csv json text; do
+	./xgtop -b -n 1 -d 0.2 -o $f --group process >"$tmp/$f" 2>"$tmp/err" ||
+		fail "-o $f: exit $?: $(cat "$tmp/err")"
+done
+python3 - "$tmp" "$pid" <<'PY' || exit 1
+import csv, json, sys
+d, pid = sys.argv[1], sys.argv[2]
+raw = 'x,"y\x1bz'
+rows = [r for r in csv.DictReader(open(d + "/csv", encoding="utf-8", newline="")) if r["id"] == pid]
+assert rows, "pid %s not in the CSV" % pid
+assert rows[0]["name"] == 'x,"y\\x1bz', rows[0]["name"]
+doms = [x for x in json.loads(open(d + "/json", encoding="utf-8").readline())["domains"]
+        if x["id"] == int(pid)]
+assert doms and doms[0]["name"] == raw, doms
+text = open(d + "/text", encoding="utf-8").read()
+assert "\x1b" not in text, "raw ESC in the text output"
+assert 'x,"y\\x1bz' in text, "escaped name not in the text output"
+print("ok: the name survives CSV, JSON and text")
+PY

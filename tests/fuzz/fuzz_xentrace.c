@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libFuzzer harness: the xentrace decoder (file mode fed in pieces of a
+ * size the input chooses, and live raw mode), the event merger and both
+ * accountings run on arbitrary bytes. Any crash, leak, sanitizer report
+ * or broken invariant is a bug. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xgtop/xentrace.h"
+
+static void account(struct xt_events *ev, enum xt_mode mode)
+{
+	size_t n;
+	struct xt_acct a;
+	xt_events_close(ev);
+	struct xt_ev *all = xt_events_merge_all(ev, &n);
+	xt_acct_init(&a, mode);
+	xt_acct_start(&a, ev->first_tsc);
+	for (size_t p = 0; p < ev->nq; p++)
+		if (ev->q[p].has_first)
+			xt_acct_pcpu_first(&a, (uint32_t)p, ev->q[p].first_tsc);
+	if (mode == XT_NATIVE)
+		xt_acct_seed_from(&a, all, n, ev->first_tsc);
+	for (size_t i = 0; i < n; i++) {
+		if (i && all[i].tsc < all[i - 1].tsc && all[i].pcpu == all[i - 1].pcpu &&
+		    all[i].kind != XT_EV_PCPU_END)
+			; /* TSC may go back within a pCPU on bad input: allowed */
+		xt_acct_event(&a, &all[i]);
+	}
+	xt_acct_finish(&a, ev->last_tsc);
+	if (mode == XT_NATIVE && ev->has_tsc)
+		for (size_t i = 0; i < a.nv; i++) {
+			unsigned __int128 sum = 0;
+			for (int s = 0; s < XT_NSTATES; s++)
+				sum += a.v[i].cyc[s];
+			/* No vCPU can be accounted more time than the trace spans. */
+			if (sum > (unsigned __int128)(ev->last_tsc - ev->first_tsc))
+				abort();
+		}
+	xt_acct_sort(&a);
+	xt_acct_free(&a);
+	free(all);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct xt_events ev;
+	struct xt_decoder d;
+	struct xg_err err;
+	if (size < 1)
+		return 0;
+	size_t piece = (size_t)data[0] % 64 + 1;
+	data++;
+	size--;
+	xt_events_init(&ev);
+	xt_decoder_init(&d, xt_events_add, &ev);
+	for (size_t o = 0; o < size; o += piece)
+		if (xt_decode_feed(&d, data + o, size - o < piece ? size - o : piece, &err))
+			break;
+	if (!d.failed)
+		xt_decode_finish(&d, &err);
+	if (d.failed && d.fail_offset > size)
+		abort();   /* an error must point inside the input */
+	account(&ev, (piece & 1) ? XT_COMPAT : XT_NATIVE);
+	xt_decoder_free(&d);
+	xt_events_free(&ev);
+	/* Live mode: the same bytes as one pCPU's buffer. */
+	xt_events_init(&ev);
+	xt_decoder_init(&d, xt_events_add, &ev);
+	xt_decode_raw(&d, piece % 4, data, size, &err);
+	account(&ev, XT_NATIVE);
+	xt_decoder_free(&d);
+	xt_events_free(&ev);
+	return 0;
+}

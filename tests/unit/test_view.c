@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Sorting, filtering, column visibility and formatting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xgtop/view.h"
+
+static struct xg_row rows[6];
+static struct xg_table table;
+static struct xg_config cfg;
+
+static int setup(void **state)
+{
+	(void)state;
+	static const char *names[] = { "alpha", "Beta", "gamma", "delta", "web-01", "web-02" };
+	/* CPU% chosen so that integer truncation (xentop's bug) or string
+	 * comparison would give another order: 9.9 < 10.2 < 10.7 < 100. */
+	static const double cpu[] = { 10.7, 9.9, 100.0, -1, 10.2, 0.5 };
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 6; i++) {
+		rows[i].id = (uint32_t)i + 1;
+		rows[i].vcpu = -1;
+		rows[i].name = names[i];
+		snprintf(rows[i].state, sizeof(rows[i].state), "-----r");
+		if (cpu[i] >= 0) {
+			rows[i].v[XG_COL_CPU_PCT] = cpu[i];
+			rows[i].valid |= 1ull << XG_COL_CPU_PCT;
+		}
+		rows[i].v[XG_COL_ID] = rows[i].id;
+		rows[i].valid |= 1ull << XG_COL_ID;
+	}
+	table.rows = rows;
+	table.n = table.ndom_rows = 6;
+	config_defaults(&cfg);
+	return 0;
+}
+
+static void order_names(struct xg_view *v, char *out, size_t n)
+{
+	out[0] = 0;
+	for (size_t i = 0; i < v->norder; i++) {
+		strncat(out, table.rows[v->order[i]].name, n - strlen(out) - 2);
+		strcat(out, " ");
+	}
+}
+
+static void sort_numeric_unmeasured_last(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	char buf[256];
+	view_init(&v, &cfg);
+	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma alpha web-01 Beta web-02 delta ");
+	v.reverse = true;
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "web-02 Beta web-01 alpha gamma delta ");
+	v.reverse = false;
+	v.sort_col = XG_COL_NAME;
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "alpha Beta delta gamma web-01 web-02 ");
+	view_free(&v);
+}
+
+static void filter_and_vmfile(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	struct xg_err err;
+	char buf[256];
+	view_init(&v, &cfg);
+	assert_int_equal(view_set_filter(&v, "^WEB-", &err), 0);
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "web-01 web-02 ");
+	assert_int_equal(view_set_filter(&v, "web-(", &err), -1);
+	assert_non_null(strstr(err.msg, "web-("));
+	view_apply(&v, &table);   /* the old filter stays */
+	assert_int_equal(v.norder, 2);
+	assert_int_equal(view_set_filter(&v, "", &err), 0);
+
+	char path[] = "/tmp/xgtop-vmfile-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char text[] = "# mine\n  gamma \n\nBeta\n";
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(view_load_vmfile(&v, path, &err), 0);
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma Beta ");
+	unlink(path);
+	assert_int_equal(view_load_vmfile(&v, path, &err), -1);
+	assert_non_null(strstr(err.msg, path));
+	view_free(&v);
+}
+
+static void toggles_and_sort_step(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	cfg.nonet = true;
+	cfg.nosumcache = true;
+	view_init(&v, &cfg);
+	cfg.nonet = cfg.nosumcache = false;
+	assert_false(view_col_visible(&v, XG_COL_NET_RX));
+	assert_true(view_col_visible(&v, XG_COL_DISK_WRB));
+	assert_false(view_col_visible(&v, XG_COL_HIT));
+	assert_true(view_col_visible(&v, XG_COL_HIT_GU));
+	assert_true(view_col_visible(&v, XG_COL_L3_OCC));
+	v.sort_col = XG_COL_MAXMEM;
+	view_sort_step(&v, 1);   /* skips the hidden network columns */
+	assert_int_equal(v.sort_col, XG_COL_DISK_RD);
+	view_sort_step(&v, -1);
+	assert_int_equal(v.sort_col, XG_COL_MAXMEM);
+	v.sort_col = XG_COL_ID;
+	view_sort_step(&v, -1);   /* wraps */
+	assert_int_equal(v.sort_col, XG_COL_HIT_H);
+	view_free(&v);
+}
+
+static void lookup_and_format(void **state)
+{
+	(void)state;
+	char b[32];
+	struct xg_row r = { 0 };
+	assert_int_equal(col_lookup("cpu"), XG_COL_CPU_PCT);
+	assert_int_equal(col_lookup("CPU%"), XG_COL_CPU_PCT);
+	assert_int_equal(col_lookup("llc_miss_ps"), XG_COL_LLC_MISS);
+	assert_int_equal(col_lookup("nope"), -1);
+	col_format(XG_COL_MEM, &r, b, sizeof(b));
+	assert_string_equal(b, "-");
+	col_format_raw(XG_COL_MEM, &r, b, sizeof(b));
+	assert_string_equal(b, "");
+	r.valid = 1ull << XG_COL_MEM | 1ull << XG_COL_LLC_MISS | 1ull << XG_COL_CPU_PCT;
+	r.v[XG_COL_MEM] = 1536.0 * 1024 * 1024;
+	r.v[XG_COL_LLC_MISS] = 1234567;
+	r.v[XG_COL_CPU_PCT] = 0.0;   /* a measured zero is a zero */
+	col_format(XG_COL_MEM, &r, b, sizeof(b));
+	assert_string_equal(b, "1.5G");
+	col_format_raw(XG_COL_MEM, &r, b, sizeof(b));
+	assert_string_equal(b, "1610612736");
+	col_format(XG_COL_LLC_MISS, &r, b, sizeof(b));
+	assert_string_equal(b, "1.2M");
+	col_format(XG_COL_CPU_PCT, &r, b, sizeof(b));
+	assert_string_equal(b, "0.0");
+	r.why[XG_COL_MAXMEM] = XG_WHY_NOLIMIT;
+	col_format(XG_COL_MAXMEM, &r, b, sizeof(b));
+	assert_string_equal(b, "nolim");
+	for (int c = 0; c < XG_COL_COUNT; c++) {
+		assert_int_equal(xg_columns[c].id, c);
+		assert_non_null(xg_columns[c].help);
+		assert_int_equal(col_lookup(xg_columns[c].key), c);
+	}
+}
+
+static void vcpu_rows_follow_domain(void **state)
+{
+	(void)state;
+	struct xg_row r[5];
+	struct xg_table t = { .rows = r, .n = 5, .ndom_rows = 2 };
+	memset(r, 0, sizeof(r));
+	r[0] = (struct xg_row){ .id = 1, .vcpu = -1, .name = "a", .child_first = 2, .child_count = 1 };
+	r[1] = (struct xg_row){ .id = 2, .vcpu = -1, .name = "b", .child_first = 3, .child_count = 2 };
+	r[2] = (struct xg_row){ .id = 1, .vcpu = 0, .name = "a" };
+	r[3] = (struct xg_row){ .id = 2, .vcpu = 0, .name = "b" };
+	r[4] = (struct xg_row){ .id = 2, .vcpu = 1, .name = "b" };
+	struct xg_view v;
+	cfg.vcpus = true;
+	view_init(&v, &cfg);
+	cfg.vcpus = false;
+	v.sort_col = XG_COL_NAME;
+	v.reverse = true;
+	view_apply(&v, &t);
+	assert_int_equal(v.norder, 5);
+	size_t want[] = { 1, 3, 4, 0, 2 };
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(v.order[i], want[i]);
+	view_free(&v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(sort_numeric_unmeasured_last, setup),
+		cmocka_unit_test_setup(filter_and_vmfile, setup),
+		cmocka_unit_test_setup(toggles_and_sort_step, setup),
+		cmocka_unit_test_setup(lookup_and_format, setup),
+		cmocka_unit_test_setup(vcpu_rows_follow_domain, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
