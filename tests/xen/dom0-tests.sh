@@ -76,7 +76,7 @@ run vcpu-dump 30 $DUMP -n 1 -v
 
 # 2. Side by side: the same moments through xentop, xgtop and the probe.
 bg sbs-xentop 60 xentop -b -i 2 -d 1
-[ -x $XGTOP ] && bg sbs-xgtop 60 $XGTOP --source xen -b -n 1 -d 1 -o xentop
+[ -x $XGTOP ] && bg sbs-xgtop 60 $XGTOP --source xen -b -n 1 -d 1 -o xentop --sort name
 bg sbs-dump 60 $DUMP -n 2 -d 1
 wait
 note "SIDE_BY_SIDE"
