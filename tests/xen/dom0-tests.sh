@@ -81,7 +81,7 @@ bg sbs-dump 60 $DUMP -n 2 -d 1
 wait
 note "SIDE_BY_SIDE"
 if [ -x $XGTOP ]; then
-	run sbs-csv 60 $XGTOP --source xen -b -n 1 -d 1 -o csv
+	run sbs-csv 60 $XGTOP --source xen -b -n 1 -d 2 -o csv
 	run sort-cpu 60 $XGTOP --source xen -b -n 1 -d 2 --sort cpu -o xentop
 	run sort-cpu-text 60 $XGTOP --source xen -b -n 1 -d 2 --sort cpu
 	run nonet 60 $XGTOP --source xen -b -n 1 -d 0.5 --nonet --nodisk -o csv

@@ -47,7 +47,7 @@ io)
 	while :; do
 		dd if=/dev/xvda of=/dev/null bs=4k count=4 skip=$((RANDOM % 2000)) iflag=direct 2>/dev/null
 		ping -c 1 -W 1 169.254.77.1 >/dev/null 2>&1
-		sleep 2
+		sleep 5
 	done
 	;;
 *)
