@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the lab's dom0 (as root): starts the guests and runs xgtop,
 # the source probe and xentop side by side. Every command leaves NAME.out,
 # NAME.err and NAME.rc in the results directory; the host judges them

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # /init of every lab guest; the kernel command line picks its job:
 #   xgmode=busy  spin on the CPU forever
 #   xgmode=io    disk and network traffic, report the guest's own counters,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make test-xen: boots Xen 4.17 + a PV dom0 under QEMU (TCG), starts PV
 # guests there and checks xgtop's Xen source against xentop and the guests'
 # own counters. Installs its Debian packages when run as root. Everything
