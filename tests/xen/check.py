@@ -319,7 +319,9 @@ check("probe-lifecycle-counters-monotonic", not bad and bool(frames), "; ".join(
 # ---------------------------------------------------------------- xgtop itself
 
 have = read("dom0-tests.log") is not None and read("xgtop-missing") is None
-if not check("xgtop-in-lab", have, "" if have else "no xgtop binary in the lab (it did not build; see above)"):
+why_not = ("" if have else "no results came back from the lab" if read("dom0-tests.log") is None
+           else "no xgtop binary in the lab (it did not build; see above)")
+if not check("xgtop-in-lab", have, why_not):
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1)
 
