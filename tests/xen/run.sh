@@ -35,7 +35,12 @@ if [ -z "${XGLAB_XGTOP:-}" ]; then
 	make -s -C "$REPO" xgtop >&2 || xglab_log "xgtop does not build; only the source probe is checked"
 fi
 BINS="$REPO/build/tools/xgtop-xen-dump $REPO/build/tools/xg-runas"
-[ -x "$XGTOP" ] && BINS="$BINS $XGTOP"
+if [ -x "$XGTOP" ]; then
+	# dom0 runs it as /usr/local/bin/xgtop, whatever its name here.
+	mkdir -p "$XGLAB_WORK/bin"
+	cp "$XGTOP" "$XGLAB_WORK/bin/xgtop"
+	BINS="$BINS $XGLAB_WORK/bin/xgtop"
+fi
 "$HERE/mkinitrd.sh" $BINS || fail_early "lab-initrd"
 
 KVER=$(xglab_kver)
