@@ -18,7 +18,11 @@ command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/xgtop-tui.XXXXXX")
 SOCK="xgtop-tui-$$"
 cleanup() {
+	local path
+	path=$(tmux -L "$SOCK" display-message -p '#{socket_path}' 2>/dev/null)
 	tmux -L "$SOCK" kill-server 2>/dev/null
+	# tmux leaves its socket file behind; do not pile them up.
+	[ -n "$path" ] && rm -f "$path"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
