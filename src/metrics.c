@@ -292,10 +292,19 @@ static void fill_vcpu_row(struct xg_row *r, const struct pair *pr, const struct 
 	fill_sched(r, sd, sok, swhy);
 }
 
-/* Same domain as in the previous sample? Otherwise the reason why not. */
-static const struct xg_dom *baseline(const struct xg_sample *prev, const struct xg_dom *c, uint8_t *why)
+/* Same domain as in the previous sample? Otherwise the reason why not.
+ * Both samples are sorted by id, so *cursor walks prev once per refresh
+ * instead of a search per domain. */
+static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *cursor,
+				     const struct xg_dom *c, uint8_t *why)
 {
-	const struct xg_dom *p = prev ? sample_find(prev, c->id) : NULL;
+	const struct xg_dom *p = NULL;
+	if (prev) {
+		while (*cursor < prev->ndom && prev->dom[*cursor].id < c->id)
+			(*cursor)++;
+		if (*cursor < prev->ndom && prev->dom[*cursor].id == c->id)
+			p = &prev->dom[*cursor];
+	}
 	if (!p) {
 		*why = XG_WHY_FIRST;
 		return NULL;
@@ -334,11 +343,12 @@ void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, 
 	out->sum.self_cpu_ms = -1;
 	out->sum.ndom = (unsigned)cur->ndom;
 
+	size_t cursor = 0;
 	for (size_t i = 0; i < cur->ndom; i++) {
 		/* Domain rows stay at 0..ndom-1; vCPU rows go after them. */
 		struct xg_row *r = &out->rows[i];
 		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt };
-		pr.p = baseline(prev, pr.c, &pr.nobase);
+		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
 		r->id = pr.c->id;
 		r->vcpu = -1;
 		r->dom_index = (uint32_t)i;

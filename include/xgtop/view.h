@@ -23,6 +23,8 @@ struct xg_view {
 	/* rows selected by view_apply, in display order (indexes into table) */
 	size_t *order;
 	size_t norder, order_cap;
+	struct sort_key *keys;      /* scratch for numeric sorts */
+	size_t keys_cap;
 };
 
 void view_init(struct xg_view *v, const struct xg_config *cfg);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../../src/tui_priv.h"
 
@@ -90,6 +91,9 @@ int main(int argc, char **argv)
 	printf("metrics %.3f ms  filter+sort %.3f ms  draw %.3f ms  total %.3f ms CPU per refresh\n",
 	       (double)tm / 1e6 / (double)n, (double)ts / 1e6 / (double)n, (double)td / 1e6 / (double)n,
 	       (double)(tm + ts + td) / 1e6 / (double)n);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak resident memory %.1f MB (target under 32 MB)\n", (double)ru.ru_maxrss / 1024.0);
 	for (int k = 0; k < 3; k++)
 		sample_free(&s[k]);
 	engine_close(&e);

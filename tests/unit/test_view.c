@@ -72,6 +72,25 @@ static void sort_numeric_unmeasured_last(void **state)
 	view_free(&v);
 }
 
+static void ties_keep_id_order(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	char buf[256];
+	rows[0].v[XG_COL_CPU_PCT] = rows[4].v[XG_COL_CPU_PCT] = 10.2;   /* alpha ties web-01 */
+	rows[5].v[XG_COL_CPU_PCT] = -0.0;
+	rows[1].v[XG_COL_CPU_PCT] = 0.0;                                 /* Beta ties web-02 */
+	view_init(&v, &cfg);
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma alpha web-01 Beta web-02 delta ");
+	v.reverse = true;
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "Beta web-02 alpha web-01 gamma delta ");
+	view_free(&v);
+}
+
 static void filter_and_vmfile(void **state)
 {
 	(void)state;
@@ -193,6 +212,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(sort_numeric_unmeasured_last, setup),
+		cmocka_unit_test_setup(ties_keep_id_order, setup),
 		cmocka_unit_test_setup(filter_and_vmfile, setup),
 		cmocka_unit_test_setup(toggles_and_sort_step, setup),
 		cmocka_unit_test_setup(lookup_and_format, setup),
