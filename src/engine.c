@@ -39,8 +39,12 @@ int engine_open(struct xg_engine *e, const struct xg_config *cfg, struct xg_err 
 
 int engine_step(struct xg_engine *e, struct xg_err *err)
 {
-	if (e->eof)
+	/* At the end of a recording, stop before clearing the slot that holds
+	 * the previous sample: the views still recompute from it (v key). */
+	if (e->eof || (e->ops->at_end && e->ops->at_end(e->src))) {
+		e->eof = true;
 		return 1;
+	}
 	int next = e->nsamples ? !e->cur : e->cur;
 	struct xg_sample *s = &e->sample[next];
 	sample_clear(s);

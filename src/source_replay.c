@@ -98,11 +98,17 @@ static void replay_close(struct xg_source *s)
 	free(s);
 }
 
+static bool replay_at_end(struct xg_source *s)
+{
+	return s->next_rc > 0;
+}
+
 const struct xg_source_ops source_replay_ops = {
 	.name = "replay",
 	.probe = replay_probe,
 	.open = replay_open,
 	.collect = replay_collect,
 	.next_gap_ns = replay_next_gap_ns,
+	.at_end = replay_at_end,
 	.close = replay_close,
 };

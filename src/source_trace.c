@@ -194,11 +194,17 @@ static uint64_t trace_next_gap_ns(struct xg_source *s)
 	return s->window_ns;
 }
 
+static bool trace_at_end(struct xg_source *s)
+{
+	return s->done;
+}
+
 const struct xg_source_ops source_trace_ops = {
 	.name = "trace",
 	.probe = trace_probe,
 	.open = trace_open,
 	.collect = trace_collect,
 	.next_gap_ns = trace_next_gap_ns,
+	.at_end = trace_at_end,
 	.close = trace_close,
 };

@@ -26,6 +26,10 @@ struct xg_source_ops {
 	/* Recorded/replayed sources: monotonic ns at which the next sample is
 	 * due relative to the previous one (0 = live source, use the delay). */
 	uint64_t (*next_gap_ns)(struct xg_source *src);
+	/* Recorded sources: true when the next collect() would return
+	 * XG_COLLECT_EOF, so the engine keeps its last two samples intact
+	 * (NULL = never known in advance). */
+	bool (*at_end)(struct xg_source *src);
 	void (*close)(struct xg_source *src);
 };
 
