@@ -1,0 +1,112 @@
+#!/bin/bash
+# Builds the two initramfs images under $XGLAB_WORK:
+#   guest-initrd.gz  busybox + blkfront/netfront + guest-init.sh (every domU)
+#   dom0-initrd.gz   busybox, bash, the Xen 4.17 toolstack, xentop, the
+#                    guest kernel/initrd, the lab scripts and the project's
+#                    binaries given as arguments (with their libraries).
+# Usage: mkinitrd.sh BINARY...   (installed into dom0's /usr/local/bin)
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+KVER=$(xglab_kver)
+[ -n "$KVER" ] || { echo "mkinitrd: run setup.sh first" >&2; exit 1; }
+MODDIR=$XGLAB_KROOT/lib/modules/$KVER
+
+# modules ROOT NAME...: the named modules, what they depend on, and depmod.
+modules() {
+	local root=$1 m f rel
+	shift
+	mkdir -p "$root/lib/modules/$KVER"
+	cp "$MODDIR"/modules.order "$MODDIR"/modules.builtin "$MODDIR"/modules.builtin.modinfo \
+		"$root/lib/modules/$KVER/"
+	for m in "$@"; do
+		for f in $(modprobe -d "$XGLAB_KROOT" -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" {print $2}'); do
+			rel=${f#"$MODDIR"/}
+			mkdir -p "$root/lib/modules/$KVER/$(dirname "$rel")"
+			cp "$f" "$root/lib/modules/$KVER/$rel"
+		done
+	done
+	depmod -b "$root" "$KVER"
+}
+
+busybox_root() {
+	local root=$1 a
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,root}
+	cp /bin/busybox "$root/bin/busybox"
+	for a in $(/bin/busybox --list-full); do
+		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+	done
+}
+
+# elf ROOT FILE...: each file at its own path plus the libraries ldd names.
+elf() {
+	local root=$1 f l
+	shift
+	for f in "$@"; do
+		mkdir -p "$root/$(dirname "$f")"
+		cp -L "$f" "$root/$f"
+		for l in $(ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/lib64\// {print $1}'); do
+			[ -e "$root/$l" ] && continue
+			mkdir -p "$root/$(dirname "$l")"
+			cp -L "$l" "$root/$l"
+		done
+	done
+}
+
+cpio_gz() { (cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -5) > "$2"; }
+
+T0=$(date +%s.%N)
+# ---- guests ----
+G=$XGLAB_WORK/guest-root
+rm -rf "$G"
+busybox_root "$G"
+modules "$G" xen-blkfront xen-netfront
+install -m 0755 "$HERE/guest-init.sh" "$G/init"
+cpio_gz "$G" "$XGLAB_WORK/guest-initrd.gz"
+
+# ---- dom0 ----
+R=$XGLAB_WORK/dom0-root
+rm -rf "$R"
+busybox_root "$R"
+mkdir -p "$R"/{boot,var/lib,var/log,lib64,usr/local/bin,srv}
+files="/bin/bash /usr/bin/flock"
+for b in xl xentop xenstored xen-init-dom0 xenconsoled libxl-save-helper xenstore-control; do
+	files="$files $XGLAB_XENBIN/$b"
+done
+elf "$R" $files
+# xl's pthread_cancel makes glibc dlopen libgcc_s, which ldd does not list.
+elf "$R" "$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ {print $NF; exit}')"
+cp -a /usr/bin/xenstore /usr/bin/xenstore-* "$R/usr/bin/"
+elf "$R" /usr/bin/xenstore
+for f in "$@"; do
+	[ -x "$f" ] || { echo "mkinitrd: $f is not an executable" >&2; exit 1; }
+	f=$(readlink -f "$f")
+	elf "$R" "$f"
+	mv "$R$f" "$R/usr/local/bin/$(basename "$f")"
+done
+cp -a /etc/xen "$R/etc/xen"
+install -m 0644 "$HERE"/guest-*.cfg "$R/etc/xen/"
+install -m 0755 "$HERE/dom0-init.sh" "$R/init"
+install -m 0755 "$HERE/dom0-tests.sh" "$R/usr/local/bin/dom0-tests.sh"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' > "$R/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$R/etc/group"
+modules "$R" xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xenfs xen-blkback xen-netback \
+	loop bridge virtio_pci virtio_blk
+# Guests get the kernel already decompressed: xl would otherwise unpack the
+# xz payload under emulation on every create.
+vmlinuz=$XGLAB_KROOT/boot/vmlinuz-$KVER
+vmlinux=$XGLAB_WORK/vmlinux-$KVER
+if [ ! -s "$vmlinux" ]; then
+	off=$(grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | head -n1 | cut -d: -f1)
+	if [ -n "$off" ] && tail -c +$((off + 1)) "$vmlinuz" | xz -dc > "$vmlinux.tmp" 2>/dev/null; [ -s "$vmlinux.tmp" ] &&
+		[ "$(head -c4 "$vmlinux.tmp" | od -An -c | tr -d ' ')" = 177ELF ]; then
+		mv "$vmlinux.tmp" "$vmlinux"
+	else
+		rm -f "$vmlinux.tmp"
+		cp "$vmlinuz" "$vmlinux"
+	fi
+fi
+cp "$vmlinux" "$R/boot/vmlinuz"
+cp "$XGLAB_WORK/guest-initrd.gz" "$R/boot/guest-initrd.gz"
+cpio_gz "$R" "$XGLAB_WORK/dom0-initrd.gz"
+xglab_log "initrds built in $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
