@@ -87,6 +87,15 @@ int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct x
 		pmu_close(pmu);
 		return xg_fail(err, "agent: cannot count this guest's CPUs: %s", why);
 	}
+	bool any = false;
+	for (int e = 0; e < XG_PMU_EVENT_COUNT; e++)
+		any = any || pmu_event_name(pmu, (enum xg_pmu_event)e);
+	if (!any) {
+		const char *why = pmu_event_why(pmu, XG_PMU_REF);
+		fprintf(stderr, "xgtop agent: no event can be counted here: %s; publishing the reason "
+			"only (software events work everywhere: --events page-faults,context-switches)\n",
+			why ? why : "unknown reason");
+	}
 	struct xs_handle *xs = xs_open(0);
 	if (!xs) {
 		int e = errno;
