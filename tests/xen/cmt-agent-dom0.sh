@@ -24,13 +24,15 @@ note "CMT"
 
 # 2. The agent guest publishes its software-event counts; dom0 reads them.
 run create-agent 120 xl create /etc/xen/guest-agent.cfg
+id=$(xl domid xg-agent 2>/dev/null)
+echo "$id" > "$OUT/agent-domid.out"
+# Up once the long-running agent has written its counters.
 i=0
-while [ $i -lt 360 ] && ! grep -q 'XGAGENT: xgtop agent: publishing' "$CON/guest-xg-agent.log" 2>/dev/null; do
+while [ $i -lt 360 ] && ! xenstore-read "/local/domain/$id/data/xgtop/llc_miss" > /dev/null 2>&1; do
 	sleep 0.25
 	i=$((i + 1))
 done
-id=$(xl domid xg-agent 2>/dev/null)
-echo "$id" > "$OUT/agent-domid.out"
+note "AGENT_UP after $((i / 4)) s"
 xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls1.out" 2>&1
 run agent-json 40 $XGTOP --source xen -b -n 3 -d 1 -o json
 xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls2.out" 2>&1
@@ -39,7 +41,7 @@ xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls2.out" 2>&1
 # rewrite its keys meanwhile.
 xl pause xg-agent
 ref=$(xenstore-read "/local/domain/$id/data/xgtop/llc_ref")
-xenstore-write "/local/domain/$id/data/xgtop/llc_ref" "-12"
+xenstore-write "/local/domain/$id/data/xgtop/llc_ref" 1e9
 run agent-bad 20 $XGTOP --source xen -b -n 1 -d 0.2 -o json
 xenstore-write "/local/domain/$id/data/xgtop/llc_ref" "$ref"
 run agent-stale 20 $XGTOP --source xen -b -n 5 -d 1 -o json
