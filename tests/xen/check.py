@@ -144,12 +144,14 @@ def cpu_times(name):
 
 ser = serial()
 booted = check("lab-boots", "XGLAB: DOM0_READY" in ser,
-               "dom0 never got ready (%s); see %s" % (WHY or "no reason in the log", SERIAL))
+               ("dom0 up; console in %s" % SERIAL) if "XGLAB: DOM0_READY" in ser else
+               "the lab did not boot: dom0 never got ready (%s); see %s" % (WHY or "no reason in the log", SERIAL))
 check("lab-results-exported", "XGLAB: EXPORT ok" in ser and read("dom0-tests.log") is not None,
       WHY)
 for g in ("io", "busy"):
-    check("guest-%s-up" % g, "XGLAB: GUEST_UP " + g in ser,
-          "xl create: rc=%s %s" % (rc_of("create-" + g), (read("create-%s.err" % g) or "")[-300:]))
+    up = "XGLAB: GUEST_UP " + g in ser
+    check("guest-%s-up" % g, up, "" if up else "xl create: rc=%s %s" % (
+        rc_of("create-" + g), (read("create-%s.err" % g) or "")[-300:]))
 
 info = xl_info()
 
@@ -226,7 +228,7 @@ check("probe-no-vcpu-hypercalls-without-v",
 # I/O against the guest's own counters (taken while the guest is quiet).
 gs = guest_stats("xg-io")
 iod = dump_samples(read("io-dump.out"))
-io = iod[-1]["doms"].get("xg-io") if iod else None
+io_dom = iod[-1]["doms"].get("xg-io") if iod else None
 
 
 def io_consistency(tag, get):
@@ -252,7 +254,7 @@ def io_consistency(tag, get):
     return check(tag + "-io-matches-guest", not bad, "; ".join(bad))
 
 
-io_consistency("probe", lambda k: io.get(k) if io and isinstance(io.get(k), int) else None)
+io_consistency("probe", lambda k: io_dom.get(k) if io_dom and isinstance(io_dom.get(k), int) else None)
 
 # xentop agrees about the direction: its NETTX is what the guest received.
 ix = xentop_blocks(read("io-xentop.out"))
@@ -317,7 +319,7 @@ check("probe-lifecycle-counters-monotonic", not bad and bool(frames), "; ".join(
 # ---------------------------------------------------------------- xgtop itself
 
 have = read("dom0-tests.log") is not None and read("xgtop-missing") is None
-if not check("xgtop-in-lab", have, "xgtop was not built (needs the core from main)"):
+if not check("xgtop-in-lab", have, "" if have else "no xgtop binary in the lab (it did not build; see above)"):
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1)
 
@@ -342,6 +344,8 @@ if sx and len(sbs_xentop) >= 2:
             "nets": int(r["NETS"]), "vbds": int(r["VBDS"]), "cpu_ns": int(r["CPU(sec)"]) * 10**9,
         }
     compare_with_xentop("xgtop", xg_doms, xt["rows"])
+    check("xentop-format-name-order", [r["NAME"] for _, r in xg["rows"]] == [r["NAME"] for _, r in xt["rows"]],
+          "--sort name %s vs xentop %s" % ([r["NAME"] for _, r in xg["rows"]], [r["NAME"] for _, r in xt["rows"]]))
     # CPU% on the first (and only) printed iteration: the busy guest is busy.
     busy = {r["NAME"]: r for _, r in xg["rows"]}.get("xg-busy")
     check("xentop-format-cpu-pct-first-iteration", busy is not None and float(busy["CPU(%)"]) > 30,
@@ -355,6 +359,14 @@ rows = so[-1]["rows"] if so else []
 pcts = [float(r["CPU(%)"]) for _, r in rows]
 check("sort-cpu-busy-first", bool(rows) and rows[0][1]["NAME"] == "xg-busy" and pcts[0] == max(pcts)
       and pcts == sorted(pcts, reverse=True), "order %s" % [(r["NAME"], r["CPU(%)"]) for _, r in rows])
+
+
+# The text output sorted by CPU: the busy guest heads the table.
+tl = (read("sort-cpu-text.out") or "").splitlines()
+hdr = next((i for i, l in enumerate(tl) if l.split()[:2] == ["ID", "NAME"]), None)
+first = tl[hdr + 1].split() if hdr is not None and hdr + 1 < len(tl) else []
+check("sort-cpu-text-busy-first", len(first) > 1 and first[1] == "xg-busy",
+      "first row %s" % first[:4])
 
 
 def csv_rows(name):
@@ -398,8 +410,10 @@ if xr and gs:
 else:
     check("xgtop-io-matches-guest", False, "no xg-io row (%s) or guest stats" % (read("io-xgtop-xt.err") or "")[:200])
 
+# --nonet --nodisk: no network or disk figures at all (columns absent or
+# empty), while the rest is there.
 nn = csv_rows("nonet.out")
-check("nonet-nodisk-blank", bool(nn) and all(
+check("nonet-nodisk-blank", bool(nn) and all(col(r, "cpu_pct") is not None for r in nn) and all(
     all(r.get(k) in ("", None) for k in r if k and (k.startswith("net_") or k.startswith("disk_")))
     for r in nn), "%s" % nn[:1])
 
@@ -425,7 +439,7 @@ for _, d in iters:
                 bad.append("%s %s=%s" % (name, k, v))
             if k == "cpu_pct" and x > 100 * 4 + 5:
                 bad.append("%s cpu_pct=%s" % (name, v))
-            if k.endswith("_bps") or k.endswith("_per_s") or "rate" in k:
+            if k.endswith(("_bps", "_pps", "_iops", "_ps")):
                 if x > 50e9:
                     bad.append("%s %s=%s" % (name, k, v))
 check("xgtop-lifecycle-rates-sane", not bad and bool(iters), "; ".join(bad[:6]))
