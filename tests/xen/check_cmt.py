@@ -6,6 +6,7 @@ Missing results are failures, never skips."""
 import json
 import re
 
+AGENT = "xg-new"   # the lifecycle guest boots with the agent (cmt-agent-mkinitrd.sh)
 CMT_WHY = "CMT not supported by this CPU/Xen: xc_psr_cmt_enabled = 0 (boot Xen with psr=cmt)"
 
 
@@ -77,7 +78,7 @@ def run(check, read, rc_of):
     check("agent-xenstore-values-rise", rising,
           "llc_ref %s -> %s, llc_miss %s -> %s" % (ls1.get("llc_ref"), ls2.get("llc_ref"),
                                                    ls1.get("llc_miss"), ls2.get("llc_miss")))
-    rows = [dom(it, "xg-agent") for it in its]
+    rows = [dom(it, AGENT) for it in its]
     rates = [(r or {}).get("llc_ref_ps") for r in rows]
     miss = [(r or {}).get("llc_miss_ps") for r in rows]
     ok = len(its) == 3 and all(isinstance(x, (int, float)) and 0 < x < 1e8 for x in rates + miss)
@@ -89,12 +90,12 @@ def run(check, read, rc_of):
           and "run xgtop --agent in the guest" in why(d0, "llc_ref_ps"), why(d0, "llc_ref_ps"))
 
     b = iterations(read("agent-bad.out"))
-    r = dom(b[-1], "xg-agent") if b else None
+    r = dom(b[-1], AGENT) if b else None
     check("agent-garbage-rejected", r is not None and r.get("llc_ref_ps") is None
           and r.get("llc_miss_ps") is None and "not a decimal number" in why(r, "llc_ref_ps"),
           "rc=%s why=%r" % (rc_of("agent-bad"), why(r, "llc_ref_ps")))
     st = iterations(read("agent-stale.out"))
-    r = dom(st[-1], "xg-agent") if st else None
+    r = dom(st[-1], AGENT) if st else None
     check("agent-stale-says-so", r is not None and r.get("llc_ref_ps") is None
           and "stopped updating" in why(r, "llc_ref_ps"),
           "rc=%s iterations=%d why=%r" % (rc_of("agent-stale"), len(st), why(r, "llc_ref_ps")))

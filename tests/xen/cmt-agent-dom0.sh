@@ -22,30 +22,30 @@ run cmt-attach 30 $XGTOP --source xen --cmt-attach -b -n 1 -d 0.5 -o json
 run cmt-show 20 xl psr-cmt-show cache-occupancy
 note "CMT"
 
-# 2. The agent guest publishes its software-event counts; dom0 reads them.
-run create-agent 120 xl create /etc/xen/guest-agent.cfg
-id=$(xl domid xg-agent 2>/dev/null)
+# 2. xg-new (created by the lifecycle step) runs the agent; dom0 reads it.
+G=xg-new
+id=$(xl domid $G 2>/dev/null)
 echo "$id" > "$OUT/agent-domid.out"
-# Up once the long-running agent has written its counters.
+# Ready once the long-running agent has written its counters.
 i=0
-while [ $i -lt 360 ] && ! xenstore-read "/local/domain/$id/data/xgtop/llc_miss" > /dev/null 2>&1; do
+while [ -n "$id" ] && [ $i -lt 360 ] &&
+	! xenstore-read "/local/domain/$id/data/xgtop/llc_miss" > /dev/null 2>&1; do
 	sleep 0.25
 	i=$((i + 1))
 done
-note "AGENT_UP after $((i / 4)) s"
+note "AGENT_UP $G after $((i / 4)) s"
 xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls1.out" 2>&1
 run agent-json 40 $XGTOP --source xen -b -n 3 -d 1 -o json
 xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls2.out" 2>&1
 # A guest is untrusted: garbage in its directory shows a reason, never a
 # number; an agent that stops writing goes stale. Paused, the agent cannot
 # rewrite its keys meanwhile.
-xl pause xg-agent
+xl pause $G
 ref=$(xenstore-read "/local/domain/$id/data/xgtop/llc_ref")
 xenstore-write "/local/domain/$id/data/xgtop/llc_ref" 1e9
 run agent-bad 20 $XGTOP --source xen -b -n 1 -d 0.2 -o json
 xenstore-write "/local/domain/$id/data/xgtop/llc_ref" "$ref"
 run agent-stale 20 $XGTOP --source xen -b -n 5 -d 1 -o json
-xl unpause xg-agent
-cp "$CON/guest-xg-agent.log" "$OUT/agent-console.log" 2>/dev/null
-run destroy-agent 30 xl destroy xg-agent
+xl unpause $G
+cp "$CON/guest-$G.log" "$OUT/agent-console.log" 2>/dev/null
 note "AGENT"
