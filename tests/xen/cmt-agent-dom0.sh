@@ -26,14 +26,15 @@ note "CMT"
 G=xg-new
 id=$(xl domid $G 2>/dev/null)
 echo "$id" > "$OUT/agent-domid.out"
-# Ready once the long-running agent has written its counters.
-i=0
-while [ -n "$id" ] && [ $i -lt 360 ] &&
+# Ready once the long-running agent has written its counters (the guest
+# may still be booting: at most 150 s).
+up() { cut -d. -f1 /proc/uptime; }
+t0=$(up)
+while [ -n "$id" ] && [ $(($(up) - t0)) -lt 150 ] &&
 	! xenstore-read "/local/domain/$id/data/xgtop/llc_miss" > /dev/null 2>&1; do
 	sleep 0.25
-	i=$((i + 1))
 done
-note "AGENT_UP $G after $((i / 4)) s"
+note "AGENT_UP $G after $(($(up) - t0)) s"
 xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls1.out" 2>&1
 run agent-json 40 $XGTOP --source xen -b -n 3 -d 1 -o json
 xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls2.out" 2>&1
