@@ -75,11 +75,17 @@ sleep 2
 run xl-list 30 xl list
 run vcpu-dump 30 $DUMP -n 1 -v
 
-# 2. Side by side: the same moments through xentop, xgtop and the probe.
+# 2. Side by side: the same moments through xentop, xgtop and the probe,
+#    with the guests paused so their CPU time holds still while the three
+#    start (under emulation they start seconds apart).
+xl pause xg-busy
+xl pause xg-io
 bg sbs-xentop 60 xentop -b -i 2 -d 1
 [ -x $XGTOP ] && bg sbs-xgtop 60 $XGTOP --source xen -b -n 1 -d 1 -o xentop --sort name
 bg sbs-dump 60 $DUMP -n 2 -d 1
 wait
+xl unpause xg-busy
+xl unpause xg-io
 note "SIDE_BY_SIDE"
 if [ -x $XGTOP ]; then
 	run sbs-csv 60 $XGTOP --source xen -b -n 1 -d 2 -o csv
