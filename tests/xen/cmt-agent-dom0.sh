@@ -27,10 +27,10 @@ G=xg-new
 id=$(xl domid $G 2>/dev/null)
 echo "$id" > "$OUT/agent-domid.out"
 # Ready once the long-running agent has written its counters (the guest
-# may still be booting: at most 150 s).
+# may still be booting: at most 240 s; 35-45 s on an idle 2-core host).
 up() { cut -d. -f1 /proc/uptime; }
 t0=$(up)
-while [ -n "$id" ] && [ $(($(up) - t0)) -lt 150 ] &&
+while [ -n "$id" ] && [ $(($(up) - t0)) -lt 240 ] &&
 	! xenstore-read "/local/domain/$id/data/xgtop/llc_miss" > /dev/null 2>&1; do
 	sleep 0.25
 done
