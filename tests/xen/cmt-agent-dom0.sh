@@ -27,7 +27,7 @@ G=xg-new
 id=$(xl domid $G 2>/dev/null)
 echo "$id" > "$OUT/agent-domid.out"
 # Ready once the long-running agent has written its counters (the guest
-# may still be booting: at most 240 s; 35-45 s on an idle 2-core host).
+# may still be booting under emulation: at most 240 s).
 up() { cut -d. -f1 /proc/uptime; }
 t0=$(up)
 while [ -n "$id" ] && [ $(($(up) - t0)) -lt 240 ] &&
