@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "xgtop/agent.h"
 #include "xgtop/engine.h"
 #include "xgtop/explain.h"
 #include "xgtop/sink.h"
@@ -28,6 +29,7 @@ static const char usage_text[] =
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
 "       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
+"       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
 "Per-domain CPU, memory, disk, network, scheduler and cache figures for Xen\n"
 "(in dom0) and Linux/KVM hosts (VMs, containers, cgroups, process groups).\n"
@@ -53,6 +55,11 @@ static const char usage_text[] =
 "      --nosumcache        cache figures broken down by where they happened\n"
 "      --notrace           no scheduler (RUN/WAIT/BLK/OFF) columns\n"
 "      --events LIST       PMU events to count (libpfm4 or perf names)\n"
+"      --cmt-attach        Xen: give each domain a CMT/MBM monitoring ID (RMID)\n"
+"                          for L3-OCC and MEM-BW; detached again on exit\n"
+"      --agent             run inside a Xen guest: count this guest's events\n"
+"                          (--events, -d, -n apply) and publish them in its\n"
+"                          xenstore data/xgtop/ for dom0's xgtop\n"
 "\n"
 "Sources:\n"
 "      --source NAME       auto (default: xen in dom0, else linux), xen, linux,\n"
@@ -76,6 +83,7 @@ enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
+	OPT_CMT_ATTACH, OPT_AGENT,
 };
 
 static const struct option long_opts[] = {
@@ -105,6 +113,8 @@ static const struct option long_opts[] = {
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 	{ "cpu-hz", required_argument, NULL, OPT_CPU_HZ },
+	{ "cmt-attach", no_argument, NULL, OPT_CMT_ATTACH },
+	{ "agent", no_argument, NULL, OPT_AGENT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -186,6 +196,8 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 				return 1 + usage_error("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", optarg);
 			break;
 		case OPT_EXPLAIN: *explain = true; break;
+		case OPT_CMT_ATTACH: cfg->cmt_attach = true; break;
+		case OPT_AGENT: cfg->agent = true; break;
 		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
 		case ':':
 			return 1 + usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -289,6 +301,13 @@ int main(int argc, char **argv)
 		cfg.batch = true;   /* a machine format only makes sense on stdout */
 
 	install_signals();
+	if (cfg.agent) {
+		if (agent_run(&cfg, &stop_signal, &err) < 0) {
+			fprintf(stderr, "xgtop: %s\n", err.msg);
+			return 1;
+		}
+		return 0;
+	}
 	if (engine_open(&e, &cfg, &err) < 0) {
 		fprintf(stderr, "xgtop: %s\n", err.msg);
 		engine_close(&e);

@@ -450,8 +450,10 @@ static void dom_reset_units(struct xg_pmu *p, struct pmu_dom *d)
 	d->nu = 0;
 }
 
-int pmu_attach_cgroup(struct xg_pmu *p, uint64_t key, int dir_fd, unsigned flags,
-		      struct xg_err *err)
+/* Counts on every online CPU: pid = a cgroup directory fd with
+ * PERF_FLAG_PID_CGROUP, or -1 for everything that runs there. */
+static int attach_cpuwide(struct xg_pmu *p, uint64_t key, int pid, unsigned long fl,
+			  unsigned flags, struct xg_err *err)
 {
 	struct pmu_dom *d = dom_get(p, key, true, flags & ~XG_PMU_INHERIT);
 	if (!d->cgroup)
@@ -468,7 +470,7 @@ int pmu_attach_cgroup(struct xg_pmu *p, uint64_t key, int dir_fd, unsigned flags
 	for (int c = 0; c < p->ncpu; c++) {
 		struct pmu_unit *u = &d->u[d->nu];
 		u->id = p->cpus[c];
-		int rc = unit_open(p, d, u, dir_fd, p->cpus[c], PERF_FLAG_PID_CGROUP, err);
+		int rc = unit_open(p, d, u, pid, p->cpus[c], fl, err);
 		if (rc) {
 			if (rc == -ESRCH)
 				dom_fail(p, d, ESRCH, p->order[0], err);
@@ -478,6 +480,17 @@ int pmu_attach_cgroup(struct xg_pmu *p, uint64_t key, int dir_fd, unsigned flags
 		d->nu++;
 	}
 	return 0;
+}
+
+int pmu_attach_cgroup(struct xg_pmu *p, uint64_t key, int dir_fd, unsigned flags,
+		      struct xg_err *err)
+{
+	return attach_cpuwide(p, key, dir_fd, PERF_FLAG_PID_CGROUP, flags, err);
+}
+
+int pmu_attach_system(struct xg_pmu *p, uint64_t key, unsigned flags, struct xg_err *err)
+{
+	return attach_cpuwide(p, key, -1, 0, flags, err);
 }
 
 /* Errors that a later attempt may not repeat (descriptors freed, another

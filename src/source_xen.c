@@ -8,7 +8,9 @@
  * blanks only its own fields, with the reason. */
 #ifdef HAVE_XEN
 
+#include "xgtop/guestpub.h"
 #include "xgtop/source.h"
+#include "xgtop/xen_cmt.h"
 #include "xgtop/xenback.h"
 
 #include <errno.h>
@@ -58,6 +60,8 @@ struct xg_source {
 	size_t nvifs, vifs_cap;
 	struct xb_vbd *vbds;
 	size_t nvbds, vbds_cap;
+	struct xg_cmt *cmt;          /* NULL with --nocache */
+	struct xg_gpreader *gpr;     /* NULL with --nocache */
 };
 
 /* libxenctrl logs its own failures to stderr; the open() error below says
@@ -126,6 +130,8 @@ static void xen_close(struct xg_source *s)
 {
 	if (!s)
 		return;
+	cmt_close(s->cmt);
+	gpr_close(s->gpr);
 	if (s->xsh)
 		xs_close(s->xsh);
 	if (s->xch)
@@ -195,6 +201,14 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	snprintf(s->sched, sizeof(s->sched), "%s", sn ? sn : "");
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		s->hostname[0] = 0;
+	if (!cfg || !cfg->nocache) {
+		s->gpr = gpr_open(s->xsh);
+		s->cmt = cmt_open_xc(s->xch, cfg && cfg->cmt_attach, err);
+		if (!s->cmt) {
+			xen_close(s);
+			return -1;
+		}
+	}
 	*out = s;
 	return 0;
 }
@@ -471,9 +485,14 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 	invalid_group(out, sched_f, XG_ARRAY_LEN(sched_f),
 		      "needs the Xen scheduler trace consumer (not in this build)");
 	static const enum xg_field pmu_f[] = { XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR, XG_F_CYCLES };
-	invalid_group(out, pmu_f, XG_ARRAY_LEN(pmu_f), "no PMU counters from the Xen source");
 	static const enum xg_field cmt_f[] = { XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL };
-	invalid_group(out, cmt_f, XG_ARRAY_LEN(cmt_f), "CMT/MBM not collected by the Xen source");
+	if (s->cmt) {
+		gpr_collect(s->gpr, out, out->host.mono_ns);
+		cmt_collect(s->cmt, out, out->host.mono_ns);
+	} else {
+		invalid_group(out, pmu_f, XG_ARRAY_LEN(pmu_f), "not collected (--nocache)");
+		invalid_group(out, cmt_f, XG_ARRAY_LEN(cmt_f), "not collected (--nocache)");
+	}
 	return XG_COLLECT_OK;
 }
 

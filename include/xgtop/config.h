@@ -29,6 +29,8 @@ struct xg_config {
 	double window_s;            /* --window S for trace stepping */
 	double trace_cpu_hz;        /* --cpu-hz HZ for --source trace, 0 = estimate */
 	bool vcpus;                 /* -v / show per-vCPU rows at start */
+	bool cmt_attach;            /* --cmt-attach: give domains a CMT RMID (Xen) */
+	bool agent;                 /* --agent: publish this guest's counters */
 };
 
 void config_defaults(struct xg_config *c);

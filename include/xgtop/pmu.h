@@ -46,6 +46,10 @@ void pmu_close(struct xg_pmu *p);
  * pmu_read reports; -1 and err set. */
 int pmu_attach_cgroup(struct xg_pmu *p, uint64_t key, int dir_fd, unsigned flags,
 		      struct xg_err *err);
+/* Counts everything that runs on every online CPU (the whole machine: an
+ * agent inside a guest counting that guest). Needs CAP_PERFMON or
+ * perf_event_paranoid <= 0, like a cgroup. */
+int pmu_attach_system(struct xg_pmu *p, uint64_t key, unsigned flags, struct xg_err *err);
 /* The same by path: rel relative to root_fd ("" = root_fd itself), or an
  * absolute or cwd-relative path. Cheap when the domain is already counted
  * (no open), so a source may call it for every domain every refresh; a

@@ -66,6 +66,10 @@ enum xg_state {
 	XG_ST_RUNNING  = 1u << 5,
 };
 
+/* Per-socket CMT/MBM slots in a domain: occupancy, MBM total, MBM local. */
+#define XG_SOCK_MAX 8
+enum xg_sock_event { XG_SOCK_L3_OCC, XG_SOCK_MBM_TOTAL, XG_SOCK_MBM_LOCAL, XG_SOCK_EVENT_COUNT };
+
 #define XG_NAME_MAX 128
 #define XG_REASON_MAX 64   /* distinct reasons per sample; index 0 = none */
 
@@ -92,6 +96,13 @@ struct xg_dom {
 	uint64_t pmu_valid;         /* bit (where*XG_PMU_EVENT_COUNT+ev) */
 	uint64_t pmu[XG_PMU_WHERE_COUNT][XG_PMU_EVENT_COUNT];
 	uint32_t vcpu_first, vcpu_count;  /* slice of xg_sample.vcpu */
+	/* Intel CMT/MBM per socket (L3 domain), for the breakdown under `m`:
+	 * the XG_F_L3_OCC / XG_F_MBM_* fields hold the sums. sock_valid bit
+	 * (socket*XG_SOCK_EVENT_COUNT + event) set: sock[socket][event]
+	 * measured (same units and cumulative rules as the sums). */
+	uint8_t nsock;
+	uint32_t sock_valid;
+	uint64_t sock[XG_SOCK_MAX][XG_SOCK_EVENT_COUNT];
 };
 
 struct xg_host {

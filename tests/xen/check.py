@@ -459,5 +459,8 @@ if a is not None and b:
 check("speed-xgtop-no-costlier-than-xentop", a is not None and bool(b) and a <= b,
       "xgtop %s s, xentop %s s" % (a, b))
 
+import check_cmt  # noqa: E402  CMT/MBM and xgtop --agent (check_cmt.py)
+check_cmt.run(check, read, rc_of)
+
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

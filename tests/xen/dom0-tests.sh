@@ -135,3 +135,6 @@ wait
 run xl-list-end 30 xl list
 run xentop-end 30 xentop -b -i 1
 note "LIFECYCLE"
+
+# 6. CMT/MBM (unsupported here) and guest-reported counters (xgtop --agent).
+sh /usr/local/bin/cmt-agent-dom0.sh "$OUT"

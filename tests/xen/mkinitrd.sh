@@ -109,5 +109,6 @@ if [ ! -s "$vmlinux" ]; then
 fi
 cp "$vmlinux" "$R/boot/vmlinuz"
 cp "$XGLAB_WORK/guest-initrd.gz" "$R/boot/guest-initrd.gz"
+. "$HERE/cmt-agent-mkinitrd.sh"   # CMT/MBM and xgtop --agent checks
 cpio_gz "$R" "$XGLAB_WORK/dom0-initrd.gz"
 xglab_log "initrds built in $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"

@@ -1,0 +1,16 @@
+#!/bin/sh
+# /init of the guests booted from guest-agent-initrd.gz (xg-new): starts
+# `xgtop --agent` with software events (a PV guest under TCG has no PMU)
+# and a light loop that makes page faults (a fresh 1 MiB buffer per dd) and
+# context switches, then hands over to the usual /init (guest-init.sh) for
+# the job xgmode= names.
+export PATH=/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+# The default cache events need a PMU this guest does not have: the agent
+# says so and publishes only the reason (one shot).
+xgtop --agent -n 1 -d 0.1 2>&1 | sed 's/^/XGAGENT-DEFAULT: /'
+xgtop --agent --events page-faults,context-switches -d 0.5 2>&1 | sed 's/^/XGAGENT: /' &
+(while :; do dd if=/dev/zero of=/dev/null bs=1M count=1 2>/dev/null; sleep 0.2; done) &
+exec /init.base
