@@ -57,7 +57,7 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	C(XG_COL_OFF, "OFF%", "off_pct", "xgtop_sched_offline_percent", 5, XG_UNIT_PCT, XG_GRP_SCHED, 15, true,
 	  "100 * delta(offline ns) / delta(vCPU-time ns): vCPU down or paused (Xen only)."),
 	C(XG_COL_LLC_REF, "LLC-REF/s", "llc_ref_ps", "xgtop_llc_references_per_second", 9, XG_UNIT_PER_S, XG_GRP_CACHE, 16, true,
-	  "delta(LLC references) / delta(t), events/s; counts scaled by time_enabled/time_running when multiplexed."),
+	  "delta(LLC references) / delta(t), events/s; counts scaled by time_enabled/time_running when multiplexed. A trailing * marks figures a Xen guest reported about itself (xgtop --agent)."),
 	C(XG_COL_LLC_MISS, "LLC-MISS/s", "llc_miss_ps", "xgtop_llc_misses_per_second", 10, XG_UNIT_PER_S, XG_GRP_CACHE, 5, true,
 	  "delta(LLC misses) / delta(t), events/s (scaled)."),
 	C(XG_COL_HIT, "HIT%", "hit_pct", "xgtop_llc_hit_percent", 5, XG_UNIT_PCT, XG_GRP_CACHE, 7, true,
@@ -160,6 +160,15 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 	default:
 		snprintf(buf, n, "%.0f", v);
 		break;
+	}
+	/* Figures a guest published about itself are its claim: mark them. */
+	if (r->guest_reported && (xg_columns[c].group == XG_GRP_CACHE ||
+				  xg_columns[c].group == XG_GRP_CACHE_BD)) {
+		size_t l = strlen(buf);
+		if (l + 1 < n) {
+			buf[l] = '*';
+			buf[l + 1] = 0;
+		}
 	}
 }
 

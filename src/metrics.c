@@ -354,6 +354,7 @@ void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, 
 		r->dom_index = (uint32_t)i;
 		r->name = pr.c->name;
 		r->valid = 0;
+		r->guest_reported = pr.c->guest_reported;
 		fill_dom_row(r, &pr);
 		if ((r->valid >> XG_COL_CPU_PCT) & 1)
 			out->sum.cpu_pct_total += r->v[XG_COL_CPU_PCT];
@@ -370,6 +371,7 @@ void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, 
 			vr->dom_index = (uint32_t)i;
 			vr->name = pr.c->name;
 			vr->child_first = vr->child_count = 0;
+			vr->guest_reported = 0;
 			fill_vcpu_row(vr, &pr, &vc[k]);
 			out->rows[i].child_count++;
 		}

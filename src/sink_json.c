@@ -162,6 +162,8 @@ static void put_domain(FILE *f, const struct sink_cols *sc, const struct xg_tabl
 	sink_json_string(f, r->name);
 	fputs(",\"state\":", f);
 	put_state(f, r);
+	if (r->guest_reported)
+		fputs(",\"cache_guest_reported\":true", f);
 	put_values(f, sc, t, r);
 }
 

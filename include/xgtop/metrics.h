@@ -31,6 +31,7 @@ struct xg_row {
 	uint32_t child_count;       /* domain rows: number of vCPU rows */
 	const char *name;           /* raw, points into the current sample */
 	char state[8];              /* "dsbcpr" letters, '-' where clear */
+	uint8_t guest_reported;     /* cache figures come from an in-guest agent */
 	uint64_t valid;             /* bit per enum xg_col */
 	double v[XG_COL_COUNT];
 	uint8_t why[XG_COL_COUNT];  /* sample reason index or enum xg_mwhy */

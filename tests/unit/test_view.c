@@ -173,6 +173,14 @@ static void lookup_and_format(void **state)
 	assert_string_equal(b, "1.2M");
 	col_format(XG_COL_CPU_PCT, &r, b, sizeof(b));
 	assert_string_equal(b, "0.0");
+	r.guest_reported = 1;
+	col_format(XG_COL_LLC_MISS, &r, b, sizeof(b));
+	assert_string_equal(b, "1.2M*");
+	col_format(XG_COL_MEM, &r, b, sizeof(b));
+	assert_string_equal(b, "1.5G");
+	col_format_raw(XG_COL_LLC_MISS, &r, b, sizeof(b));
+	assert_string_equal(b, "1234567.000");
+	r.guest_reported = 0;
 	r.why[XG_COL_MAXMEM] = XG_WHY_NOLIMIT;
 	col_format(XG_COL_MAXMEM, &r, b, sizeof(b));
 	assert_string_equal(b, "nolim");
