@@ -27,6 +27,10 @@ struct xg_source_ops {
 	 * due relative to the previous one (0 = live source, use the delay). */
 	uint64_t (*next_gap_ns)(struct xg_source *src);
 	void (*close)(struct xg_source *src);
+	/* Optional: the view shows the scheduler columns (`w`) or not; a
+	 * source may stop collecting what nobody sees. Called before each
+	 * collect with the current choice. */
+	void (*set_trace)(struct xg_source *src, bool on);
 };
 
 /* The registered sources, NULL-terminated. Those compiled out are absent. */
