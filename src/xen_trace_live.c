@@ -346,6 +346,9 @@ static void teardown(struct xtl *t)
 		xenforeignmemory_close(t->fmem);
 	}
 	t->fmem = NULL;
+	free(t->cpu);    /* in-memory rings (xtl_open_mem) */
+	t->cpu = NULL;
+	t->ncpu = 0;
 	for (int i = 0; i < 2; i++)
 		if (t->stop_pipe[i] >= 0)
 			close(t->stop_pipe[i]);
@@ -406,7 +409,7 @@ static void poll_once(struct xtl *t)
 		t->upto = upto;
 	xt_events_drain(&t->ev, t->upto, account_ev, &t->acct);
 	t->st.records = t->dec.records;
-	t->st.lost_records = t->acct.lost_records;
+	t->st.lost_records = t->ev.lost_records;
 	t->st.polls++;
 	t->st.cpu_ns += thread_cpu_ns() - t0;
 }
@@ -416,7 +419,7 @@ static void *poll_thread(void *arg)
 	struct xtl *t = arg;
 	struct pollfd pf[2] = {
 		{ .fd = t->stop_pipe[0], .events = POLLIN },
-		{ .fd = xenevtchn_fd(t->xce), .events = POLLIN },
+		{ .fd = t->xce ? xenevtchn_fd(t->xce) : -1, .events = POLLIN },
 	};
 	for (;;) {
 		int n = poll(pf, 2, XTL_POLL_MS);
@@ -434,6 +437,8 @@ static void *poll_thread(void *arg)
 	}
 	return NULL;
 }
+
+static void start_session(struct xtl *t);
 
 static void setup(struct xtl *t)
 {
@@ -560,6 +565,12 @@ static void setup(struct xtl *t)
 		}
 	}
 
+	start_session(t);
+}
+
+/* Decoder, accounting and poll thread over t->cpu[] (mapped or in memory). */
+static void start_session(struct xtl *t)
+{
 	/* Discard what predates us (xentrace -D): accounting starts now. */
 	for (size_t i = 0; i < t->ncpu; i++) {
 		uint32_t prod = __atomic_load_n(&t->cpu[i].meta->prod, __ATOMIC_ACQUIRE);
@@ -617,6 +628,26 @@ struct xtl *xtl_open(struct xc_interface_core *xch, const struct xg_config *cfg)
 	} else {
 		setup(t);
 	}
+	return t;
+}
+
+struct xtl *xtl_open_mem(void *const *bufs, size_t n, uint32_t data_size, double hz)
+{
+	struct xtl *t = xg_calloc(1, sizeof(*t));
+	t->port = -1;
+	t->stop_pipe[0] = t->stop_pipe[1] = -1;
+	pthread_mutex_init(&t->lock, NULL);
+	t->want_on = true;
+	t->hz = hz;
+	t->data_size = data_size;
+	t->cpu = xg_calloc(n ? n : 1, sizeof(*t->cpu));
+	for (size_t i = 0; i < n; i++) {
+		t->cpu[i].id = (uint32_t)i;
+		t->cpu[i].meta = bufs[i];
+		t->cpu[i].data = (uint8_t *)(t->cpu[i].meta + 1);
+	}
+	t->ncpu = n;
+	start_session(t);
 	return t;
 }
 
@@ -679,7 +710,7 @@ void xtl_stats(struct xtl *t, struct xtl_stats *st)
 static void seed_vcpu(struct xtl *t, struct xt_vcpu_acct *v)
 {
 	xc_vcpuinfo_t vi;
-	if (xc_vcpu_getinfo(t->xch, v->dom, v->vcpu, &vi))
+	if (!t->xch || xc_vcpu_getinfo(t->xch, v->dom, v->vcpu, &vi))
 		return;
 	enum xt_state s = !vi.online ? XT_OFFLINE : vi.running ? XT_RUNNING
 			  : vi.blocked ? XT_BLOCKED : XT_RUNNABLE;
@@ -693,7 +724,7 @@ static void seed_vcpu(struct xtl *t, struct xt_vcpu_acct *v)
 
 static void fill_active(struct xtl *t, struct xg_sample *out)
 {
-	out->host.lost_records = t->acct.lost_records;
+	out->host.lost_records = t->ev.lost_records;
 	out->host.valid |= 1ull << XG_H_LOST;
 	for (size_t i = 0; i < out->ndom; i++) {
 		struct xg_dom *d = &out->dom[i];
@@ -739,7 +770,7 @@ void xtl_fill(struct xtl *t, struct xg_sample *out)
 	 * taken and gives up: put ours back (what we restore stays the same). */
 	uint32_t mask = 0, size = 0;
 	uint64_t mfn = 0;
-	if (!tbuf_info(t->xch, &mask, &mfn, &size) && mask != XTL_MASK &&
+	if (t->xch && !tbuf_info(t->xch, &mask, &mfn, &size) && mask != XTL_MASK &&
 	    !xc_tbuf_set_evt_mask(t->xch, XTL_MASK))
 		t->mask_changed = true;
 	pthread_mutex_lock(&t->lock);

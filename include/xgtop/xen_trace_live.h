@@ -33,6 +33,10 @@ void xtl_set_on(struct xtl *t, bool on);
  * atexit hook), then frees. */
 void xtl_close(struct xtl *t);
 
+/* Benchmarks and tests: the same consumer over n rings in memory laid out
+ * as Xen's (struct t_buf, then data_size bytes), TSC rate hz; no Xen. */
+struct xtl *xtl_open_mem(void *const *bufs, size_t n, uint32_t data_size, double hz);
+
 /* What the consumer has done so far, for tests and the cost benchmark. */
 struct xtl_stats {
 	bool active;
