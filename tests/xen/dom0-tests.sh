@@ -128,3 +128,6 @@ wait
 run xl-list-end 30 xl list
 run xentop-end 30 xentop -b -i 1
 note "LIFECYCLE"
+
+# 6. Scheduler time from the live trace buffers (same boot).
+/bin/sh /usr/local/bin/dom0-sched.sh "$OUT" > "$OUT/dom0-sched.log" 2>&1
