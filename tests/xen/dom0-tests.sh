@@ -93,7 +93,7 @@ fi
 TIMEFORMAT='%3U %3S'
 export TIMEFORMAT
 bash -c "time xentop -b -i 30 -d 0 > /dev/null" 2> "$OUT/speed-xentop.out"
-[ -x $XGTOP ] && bash -c "time $XGTOP --source xen -b -n 30 -d 0.01 -o xentop > /dev/null" \
+[ -x $XGTOP ] && bash -c "time $XGTOP --source xen -b -n 30 -d 0.05 -o xentop > /dev/null" \
 	2> "$OUT/speed-xgtop.out"
 run cost-dump 60 $DUMP -n 30 -d 0 -t
 note "SPEED"
