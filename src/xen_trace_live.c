@@ -167,26 +167,30 @@ static void state_write(struct xtl *t)
 }
 
 /* Called with the VIRQ bound by us, so no other live consumer exists: a
- * state file whose writer is gone describes settings nobody restored. */
-static void state_recover(struct xtl *t)
+ * state file whose writer is gone describes settings nobody restored.
+ * True when it disabled the tracing that writer had enabled (what is left
+ * in the buffers is then that writer's, not a sign of someone tracing). */
+static bool state_recover(struct xtl *t)
 {
 	FILE *f = fopen(XTL_STATE_FILE, "re");
 	if (!f)
-		return;
+		return false;
 	long pid = 0;
 	unsigned mask = 0;
 	int changed = 0, enabled = 0;
 	int n = fscanf(f, "%ld %x %d %d", &pid, &mask, &changed, &enabled);
 	fclose(f);
 	if (n == 4 && pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) == 0)
-		return;   /* its writer still runs (in another pid namespace?) */
+		return false;   /* its writer still runs (in another pid namespace?) */
+	bool disabled = false;
 	if (n == 4) {
 		if (changed)
 			xc_tbuf_set_evt_mask(t->xch, (uint32_t)mask);
 		if (enabled)
-			xc_tbuf_disable(t->xch);
+			disabled = xc_tbuf_disable(t->xch) == 0;
 	}
 	unlink(XTL_STATE_FILE);
+	return disabled;
 }
 
 /* ---- setup and teardown ----------------------------------------------- */
@@ -477,7 +481,7 @@ static void setup(struct xtl *t)
 		return;
 	}
 	t->port = port;
-	state_recover(t);
+	bool recovered = state_recover(t);
 
 	uint32_t mask = 0, size = 0;
 	uint64_t mfn = 0;
@@ -508,7 +512,7 @@ static void setup(struct xtl *t)
 			t->mode = XTL_UNAVAILABLE;
 			return;
 		}
-		was_tracing = buffers_active(t);
+		was_tracing = !recovered && buffers_active(t);
 	}
 	/* Masks before enabling, as xentrace does. The CPU mask cannot be read
 	 * back from Xen; all pCPUs is its boot default. */
