@@ -710,14 +710,17 @@ void xtl_stats(struct xtl *t, struct xtl_stats *st)
 /* ---- publishing -------------------------------------------------------- */
 
 /* A vCPU no record has named yet (or whose state records were lost):
- * its state now, from the hypervisor, so it is accounted from here on. */
-static void seed_vcpu(struct xtl *t, struct xt_vcpu_acct *v)
+ * its state now, from the hypervisor, so it is accounted from here on.
+ * Xen's own rule at a switch: blocked if it blocked, else runnable if it
+ * may run, else offline; a paused (or shut down) domain may not run. */
+static void seed_vcpu(struct xtl *t, struct xt_vcpu_acct *v, uint32_t dom_state)
 {
 	xc_vcpuinfo_t vi;
 	if (!t->xch || xc_vcpu_getinfo(t->xch, v->dom, v->vcpu, &vi))
 		return;
+	bool stopped = dom_state & (XG_ST_PAUSED | XG_ST_SHUTDOWN | XG_ST_CRASHED | XG_ST_DYING);
 	enum xt_state s = !vi.online ? XT_OFFLINE : vi.running ? XT_RUNNING
-			  : vi.blocked ? XT_BLOCKED : XT_RUNNABLE;
+			  : vi.blocked ? XT_BLOCKED : stopped ? XT_OFFLINE : XT_RUNNABLE;
 	if (v->state == XT_LOST && t->upto > v->since) {
 		v->cyc[XT_LOST] += t->upto - v->since;
 		v->n[XT_LOST]++;
@@ -739,7 +742,7 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 			size_t vi = xt_acct_vcpu(&t->acct, d->id, k);
 			struct xt_vcpu_acct *v = &t->acct.v[vi];
 			if (v->state == XT_NSTATES || v->state == XT_LOST)
-				seed_vcpu(t, v);
+				seed_vcpu(t, v, d->state);
 			uint64_t cyc[XT_NSTATES];
 			xt_acct_at(&t->acct, v, t->upto, cyc);
 			uint64_t ns[4];

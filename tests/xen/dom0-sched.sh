@@ -29,6 +29,17 @@ wait_guest() {
 	done
 	return 1
 }
+# wait_rows FILE SECONDS: until xgtop has printed a data row (startup under
+# emulation takes a variable while).
+wait_rows() {
+	i=0
+	while [ $i -lt $(($2 * 4)) ]; do
+		[ "$(wc -l < "$1" 2>/dev/null)" -ge 2 ] && return 0
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
 # Every xgtop run reports what consuming the buffers cost it.
 export XGTOP_TRACE_STATS=1
 [ -x $XGTOP ] || { note "SCHED_SKIP no xgtop"; exit 0; }
@@ -96,7 +107,7 @@ note "SCHED_COEXIST"
 for sig in TERM INT HUP; do
 	$XGTOP --source xen -b -d 1 -o csv > "$OUT/sig-$sig.out" 2> "$OUT/sig-$sig.err" &
 	p=$!
-	sleep 3
+	wait_rows "$OUT/sig-$sig.out" 60
 	state "sig-$sig-during"
 	kill -$sig $p
 	wait $p
@@ -116,9 +127,9 @@ if [ -x $PTY ]; then
 	state tui-after-q
 fi
 # ... and after SIGKILL, the next start restores what the killed one left.
-$XGTOP --source xen -b -d 1 -o csv > /dev/null 2>&1 &
+$XGTOP --source xen -b -d 1 -o csv > "$OUT/kill-run.out" 2>&1 &
 p=$!
-sleep 3
+wait_rows "$OUT/kill-run.out" 60
 kill -KILL $p
 wait $p
 state kill-left

@@ -91,7 +91,7 @@ install -m 0755 "$HERE/dom0-tests.sh" "$R/usr/local/bin/dom0-tests.sh"
 # The scheduler checks (dom0-sched.sh): their tools, xentrace, and terminfo
 # for the full-screen view.
 install -m 0755 "$HERE/dom0-sched.sh" "$R/usr/local/bin/dom0-sched.sh"
-for f in "$HERE/../../build/tools/xg-tbuf-state" "$HERE/../../build/tools/xg-pty" /usr/sbin/xentrace; do
+for f in "$HERE/../../build/tools/xg-tbuf-state" "$HERE/../../build/tools/xg-pty" "$XGLAB_XENBIN/xentrace"; do
 	[ -x "$f" ] || continue
 	f=$(readlink -f "$f")
 	elf "$R" "$f"
