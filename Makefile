@@ -104,8 +104,10 @@ test-pmu: xgtop $(TOOL_BINS)
 bench: xgtop $(TOOL_BINS)
 	@bench/run.sh
 
+# Fuzzes every parser of outside input (FUZZ_SECONDS each, default 60).
 fuzz:
 	@tests/fuzz/run.sh
+	@tests/fuzz/run_record.sh
 
 # The man page's COLUMNS section is generated from the column table.
 man: man/xgtop.1

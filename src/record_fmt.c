@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Pieces of the recording text format shared by the writer and the reader. */
+#include "record_fmt.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const enum xg_field rec_sum_field[REC_NSUM] = {
+	XG_F_CPU_NS, XG_F_RUN_NS, XG_F_WAIT_NS, XG_F_BLK_NS, XG_F_OFF_NS,
+};
+
+uint64_t rec_vcpu_counter(const struct xg_vcpu *v, int i)
+{
+	return i == 0 ? v->cpu_ns : v->sched_ns[i - 1];
+}
+
+bool rec_vcpu_sum(const struct xg_sample *s, const struct xg_dom *d, int i, uint64_t *sum)
+{
+	if (!d->vcpu_count || d->vcpu_first > s->nvcpu || d->vcpu_count > s->nvcpu - d->vcpu_first)
+		return false;
+	uint64_t t = 0;
+	for (uint32_t k = 0; k < d->vcpu_count; k++)
+		t += rec_vcpu_counter(&s->vcpu[d->vcpu_first + k], i);
+	*sum = t;
+	return true;
+}
+
+const char *rec_pmu_name(size_t slot, char *buf, size_t n)
+{
+	static const char *const where[XG_PMU_WHERE_COUNT] = { "guest_user", "guest_kernel", "host" };
+	static const char *const ev[XG_PMU_EVENT_COUNT] = {
+		"llc_references", "llc_misses", "instructions", "cycles",
+	};
+	snprintf(buf, n, "%s.%s", where[slot / XG_PMU_EVENT_COUNT], ev[slot % XG_PMU_EVENT_COUNT]);
+	return buf;
+}
+
+void rbuf_put(struct rec_buf *b, const void *s, size_t n)
+{
+	xg_grow(&b->p, &b->cap, b->len + n + 1, 1);
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+void rbuf_putc(struct rec_buf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		xg_grow(&b->p, &b->cap, b->len + 2, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = 0;
+}
+void rbuf_puts(struct rec_buf *b, const char *s) { rbuf_put(b, s, strlen(s)); }
+
+/* Formats v in decimal at the end of t[24]; returns the first digit. The
+ * recorder formats millions of numbers per second with 10,000 domains,
+ * where snprintf shows up in profiles. */
+static char *dec(char *t, uint64_t v)
+{
+	char *p = t + 24;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return p;
+}
+
+void rbuf_u64(struct rec_buf *b, uint64_t v)
+{
+	char t[24], *p = dec(t, v);
+	rbuf_put(b, p, (size_t)(t + 24 - p));
+}
+
+void rbuf_hex(struct rec_buf *b, uint64_t v)
+{
+	char t[24];
+	rbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "%" PRIx64, v));
+}
+
+void rbuf_delta(struct rec_buf *b, uint64_t v, uint64_t base)
+{
+	if (v == base)
+		return;
+	/* Modulo 2^64, so a counter that wrapped or went backwards still
+	 * round-trips exactly. */
+	uint64_t d = v - base;
+	char t[25], *p = dec(t + 1, d >> 63 ? (~d) + 1 : d);
+	if (d >> 63)
+		*--p = '-';
+	rbuf_put(b, p, (size_t)(t + 25 - p));
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t n;
+	uint32_t cp;
+	if ((s[0] & 0xe0) == 0xc0) { n = 2; cp = s[0] & 0x1f; }
+	else if ((s[0] & 0xf0) == 0xe0) { n = 3; cp = s[0] & 0x0f; }
+	else if ((s[0] & 0xf8) == 0xf0) { n = 4; cp = s[0] & 0x07; }
+	else return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (cp < min[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void rbuf_esc(struct rec_buf *b, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	while (*s) {
+		size_t l = utf8_len(s);
+		if (l == 1 && (*s < 0x20 || *s == 0x7f || *s == '\\'))
+			l = 0;
+		if (l) {
+			rbuf_put(b, s, l);
+			s += l;
+		} else if (*s == '\\') {
+			rbuf_put(b, "\\\\", 2);
+			s++;
+		} else {
+			char t[8];
+			rbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "\\x%02x", *s++));
+		}
+	}
+}
+
+void rbuf_trim_tabs(struct rec_buf *b, size_t line_start)
+{
+	while (b->len > line_start && b->p[b->len - 1] == '\t')
+		b->len--;
+	b->p[b->len] = 0;
+}
+
+void rbuf_free(struct rec_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+void rec_header(struct rec_buf *b)
+{
+	rbuf_puts(b, REC_MAGIC "\t");
+	rbuf_u64(b, REC_MAJOR);
+	rbuf_putc(b, '\t');
+	rbuf_u64(b, REC_MINOR);
+	rbuf_puts(b, "\txgtop " XG_VERSION "\nfields");
+	for (int f = 0; f < XG_F_COUNT; f++) {
+		rbuf_putc(b, '\t');
+		rbuf_puts(b, field_name((enum xg_field)f));
+	}
+	rbuf_puts(b, "\npmu");
+	for (size_t i = 0; i < REC_PMU_SLOTS; i++) {
+		char t[64];
+		rbuf_putc(b, '\t');
+		rbuf_puts(b, rec_pmu_name(i, t, sizeof(t)));
+	}
+	rbuf_putc(b, '\n');
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool rec_unesc(const char *s, char *out, size_t n)
+{
+	size_t o = 0;
+	while (*s) {
+		int c = (unsigned char)*s++;
+		if (c == '\\') {
+			if (*s == '\\') {
+				s++;
+			} else if (*s == 'x' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
+				c = hexval(s[1]) * 16 + hexval(s[2]);
+				s += 3;
+				if (!c)
+					return false;
+			} else {
+				return false;
+			}
+		}
+		if (o + 1 >= n)
+			return false;
+		out[o++] = (char)c;
+	}
+	out[o] = 0;
+	return true;
+}
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct rec_ent *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+void rec_index_build(struct rec_index *ix, const struct xg_sample *s)
+{
+	xg_grow(&ix->e, &ix->cap, s->ndom, sizeof(*ix->e));
+	bool sorted = true;
+	for (size_t i = 0; i < s->ndom; i++) {
+		ix->e[i].id = s->dom[i].id;
+		ix->e[i].pos = (uint32_t)i;
+		if (i && s->dom[i - 1].id > s->dom[i].id)
+			sorted = false;
+	}
+	ix->n = s->ndom;
+	/* Sources hand over samples sorted by id; sort only when one did not. */
+	if (!sorted)
+		qsort(ix->e, ix->n, sizeof(*ix->e), cmp_ent);
+}
+
+const struct xg_dom *rec_index_find(const struct rec_index *ix, const struct xg_sample *s, uint32_t id)
+{
+	size_t lo = 0, hi = ix->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->e[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->n && ix->e[lo].id == id ? &s->dom[ix->e[lo].pos] : NULL;
+}
+
+void rec_index_free(struct rec_index *ix)
+{
+	free(ix->e);
+	memset(ix, 0, sizeof(*ix));
+}
+
+void rec_vcpu_owner(const struct xg_sample *s, uint32_t *owner)
+{
+	for (size_t i = 0; i < s->nvcpu; i++)
+		owner[i] = UINT32_MAX;
+	for (size_t d = 0; d < s->ndom; d++) {
+		const struct xg_dom *x = &s->dom[d];
+		for (uint64_t k = x->vcpu_first; k < (uint64_t)x->vcpu_first + x->vcpu_count && k < s->nvcpu; k++)
+			if (owner[k] == UINT32_MAX)
+				owner[k] = (uint32_t)d;
+	}
+}
+
+const struct xg_vcpu *rec_vcpu_base(const struct xg_sample *s, const uint32_t *owner, size_t i,
+                                    const struct xg_sample *prev, const struct rec_index *pix)
+{
+	if (owner[i] == UINT32_MAX)
+		return NULL;
+	const struct xg_dom *d = &s->dom[owner[i]];
+	const struct xg_dom *pd = rec_index_find(pix, prev, d->id);
+	size_t off = i - d->vcpu_first;
+	if (!pd || off >= pd->vcpu_count || (uint64_t)pd->vcpu_first + off >= prev->nvcpu)
+		return NULL;
+	return &prev->vcpu[pd->vcpu_first + off];
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""An independent reader of xgtop recordings, written from doc/recording.md
+only. Prints what `xgtop-gen --dump FILE` prints, so a test can compare."""
+import gzip
+import re
+import sys
+import zlib
+
+MASK = (1 << 64) - 1
+SUM_FIELDS = ["cpu_ns", "run_ns", "wait_ns", "blocked_ns", "offline_ns"]
+
+
+def unesc(b):
+    return re.sub(rb"\\(\\|x[0-9a-fA-F]{2})",
+                  lambda m: b"\\" if m.group(1) == b"\\" else bytes([int(m.group(1)[1:], 16)]), b)
+
+
+def delta(col, base):
+    return base if col == b"" else (base + int(col)) & MASK
+
+
+def absval(col, base, hexa=False):
+    return base if col == b"" else int(col, 16 if hexa else 10)
+
+
+def why(col, base):
+    if col == b"":
+        return dict(base)
+    if col == b"-":
+        return {}
+    return {int(f): int(r) for f, r in (x.split(b":") for x in col.split(b","))}
+
+
+def main(path):
+    data = gzip.open(path, "rb").read()
+    fields = []
+    prev = None
+    out = []
+    n = 0
+    for line in data.split(b"\n"):
+        c = line.split(b"\t")
+        t = c[0]
+        if t == b"xgtop-recording":
+            assert c[1] == b"1", "unsupported version"
+            prev = None
+            continue
+        if t == b"fields":
+            fields = [x.decode() for x in c[1:]]
+            continue
+        if t == b"pmu":
+            npmu = len(c) - 1
+            continue
+        if t == b"":
+            continue
+        if t == b"S":
+            crc = zlib.crc32(line + b"\n")
+            host = prev["host"] if prev else {"mono": 0}
+            cur = {"host": {"mono": delta(c[3] if len(c) > 3 else b"", host["mono"])},
+                   "doms": [], "vcpus": []}
+            ident = None
+            continue
+        if t == b"E":
+            assert int(c[1], 16) == crc, "checksum"
+            for d in cur["doms"]:
+                for f in d["sum"]:
+                    i = SUM_FIELDS.index(fields[f])
+                    sl = cur["vcpus"][d["first"]:d["first"] + d["count"]]
+                    d["v"][f] = sum(v["cpu"] if i == 0 else v["s"][i - 1] for v in sl) & MASK
+            for d in cur["doms"]:
+                row = [str(n), str(cur["host"]["mono"]), str(d["id"]), str(d["gen"]), d["name"].hex()]
+                row += [str(d["v"][f]) if d["valid"] >> f & 1 else "-" for f in range(len(fields))]
+                out.append("\t".join(row))
+            prev = cur
+            n += 1
+            continue
+        crc = zlib.crc32(line + b"\n", crc)
+        if t == b"D":
+            ident = (int(c[1]), int(c[2]), unesc(c[4] if len(c) > 4 else b""))
+        elif t == b"d":
+            c += [b""] * (9 + len(fields) + npmu - len(c))
+            did = int(c[1])
+            base = None
+            if prev:
+                base = next((x for x in prev["doms"] if x["id"] == did), None)
+            if ident and ident[0] == did:
+                gen, name = ident[1], ident[2]
+                ident = None
+            else:
+                gen, name = base["gen"], base["name"]
+            zero = {"valid": 0, "count": 0, "v": [0] * len(fields)}
+            b = base or zero
+            expect = cur["doms"][-1]["first"] + cur["doms"][-1]["count"] if cur["doms"] else 0
+            d = {"id": did, "gen": gen, "name": name,
+                 "valid": absval(c[3], b["valid"], True),
+                 "first": absval(c[6], expect), "count": absval(c[7], b["count"]),
+                 "v": [], "sum": []}
+            for f in range(len(fields)):
+                col = c[9 + f]
+                if col == b"=":
+                    d["sum"].append(f)
+                    d["v"].append(0)
+                else:
+                    d["v"].append(delta(col, b["v"][f]))
+            cur["doms"].append(d)
+        elif t == b"c":
+            c += [b""] * (9 - len(c))
+            i = len(cur["vcpus"])
+            owner = next((x for x in cur["doms"] if x["first"] <= i < x["first"] + x["count"]), None)
+            base = None
+            if prev and owner:
+                pd = next((x for x in prev["doms"] if x["id"] == owner["id"]), None)
+                off = i - owner["first"]
+                if pd and off < pd["count"] and pd["first"] + off < len(prev["vcpus"]):
+                    base = prev["vcpus"][pd["first"] + off]
+            base = base or {"cpu": 0, "s": [0, 0, 0, 0]}
+            s = [0 if k == 2 and c[7].startswith(b"~") else delta(c[5 + k], base["s"][k]) for k in range(4)]
+            if c[7].startswith(b"~"):
+                dmono = cur["host"]["mono"] - (prev["host"]["mono"] if prev else 0)
+                rest = dmono - sum(s[k] - base["s"][k] for k in (0, 1, 3))
+                s[2] = (base["s"][2] + delta(c[7][1:], rest)) & MASK
+            cpu = s[0] if c[4] == b"=" else delta(c[4], base["cpu"])
+            cur["vcpus"].append({"cpu": cpu, "s": s})
+    print("\t".join(["sample", "mono_ns", "id", "gen", "name_hex"] + fields))
+    for r in out:
+        print(r)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* xgtop-gen: writes a recording with a scripted, deterministic load (the
+ * script is the table in doc/recording.md), and reads recordings back
+ * (--verify, --dump) for tests. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xgtop/record.h"
+
+#define GIB (1ull << 30)
+#define MIB (1ull << 20)
+
+/* Rates are per second of recorded time; CPU and WAIT are percent of one
+ * vCPU's time, per vCPU. */
+struct role {
+	const char *name;
+	unsigned vcpus, vcpus_max;
+	double cpu, wait;
+	double rx, tx, pkt;          /* bytes/s, bytes per packet */
+	double rx_drop;              /* drops/s */
+	double rd_ops, wr_ops, rd_size, wr_size;
+	double llc_ref, miss;        /* references/s, miss ratio */
+	double instr, ipc;
+	double l3_mib, mbm;          /* occupancy MiB, MBM bytes/s */
+	bool breakdown;              /* PMU counts split guest user/kernel/host */
+	bool nocache;                /* cache fields invalid with a reason */
+};
+
+/* Every rate of the script, in the column order of the table in
+ * doc/recording.md. */
+#define ROLE(n, vc, vm, cpu, wait, rx, tx, pkt, drop, rd, wr, rds, wrs, ref, miss, ins, ipc, l3, mbm, bd, nc) \
+	{ n, vc, vm, cpu, wait, rx, tx, pkt, drop, rd, wr, rds, wrs, ref, miss, ins, ipc, l3, mbm, bd, nc }
+
+static const struct role roles[12] = {
+	/*    name               vc vm cpu wait  rx   tx   pkt drop rd   wr   rdsz   wrsz   llcref miss instr ipc  l3 mbm  bd     nocache */
+	ROLE("Domain-0",          2, 2, 15, 1,   1e6, 1e6, 1000, 0, 10,  20,  4096,  4096,  1e6,  0.1, 1e9,  1.0, 4, 1e7, false, false),
+	ROLE("utf8-\xc3(-01",     1, 1, 1,  0.5, 1e3, 1e3, 100,  0, 0,   0,   4096,  4096,  1e5,  0.2, 1e7,  1.0, 1, 1e7, false, false),
+	ROLE("disk-02",           2, 2, 10, 5,   1e4, 5e3, 500,  0, 200, 100, 32768, 65536, 1e6,  0.1, 2e8,  1.0, 2, 1e7, false, false),
+	ROLE("busy-03",           4, 8, 95, 2,   1e5, 1e5, 1000, 0, 5,   5,   4096,  4096,  5e7,  0.05, 8e9, 2.0, 12, 2e9, true, false),
+	ROLE("net-04",            2, 2, 25, 1,   5e7, 2e7, 1500, 2, 1,   1,   4096,  4096,  1e6,  0.1, 5e8,  1.0, 2, 1e7, false, false),
+	ROLE("cache-05",          2, 2, 80, 1,   1e4, 5e3, 500,  0, 1,   2,   4096,  4096,  2e8,  0.4, 2e9,  0.5, 24, 4e9, true, false),
+	ROLE("sched-06",          2, 2, 30, 60,  1e4, 5e3, 500,  0, 1,   2,   4096,  4096,  1e6,  0.1, 2e8,  1.0, 2, 1e7, false, false),
+	ROLE("nocache-07",        1, 1, 5,  1,   1e4, 5e3, 500,  0, 1,   2,   4096,  4096,  1e6,  0.1, 2e8,  1.0, 2, 1e7, false, true),
+	ROLE("late-08",           1, 1, 50, 1,   1e4, 5e3, 500,  0, 1,   2,   4096,  4096,  1e6,  0.1, 2e8,  1.0, 2, 1e7, false, false),
+	ROLE("gone-09",           1, 1, 40, 1,   1e4, 5e3, 500,  0, 1,   2,   4096,  4096,  1e6,  0.1, 2e8,  1.0, 2, 1e7, false, false),
+	ROLE("reuse-10",          1, 1, 20, 1,   1e4, 5e3, 500,  0, 1,   2,   4096,  4096,  1e6,  0.1, 2e8,  1.0, 2, 1e7, false, false),
+	ROLE("ctl\x1b[2J\x07-11", 1, 1, 2,  0.5, 1e4, 5e3, 500,  0, 1,   2,   4096,  4096,  1e6,  0.1, 2e8,  1.0, 2, 1e7, false, false),
+};
+static const struct role reuse_b =
+	ROLE("reuse-10b",         1, 1, 70, 1,   1e4, 5e3, 500,  0, 1,   2,   4096,  4096,  1e6,  0.1, 2e8,  1.0, 2, 1e7, false, false);
+
+struct opts {
+	unsigned long domains, samples;
+	double interval;
+	uint64_t seed;
+	long slow_ms;
+	bool steady, append, progress, stats, nopmu;
+};
+
+/* Per-domain cumulative state. */
+struct dstate {
+	bool alive;
+	uint32_t gen;
+	uint64_t v[XG_F_COUNT];
+	uint64_t pmu[XG_PMU_WHERE_COUNT][XG_PMU_EVENT_COUNT];
+	uint64_t vc[8][4];
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Deterministic jitter in [-2 %, +2 %]. */
+static double jitter(const struct opts *o, uint32_t id, uint32_t gen, unsigned what, unsigned long k)
+{
+	if (o->steady)
+		return 0;
+	uint64_t h = mix(o->seed ^ mix(((uint64_t)id << 32 | gen) ^ mix((uint64_t)what << 40 | k)));
+	return ((double)(h % 4001) - 2000.0) / 100000.0;
+}
+
+static void role_of(const struct opts *o, unsigned long i, unsigned long k, struct role *r)
+{
+	if (i < 12) {
+		*r = roles[i];
+		if (i == 10 && k >= (o->samples ? o->samples : 30) / 2)
+			*r = reuse_b;
+		return;
+	}
+	/* vm-NNN: light, index-dependent load. */
+	double cpu = 0.5 + (double)(i % 7) * 0.4, rx = 2000 + 100.0 * (double)(i % 10);
+	*r = (struct role)ROLE(NULL, 1, 1, cpu, 0.5, rx, rx / 2, 500, 0, 0.5, 2, 4096, 4096,
+	                       1e5, 0.2, 5e7, 1.0, 1, 1e6, false, false);
+}
+
+static bool present(const struct opts *o, unsigned long i, unsigned long k)
+{
+	unsigned long t = o->samples ? o->samples : 30;
+	if (i == 8)
+		return k >= t / 3;
+	if (i == 9)
+		return k < 2 * t / 3;
+	return true;
+}
+
+static uint64_t inc(const struct opts *o, uint32_t id, uint32_t gen, unsigned what, unsigned long k,
+                    double rate)
+{
+	if (rate <= 0)
+		return 0;
+	return (uint64_t)llround(rate * o->interval * (1.0 + jitter(o, id, gen, what, k)));
+}
+
+static void step_dom(const struct opts *o, unsigned long i, unsigned long k, const struct role *r,
+                     struct dstate *st, uint64_t ival_ns)
+{
+	uint32_t id = (uint32_t)i, g = st->gen;
+	for (unsigned v = 0; v < r->vcpus && v < 8; v++) {
+		uint64_t run = (uint64_t)llround(r->cpu / 100 * (double)ival_ns * (1 + jitter(o, id, g, 100 + v, k)));
+		uint64_t wait = (uint64_t)llround(r->wait / 100 * (double)ival_ns * (1 + jitter(o, id, g, 200 + v, k)));
+		uint64_t blk = run + wait < ival_ns ? ival_ns - run - wait : 0;
+		st->vc[v][0] += run;
+		st->vc[v][1] += wait;
+		st->vc[v][2] += blk;
+	}
+	uint64_t rx = inc(o, id, g, 1, k, r->rx), tx = inc(o, id, g, 2, k, r->tx);
+	st->v[XG_F_NET_RX_BYTES] += rx;
+	st->v[XG_F_NET_TX_BYTES] += tx;
+	st->v[XG_F_NET_RX_PKTS] += (uint64_t)((double)rx / r->pkt);
+	st->v[XG_F_NET_TX_PKTS] += (uint64_t)((double)tx / r->pkt);
+	st->v[XG_F_NET_RX_DROP] += inc(o, id, g, 3, k, r->rx_drop);
+	uint64_t rd = inc(o, id, g, 4, k, r->rd_ops), wr = inc(o, id, g, 5, k, r->wr_ops);
+	st->v[XG_F_DISK_RD_OPS] += rd;
+	st->v[XG_F_DISK_WR_OPS] += wr;
+	st->v[XG_F_DISK_RD_BYTES] += rd * (uint64_t)r->rd_size;
+	st->v[XG_F_DISK_WR_BYTES] += wr * (uint64_t)r->wr_size;
+	uint64_t ref = inc(o, id, g, 6, k, r->llc_ref), ins = inc(o, id, g, 7, k, r->instr);
+	uint64_t ev[XG_PMU_EVENT_COUNT] = { ref, (uint64_t)llround((double)ref * r->miss), ins,
+		(uint64_t)llround((double)ins / r->ipc) };
+	for (int e = 0; e < XG_PMU_EVENT_COUNT; e++) {
+		uint64_t gu = ev[e] * 7 / 10, gk = ev[e] * 2 / 10;
+		st->pmu[XG_PMU_GUEST_USER][e] += gu;
+		st->pmu[XG_PMU_GUEST_KERNEL][e] += gk;
+		st->pmu[XG_PMU_HOST][e] += ev[e] - gu - gk;
+	}
+	st->v[XG_F_LLC_REF] += ev[0];
+	st->v[XG_F_LLC_MISS] += ev[1];
+	st->v[XG_F_INSTR] += ev[2];
+	st->v[XG_F_CYCLES] += ev[3];
+	uint64_t mbm = inc(o, id, g, 8, k, r->mbm);
+	st->v[XG_F_MBM_TOTAL] += mbm;
+	st->v[XG_F_MBM_LOCAL] += mbm * 8 / 10;
+}
+
+static void handle_of(const struct opts *o, uint32_t id, uint32_t gen, uint8_t *h)
+{
+	uint64_t a = mix(o->seed ^ mix((uint64_t)id << 32 | gen)), b = mix(a);
+	memcpy(h, &a, 8);
+	memcpy(h + 8, &b, 8);
+	h[6] = (uint8_t)((h[6] & 0x0f) | 0x40);
+	h[8] = (uint8_t)((h[8] & 0x3f) | 0x80);
+}
+
+static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i, unsigned long k,
+                     const struct role *r, struct dstate *st, bool last)
+{
+	struct xg_dom *d = sample_add_dom(s, (uint32_t)i);
+	d->gen = st->gen;
+	handle_of(o, d->id, d->gen, d->handle);
+	if (r->name)
+		snprintf(d->name, sizeof(d->name), "%s", r->name);
+	else
+		snprintf(d->name, sizeof(d->name), "vm-%03lu", i);
+	d->state = r->cpu >= 50 || i == 0 ? XG_ST_RUNNING : XG_ST_BLOCKED;
+	if (last)
+		d->state = XG_ST_SHUTDOWN | XG_ST_DYING;
+	struct xg_vcpu *v = sample_add_vcpus(s, d, r->vcpus);
+	uint64_t sums[4] = { 0 };
+	for (unsigned c = 0; c < r->vcpus; c++) {
+		v[c].id = c;
+		v[c].online = 1;
+		v[c].valid = 0x0f | XG_VCPU_CPU_VALID;
+		for (int q = 0; q < 4; q++) {
+			v[c].sched_ns[q] = st->vc[c][q];
+			sums[q] += st->vc[c][q];
+		}
+		v[c].cpu_ns = v[c].sched_ns[0];
+	}
+	for (int f = 0; f < XG_F_COUNT; f++)
+		if (f != XG_F_SSID)
+			dom_set(d, (enum xg_field)f, st->v[f]);
+	dom_set(d, XG_F_CPU_NS, sums[0]);
+	dom_set(d, XG_F_RUN_NS, sums[0]);
+	dom_set(d, XG_F_WAIT_NS, sums[1]);
+	dom_set(d, XG_F_BLK_NS, sums[2]);
+	dom_set(d, XG_F_OFF_NS, sums[3]);
+	dom_set(d, XG_F_VCPUS, r->vcpus);
+	dom_set(d, XG_F_VCPUS_MAX, r->vcpus_max);
+	uint64_t mem = i == 0 ? 4 * GIB : (1 + i % 4) * GIB;
+	dom_set(d, XG_F_MEM, mem);
+	dom_set(d, XG_F_MAXMEM, i == 0 ? UINT64_MAX : mem + 256 * MIB);
+	dom_set(d, XG_F_NETS, 1);
+	dom_set(d, XG_F_VBDS, 1);
+	dom_set(d, XG_F_L3_OCC, (uint64_t)(r->l3_mib * MIB));
+	if (r->breakdown) {
+		memcpy(d->pmu, st->pmu, sizeof(d->pmu));
+		d->pmu_valid = (1ull << (XG_PMU_WHERE_COUNT * XG_PMU_EVENT_COUNT)) - 1;
+	}
+	if (r->nocache) {
+		static const enum xg_field pmu[] = { XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR, XG_F_CYCLES };
+		static const enum xg_field cmt[] = { XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL };
+		/* As a source would: nothing measured, value 0, a reason. */
+		for (size_t q = 0; q < 4; q++) {
+			dom_invalid(s, d, pmu[q], "no PMU access for this domain (xgtop-gen)");
+			d->v[pmu[q]] = 0;
+		}
+		for (size_t q = 0; q < 3; q++) {
+			dom_invalid(s, d, cmt[q], "CMT/MBM not supported (xgtop-gen)");
+			d->v[cmt[q]] = 0;
+		}
+		d->pmu_valid = 0;
+		memset(d->pmu, 0, sizeof(d->pmu));
+	}
+	(void)k;
+}
+
+static int generate(const struct opts *o, const char *out)
+{
+	struct xg_err err = { 0 };
+	if (!o->append && unlink(out) < 0 && errno != ENOENT) {
+		fprintf(stderr, "xgtop-gen: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	struct xg_recorder *rec = recorder_open(out, &err);
+	if (!rec) {
+		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
+		return 1;
+	}
+	unsigned long n = o->domains, t = o->samples ? o->samples : 30;
+	struct dstate *st = calloc(n, sizeof(*st));
+	uint64_t ival = (uint64_t)llround(o->interval * 1e9);
+	struct xg_sample s;
+	sample_init(&s);
+	uint64_t self = 0, append_ns = 0, doms = 0;
+	for (unsigned long k = 0; !o->samples || k < o->samples; k++) {
+		sample_clear(&s);
+		snprintf(s.host.source, sizeof(s.host.source), "xen");
+		snprintf(s.host.hypervisor, sizeof(s.host.hypervisor), "Xen 4.17.0 (xgtop-gen)");
+		snprintf(s.host.hostname, sizeof(s.host.hostname), "xgtop-gen");
+		snprintf(s.host.sched, sizeof(s.host.sched), "credit2");
+		if (!o->nopmu)
+			snprintf(s.host.cache_events, sizeof(s.host.cache_events), "LLC references/misses (xgtop-gen)");
+		s.host.mono_ns = 1000000000000ull + k * ival;
+		s.host.real_ns = 1767225600000000000ull + k * ival;
+		s.host.pcpus = n <= 64 ? 16 : 64;
+		s.host.cpu_khz = 2400000;
+		s.host.mem_total = n <= 64 ? 64 * GIB : 16384 * GIB;
+		self += 2000000 + 2000 * n;
+		s.host.self_cpu_ns = self;
+		s.host.valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_MEM | 1u << XG_H_SELF_CPU;
+		sample_invalid_all(&s, XG_F_SSID, "no XSM/FLASK policy (xgtop-gen)");
+		uint64_t used = 0;
+		for (unsigned long i = 0; i < n; i++) {
+			struct role r;
+			role_of(o, i, k, &r);
+			r.nocache |= o->nopmu;
+			if (!present(o, i, k)) {
+				st[i].alive = false;
+				continue;
+			}
+			if (i == 10 && k == t / 2 && k > 0) {
+				uint32_t g = st[i].gen + 1;
+				memset(&st[i], 0, sizeof(st[i]));
+				st[i].gen = g;
+			}
+			if (st[i].alive)
+				step_dom(o, i, k, &r, &st[i], ival);
+			st[i].alive = true;
+			fill_dom(o, &s, i, k, &r, &st[i], i == 9 && k + 1 == 2 * t / 3);
+			used += s.dom[s.ndom - 1].v[XG_F_MEM];
+		}
+		s.host.mem_free = s.host.mem_total > used ? s.host.mem_total - used : 0;
+		uint64_t t0 = xg_now_mono_ns();
+		int arc = recorder_append(rec, &s, &err);
+		append_ns += xg_now_mono_ns() - t0;
+		doms += s.ndom;
+		if (arc < 0) {
+			fprintf(stderr, "xgtop-gen: %s\n", err.msg);
+			return 1;
+		}
+		if (o->progress) {
+			printf("appended %lu\n", k + 1);
+			fflush(stdout);
+		}
+		if (o->slow_ms > 0)
+			nanosleep(&(struct timespec){ o->slow_ms / 1000, (o->slow_ms % 1000) * 1000000 }, NULL);
+	}
+	sample_free(&s);
+	free(st);
+	if (recorder_close(rec, &err) < 0) {
+		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
+		return 1;
+	}
+	if (o->stats && o->samples) {
+		struct stat stt;
+		if (stat(out, &stt) == 0)
+			printf("%lu samples, %" PRIu64 " domain-samples, %lld bytes, %.2f bytes/domain-sample, "
+			       "%.3f ms per append\n", o->samples, doms, (long long)stt.st_size,
+			       (double)stt.st_size / (double)(doms ? doms : 1),
+			       (double)append_ns / 1e6 / (double)o->samples);
+	}
+	return 0;
+}
+
+static int read_back(const char *path, bool dump)
+{
+	struct xg_err err = { 0 };
+	struct xg_reader *r = reader_open(path, &err);
+	if (!r) {
+		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
+		return 1;
+	}
+	struct xg_sample s;
+	sample_init(&s);
+	unsigned long n = 0;
+	size_t last = 0, doms = 0;
+	int rc;
+	if (dump) {
+		printf("sample\tmono_ns\tid\tgen\tname_hex");
+		for (int f = 0; f < XG_F_COUNT; f++)
+			printf("\t%s", field_name((enum xg_field)f));
+		printf("\n");
+	}
+	while ((rc = reader_next(r, &s, &err)) == 0) {
+		for (size_t i = 0; dump && i < s.ndom; i++) {
+			const struct xg_dom *d = &s.dom[i];
+			printf("%lu\t%" PRIu64 "\t%u\t%u\t", n, s.host.mono_ns, d->id, d->gen);
+			for (const char *c = d->name; *c; c++)
+				printf("%02x", (unsigned char)*c);
+			for (int f = 0; f < XG_F_COUNT; f++) {
+				if (dom_has(d, (enum xg_field)f))
+					printf("\t%" PRIu64, d->v[f]);
+				else
+					printf("\t-");
+			}
+			printf("\n");
+		}
+		n++;
+		last = s.ndom;
+		doms += s.ndom;
+	}
+	unsigned torn = reader_torn(r);
+	reader_close(r);
+	sample_free(&s);
+	if (rc < 0) {
+		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
+		return 1;
+	}
+	if (!dump)
+		printf("samples %lu torn %u domains %zu last_domains %zu\n", n, torn, doms, last);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
+	           "                 [--steady] [--nopmu] [--slow MS] [--progress] [--stats] [--append] OUT\n"
+	           "       xgtop-gen --verify FILE | --dump FILE\n"
+	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
+}
+
+static bool num(const char *s, double *v)
+{
+	return s && xg_parse_double(s, v);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .domains = 12, .samples = 30, .interval = 1, .seed = 1 };
+	const char *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		double d;
+		uint64_t u;
+		if (!strcmp(a, "--verify") || !strcmp(a, "--dump")) {
+			if (!v) {
+				usage(stderr);
+				return 2;
+			}
+			return read_back(v, !strcmp(a, "--dump"));
+		} else if (!strcmp(a, "--domains") && v && xg_parse_u64(v, &u) && u <= 1000000) {
+			o.domains = (unsigned long)u;
+		} else if (!strcmp(a, "--samples") && v && xg_parse_u64(v, &u)) {
+			o.samples = (unsigned long)u;
+		} else if (!strcmp(a, "--interval") && num(v, &d) && d > 0) {
+			o.interval = d;
+		} else if (!strcmp(a, "--seed") && v && xg_parse_u64(v, &u)) {
+			o.seed = u;
+		} else if (!strcmp(a, "--slow") && v && xg_parse_u64(v, &u)) {
+			o.slow_ms = (long)u;
+		} else if (!strcmp(a, "--steady")) {
+			o.steady = true;
+			continue;
+		} else if (!strcmp(a, "--append")) {
+			o.append = true;
+			continue;
+		} else if (!strcmp(a, "--nopmu")) {
+			o.nopmu = true;
+			continue;
+		} else if (!strcmp(a, "--stats")) {
+			o.stats = true;
+			continue;
+		} else if (!strcmp(a, "--progress")) {
+			o.progress = true;
+			continue;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (a[0] != '-' && !out) {
+			out = a;
+			continue;
+		} else {
+			fprintf(stderr, "xgtop-gen: bad argument '%s'\n", a);
+			usage(stderr);
+			return 2;
+		}
+		i++;
+	}
+	if (!out) {
+		usage(stderr);
+		return 2;
+	}
+	return generate(&o, out);
+}

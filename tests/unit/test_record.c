@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Recordings: exact round trip, torn tails at every byte, corruption,
+ * foreign files, versions, appending, replay pacing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "../../src/record_fmt.h"
+#include "xgtop/config.h"
+#include "xgtop/source.h"
+
+extern const struct xg_source_ops source_replay_ops;
+
+static char dir[] = "/tmp/xgtop-test-record-XXXXXX";
+
+static const char *tmp(const char *name)
+{
+	static char b[4][256];
+	static int i;
+	i = (i + 1) % 4;
+	snprintf(b[i], sizeof(b[i]), "%s/%s", dir, name);
+	return b[i];
+}
+
+static uint64_t rnd(uint64_t *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return *st;
+}
+
+/* A sample exercising every field kind: extreme numbers, counters that go
+ * backwards, names with control bytes and invalid UTF-8, changing reasons,
+ * domains that come and go, a reused id, odd vCPU layouts. */
+static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
+{
+	uint64_t st = seed * 7919 + k * 104729 + 1;
+	sample_clear(s);
+	snprintf(s->host.source, sizeof(s->host.source), k % 5 ? "linux" : "xen\t\\x");
+	snprintf(s->host.hypervisor, sizeof(s->host.hypervisor), "Linux 6.1 (KVM)\n%u", k / 3);
+	snprintf(s->host.hostname, sizeof(s->host.hostname), "h\xff\xc3(");
+	snprintf(s->host.sched, sizeof(s->host.sched), "%s", k % 2 ? "" : "credit2");
+	snprintf(s->host.cache_events, sizeof(s->host.cache_events), "%s",
+	         k % 3 ? "LLC_REFERENCES/LLC_MISSES (Intel arch.)" : "");
+	s->host.mono_ns = 5000000000ull + k * 1000000000ull + rnd(&st) % 1000;
+	s->host.real_ns = k == 3 ? 0 : 1767225600000000000ull + k * 1000000000ull;
+	s->host.pcpus = k % 7 == 6 ? UINT32_MAX : 8;
+	s->host.cpu_khz = rnd(&st);
+	s->host.mem_total = UINT64_MAX - k;
+	s->host.mem_free = rnd(&st) % 1000;
+	s->host.self_cpu_ns = k * 12345;
+	s->host.lost_records = k % 4 ? 0 : UINT64_MAX;
+	s->host.valid = k % 3 ? 0x1f : 0x3;
+	if (k % 4 != 1)
+		sample_invalid_all(s, XG_F_SSID, k % 4 ? "no XSM" : "no XSM\tat all\\");
+	if (k % 6 == 2)
+		sample_reason(s, "unused reason");
+	/* Seeds from 100 make samples large enough for several deflate
+	 * blocks each, so block boundaries also fall inside samples. */
+	unsigned ndom = seed >= 100 ? 600 : 3 + k % 5;
+	for (unsigned i = 0; i < ndom; i++) {
+		uint32_t id = i == 2 && k % 2 ? 40000 : i * 3;
+		struct xg_dom *d = sample_add_dom(s, id);
+		d->gen = i == 1 ? k / 4 : 0;
+		for (int b = 0; b < 16; b++)
+			d->handle[b] = (uint8_t)(i == 1 ? k / 4 + b : i * 16 + b);
+		switch (i) {
+		case 0: snprintf(d->name, sizeof(d->name), "Domain-0"); break;
+		case 1: snprintf(d->name, sizeof(d->name), "esc\x1b[2J\x07 %u", k / 4); break;
+		case 2: snprintf(d->name, sizeof(d->name), "bad\xc3(\xff\xfe utf8"); break;
+		case 3: d->name[0] = 0; break;
+		case 4: memset(d->name, 'x', XG_NAME_MAX - 1); d->name[XG_NAME_MAX - 1] = 0; break;
+		default: snprintf(d->name, sizeof(d->name), "caf\xc3\xa9\\%u\n", i); break;
+		}
+		d->state = (uint32_t)(rnd(&st) % 64);
+		d->guest_reported = (uint8_t)(k % 3 == 0 && i == 1);
+		d->valid = rnd(&st) & ((1ull << XG_F_COUNT) - 1);
+		for (int f = 0; f < XG_F_COUNT; f++) {
+			uint64_t base = (uint64_t)k * (f + 1) * 1000003ull;
+			d->v[f] = f == XG_F_MAXMEM ? UINT64_MAX : (k % 9 == 8 && f == 6) ? 5 : base + rnd(&st) % 999;
+			if (!dom_has(d, (enum xg_field)f) && f % 3 == 0)
+				dom_invalid(s, d, (enum xg_field)f, f % 2 ? "odd field" : "even\xfe field");
+		}
+		d->pmu_valid = rnd(&st) & 0xfff;
+		for (int w = 0; w < XG_PMU_WHERE_COUNT; w++)
+			for (int e = 0; e < XG_PMU_EVENT_COUNT; e++)
+				d->pmu[w][e] = k * 1000ull * (w + 1) + (uint64_t)e + (rnd(&st) % 3);
+		unsigned nv = i == 1 ? 4 : i % 3;
+		struct xg_vcpu *v = nv ? sample_add_vcpus(s, d, nv) : NULL;
+		uint64_t sum[5] = { 0 };
+		for (unsigned c = 0; c < nv; c++) {
+			v[c].id = c;
+			v[c].online = (uint8_t)(c != 2);
+			v[c].valid = (uint8_t)(rnd(&st) & 0x8f);
+			for (int q = 0; q < 4; q++)
+				v[c].sched_ns[q] = k * 250000000ull + rnd(&st) % 100000;
+			v[c].cpu_ns = c % 2 ? v[c].sched_ns[0] : v[c].sched_ns[0] + 7;
+			sum[0] += v[c].cpu_ns;
+			for (int q = 0; q < 4; q++)
+				sum[q + 1] += v[c].sched_ns[q];
+		}
+		/* Sums as sources fill them (written as '='), except sometimes. */
+		if (nv && k % 5 != 4) {
+			d->v[XG_F_CPU_NS] = sum[0];
+			d->v[XG_F_RUN_NS] = sum[1];
+			d->v[XG_F_WAIT_NS] = sum[2];
+			d->v[XG_F_BLK_NS] = sum[3];
+			d->v[XG_F_OFF_NS] = sum[4];
+		}
+	}
+	if (k % 11 == 10) {
+		/* Out of order, a duplicate id and a slice pointing past the end:
+		 * the recorder must keep what it was given. */
+		struct xg_dom t = s->dom[0];
+		s->dom[0] = s->dom[1];
+		s->dom[1] = t;
+		struct xg_dom *d = sample_add_dom(s, s->dom[2].id);
+		d->vcpu_first = 1;
+		d->vcpu_count = 1000;
+		d->v[XG_F_CPU_NS] = 77;
+	}
+}
+
+static void assert_same(const struct xg_sample *a, const struct xg_sample *b)
+{
+	assert_string_equal(a->host.source, b->host.source);
+	assert_string_equal(a->host.hypervisor, b->host.hypervisor);
+	assert_string_equal(a->host.hostname, b->host.hostname);
+	assert_string_equal(a->host.sched, b->host.sched);
+	assert_string_equal(a->host.cache_events, b->host.cache_events);
+	assert_true(a->host.mono_ns == b->host.mono_ns);
+	assert_true(a->host.real_ns == b->host.real_ns);
+	assert_true(a->host.pcpus == b->host.pcpus);
+	assert_true(a->host.cpu_khz == b->host.cpu_khz);
+	assert_true(a->host.mem_total == b->host.mem_total);
+	assert_true(a->host.mem_free == b->host.mem_free);
+	assert_true(a->host.self_cpu_ns == b->host.self_cpu_ns);
+	assert_true(a->host.lost_records == b->host.lost_records);
+	assert_true(a->host.valid == b->host.valid);
+	assert_int_equal(a->nreason, b->nreason);
+	for (size_t i = 1; i < a->nreason; i++)
+		assert_string_equal(a->reason[i], b->reason[i]);
+	assert_memory_equal(a->host_why, b->host_why, sizeof(a->host_why));
+	assert_int_equal(a->ndom, b->ndom);
+	assert_int_equal(a->nvcpu, b->nvcpu);
+	for (size_t i = 0; i < a->ndom; i++) {
+		const struct xg_dom *x = &a->dom[i], *y = &b->dom[i];
+		assert_int_equal(x->id, y->id);
+		assert_memory_equal(x->handle, y->handle, 16);
+		assert_int_equal(x->gen, y->gen);
+		assert_string_equal(x->name, y->name);
+		assert_int_equal(x->state, y->state);
+		assert_int_equal(x->guest_reported, y->guest_reported);
+		assert_true(x->valid == y->valid);
+		assert_memory_equal(x->why, y->why, sizeof(x->why));
+		assert_memory_equal(x->v, y->v, sizeof(x->v));
+		assert_true(x->pmu_valid == y->pmu_valid);
+		assert_memory_equal(x->pmu, y->pmu, sizeof(x->pmu));
+		assert_int_equal(x->vcpu_first, y->vcpu_first);
+		assert_int_equal(x->vcpu_count, y->vcpu_count);
+	}
+	for (size_t i = 0; i < a->nvcpu; i++) {
+		const struct xg_vcpu *x = &a->vcpu[i], *y = &b->vcpu[i];
+		assert_int_equal(x->id, y->id);
+		assert_int_equal(x->online, y->online);
+		assert_int_equal(x->valid, y->valid);
+		assert_true(x->cpu_ns == y->cpu_ns);
+		assert_memory_equal(x->sched_ns, y->sched_ns, sizeof(x->sched_ns));
+	}
+}
+
+/* Writes n samples; ends[i] = file size once sample i was appended. */
+static void write_n(const char *path, unsigned first, unsigned n, unsigned member, uint64_t seed,
+                    off_t *ends)
+{
+	struct xg_err err = { 0 };
+	struct xg_recorder *r = recorder_open(path, &err);
+	if (!r)
+		fail_msg("%s", err.msg);
+	recorder_set_member_samples(r, member);
+	struct xg_sample s;
+	sample_init(&s);
+	for (unsigned k = first; k < first + n; k++) {
+		make_sample(&s, k, seed);
+		assert_int_equal(recorder_append(r, &s, &err), 0);
+		if (ends) {
+			struct stat st;
+			assert_int_equal(stat(path, &st), 0);
+			ends[k - first] = st.st_size;
+		}
+	}
+	sample_free(&s);
+	assert_int_equal(recorder_close(r, &err), 0);
+}
+
+/* Reads path back; every sample must equal make_sample(first + i). Returns
+ * the count, or -1 with err set. */
+static long read_all(const char *path, unsigned first, uint64_t seed, unsigned *torn, struct xg_err *err)
+{
+	struct xg_reader *r = reader_open(path, err);
+	if (!r)
+		return -1;
+	struct xg_sample s, want;
+	sample_init(&s);
+	sample_init(&want);
+	long n = 0;
+	int rc;
+	while ((rc = reader_next(r, &s, err)) == 0) {
+		make_sample(&want, first + (unsigned)n, seed);
+		assert_same(&s, &want);
+		n++;
+	}
+	if (torn)
+		*torn = reader_torn(r);
+	reader_close(r);
+	sample_free(&s);
+	sample_free(&want);
+	return rc < 0 ? -1 : n;
+}
+
+static void copy_prefix(const char *from, const char *to, off_t len)
+{
+	FILE *f = fopen(from, "rb"), *g = fopen(to, "wb");
+	assert_non_null(f);
+	assert_non_null(g);
+	char buf[4096];
+	while (len > 0) {
+		size_t n = fread(buf, 1, len < (off_t)sizeof(buf) ? (size_t)len : sizeof(buf), f);
+		assert_true(n > 0);
+		fwrite(buf, 1, n, g);
+		len -= (off_t)n;
+	}
+	fclose(f);
+	fclose(g);
+}
+
+static void write_file(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite(p, 1, n, f);
+	fclose(f);
+}
+
+static void write_gz(const char *path, const char *text)
+{
+	gzFile g = gzopen(path, "wb");
+	assert_non_null(g);
+	gzputs(g, text);
+	gzclose(g);
+}
+
+static void round_trip(void **state)
+{
+	(void)state;
+	const char *p = tmp("rt.xgrec");
+	unlink(p);
+	write_n(p, 0, 300, 37, 1, NULL);
+	struct xg_err err = { 0 };
+	unsigned torn = 9;
+	long n = read_all(p, 0, 1, &torn, &err);
+	if (n < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(n, 300);
+	assert_int_equal(torn, 0);
+}
+
+static void torn_tail_every_offset(void **state)
+{
+	(void)state;
+	const char *p = tmp("torn.xgrec"), *q = tmp("cut.xgrec");
+	unlink(p);
+	enum { N = 24 };
+	off_t end[N];
+	write_n(p, 0, N, 10, 2, end);
+	struct stat st;
+	stat(p, &st);
+	/* The last member's trailer was written by close, after end[N-1]. */
+	/* Every offset near a sample boundary and in the first header, a
+	 * stride elsewhere (every offset takes a minute). Cutting a copy
+	 * from the end down saves rewriting it each time. */
+	copy_prefix(p, q, st.st_size);
+	unsigned tried = 0;
+	for (off_t cut = st.st_size; cut >= 0; cut--) {
+		bool near = cut < 700;
+		for (int i = 0; i < N && !near; i++)
+			near = cut > end[i] - 48 && cut < end[i] + 48;
+		if (!near && cut % 13)
+			continue;
+		tried++;
+		assert_int_equal(truncate(q, cut), 0);
+		struct xg_err err = { 0 };
+		unsigned torn = 0;
+		long n = read_all(q, 0, 2, &torn, &err);
+		if (n < 0)
+			fail_msg("cut at %lld: %s", (long long)cut, err.msg);
+		long done = 0;
+		while (done < N && end[done] <= cut)
+			done++;
+		/* All samples whose write completed are back; the one being
+		 * written is back only if its end line made it. */
+		if (!(n == done || n == done + 1))
+			fail_msg("cut at %lld: read %ld samples, %ld were complete", (long long)cut, n, done);
+		assert_true(torn <= 1);
+		if (done == N && torn)
+			fail_msg("cut at %lld in the closing trailer: counted torn", (long long)cut);
+		if (n == done + 1 && torn)
+			fail_msg("cut at %lld: sample %ld read back whole yet counted torn", (long long)cut, done);
+		bool rotation = done > 0 && done < N && done % 10 == 0;
+		if (cut > 0 && done < N && n == done && cut > (done ? end[done - 1] : 0) && !rotation && done > 0)
+			if (cut != end[done - 1] && torn != 1)
+				fail_msg("cut at %lld inside sample %ld: torn not counted", (long long)cut, done);
+		if (done > 0 && cut == end[done - 1])
+			assert_int_equal(torn, 0);
+	}
+	assert_true(tried > (unsigned)st.st_size / 6);
+}
+
+/* Flipping any single byte must never produce a wrong sample: the reader
+ * either returns the original samples or stops with an error. */
+static void corrupt_bytes_never_silent(void **state)
+{
+	(void)state;
+	const char *p = tmp("flip.xgrec"), *q = tmp("flipped.xgrec");
+	unlink(p);
+	write_n(p, 0, 6, 4, 3, NULL);
+	FILE *f = fopen(p, "rb");
+	static unsigned char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	unsigned errors = 0;
+	write_file(q, buf, n);
+	int fd = open(q, O_WRONLY);
+	assert_true(fd >= 0);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = buf[i] ^ 0x20;
+		assert_int_equal(pwrite(fd, &c, 1, (off_t)i), 1);
+		struct xg_err err = { 0 };
+		long got = read_all(q, 0, 3, NULL, &err);   /* asserts equality */
+		if (got < 0) {
+			errors++;
+			assert_non_null(strstr(err.msg, q));
+			assert_non_null(strstr(err.msg, ": byte "));
+			assert_null(strchr(err.msg, '\n'));
+		}
+		assert_int_equal(pwrite(fd, &buf[i], 1, (off_t)i), 1);
+	}
+	close(fd);
+	assert_true(errors > n / 2);
+}
+
+static void expect_open_error(const char *path, const char *want)
+{
+	struct xg_err err = { 0 };
+	struct xg_reader *r = reader_open(path, &err);
+	if (r) {
+		struct xg_sample s;
+		sample_init(&s);
+		int rc = reader_next(r, &s, &err);
+		sample_free(&s);
+		reader_close(r);
+		if (rc != -1)
+			fail_msg("%s: no error", path);
+	}
+	if (!strstr(err.msg, want) || strncmp(err.msg, path, strlen(path)) || !strstr(err.msg, ": byte "))
+		fail_msg("%s: message '%s' lacks '%s'", path, err.msg, want);
+	/* A recorder must refuse it too, and leave it alone. */
+	struct stat a, b;
+	stat(path, &a);
+	struct xg_recorder *rec = recorder_open(path, &err);
+	assert_null(rec);
+	assert_non_null(strstr(err.msg, path));
+	stat(path, &b);
+	assert_int_equal(a.st_size, b.st_size);
+}
+
+static void foreign_files(void **state)
+{
+	(void)state;
+	static const unsigned char png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
+		'I', 'H', 'D', 'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0 };
+	write_file(tmp("x.png"), png, sizeof(png));
+	expect_open_error(tmp("x.png"), "byte 0: not an xgtop recording (not gzip data)");
+	const char *txt = "hello\nworld\n";
+	write_file(tmp("x.txt"), txt, strlen(txt));
+	expect_open_error(tmp("x.txt"), "byte 0: not an xgtop recording");
+	write_gz(tmp("x.gz"), "just some gzipped text\n");
+	expect_open_error(tmp("x.gz"), "not an xgtop recording");
+	/* Garbage after a valid recording. */
+	const char *p = tmp("trail.xgrec");
+	unlink(p);
+	write_n(p, 0, 3, 10, 4, NULL);
+	FILE *f = fopen(p, "ab");
+	fputs("trailing junk", f);
+	fclose(f);
+	struct xg_err err = { 0 };
+	assert_int_equal(read_all(p, 0, 4, NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "is not gzip"));
+}
+
+static void corrupt_header(void **state)
+{
+	(void)state;
+	write_gz(tmp("h1.xgrec"), "xgtop-recordinX\t1\t0\n");
+	expect_open_error(tmp("h1.xgrec"), "not an xgtop recording");
+	write_gz(tmp("h2.xgrec"), "xgtop-recording\t1\t0\tx\nfields\tcpu_ns\tvcpus\tmem_bytes\n");
+	expect_open_error(tmp("h2.xgrec"), "field 2 is 'mem_bytes' where this xgtop has 'vcpus_max'");
+	write_gz(tmp("h3.xgrec"), "xgtop-recording\tone\t0\n");
+	expect_open_error(tmp("h3.xgrec"), "unreadable format version");
+	write_gz(tmp("h4.xgrec"), "xgtop-recording\t1\t0\tx\npmu\n");
+	expect_open_error(tmp("h4.xgrec"), "expected the 'fields' header line");
+	/* Counts that announce far more than the file holds cost nothing. */
+	write_gz(tmp("h5.xgrec"), "xgtop-recording\t1\t0\tx\nfields\npmu\n"
+	         "S\t16000000\t60000000\nD\t5\t0\t000102030405060708090a0b0c0d0e0f\tx\nd\t5\nE\t0\n");
+	expect_open_error(tmp("h5.xgrec"), "line 7): sample has 1 of the 16000000 domains");
+}
+
+static void future_version(void **state)
+{
+	(void)state;
+	write_gz(tmp("v2.xgrec"), "xgtop-recording\t2\t0\txgtop 9\nfields\tcpu_ns\n");
+	expect_open_error(tmp("v2.xgrec"), "line 1): recording format version 2.0 is not supported (this xgtop reads version 1.x)");
+	write_gz(tmp("v0.xgrec"), "xgtop-recording\t0\t9\n");
+	expect_open_error(tmp("v0.xgrec"), "version 0.9 is not supported");
+}
+
+/* A newer minor version may add columns and line types; this reader skips
+ * them and reads what it knows. */
+static void newer_minor_is_readable(void **state)
+{
+	(void)state;
+	struct rec_buf b = { 0 };
+	rbuf_puts(&b, "xgtop-recording\t1\t7\txgtop 1.7\nfields");
+	for (int f = 0; f < XG_F_COUNT; f++) {
+		rbuf_putc(&b, '\t');
+		rbuf_puts(&b, field_name((enum xg_field)f));
+	}
+	rbuf_puts(&b, "\tnew_field\npmu\nfuture\theader line\n");
+	size_t s0 = b.len;
+	rbuf_puts(&b, "S\t1\t0\t100\nD\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nnewtype\tx\nd\t5\t\t1\t\t\t\t\t");
+	for (int f = 0; f <= XG_F_COUNT; f++)
+		rbuf_puts(&b, "\t42");
+	rbuf_putc(&b, '\n');
+	char e[32];
+	snprintf(e, sizeof(e), "E\t%08lx\n", crc32(0, (const unsigned char *)b.p + s0, (uInt)(b.len - s0)));
+	rbuf_puts(&b, e);
+	write_gz(tmp("minor.xgrec"), b.p);
+	rbuf_free(&b);
+	struct xg_err err = { 0 };
+	struct xg_reader *r = reader_open(tmp("minor.xgrec"), &err);
+	if (!r)
+		fail_msg("%s", err.msg);
+	struct xg_sample s;
+	sample_init(&s);
+	if (reader_next(r, &s, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(s.ndom, 1);
+	assert_string_equal(s.dom[0].name, "web");
+	assert_true(s.dom[0].valid == 1);
+	assert_true(s.dom[0].v[XG_F_SSID] == 42);
+	assert_int_equal(s.dom[0].handle[15], 15);
+	assert_true(s.host.mono_ns == 100);
+	assert_int_equal(reader_next(r, &s, &err), 1);
+	sample_free(&s);
+	reader_close(r);
+}
+
+static void append_and_repair(void **state)
+{
+	(void)state;
+	const char *p = tmp("app.xgrec"), *q = tmp("app2.xgrec");
+	unlink(p);
+	write_n(p, 0, 10, 4, 5, NULL);
+	write_n(p, 10, 10, 4, 5, NULL);
+	struct xg_err err = { 0 };
+	unsigned torn = 1;
+	assert_int_equal(read_all(p, 0, 5, &torn, &err), 20);
+	assert_int_equal(torn, 0);
+
+	/* A writer killed in the middle of sample 9 (and in the middle of the
+	 * member): appending cuts it and continues. */
+	unlink(p);
+	off_t end[10];
+	write_n(p, 0, 10, 100, 6, end);
+	for (off_t cut = end[8] + 1; cut < end[9]; cut += (end[9] - end[8]) / 5 + 1) {
+		copy_prefix(p, q, cut);
+		assert_int_equal(read_all(q, 0, 6, &torn, &err), 9);
+		assert_int_equal(torn, 1);
+		/* Recreate the lost sample 9 and go on. */
+		write_n(q, 9, 6, 100, 6, NULL);
+		long n = read_all(q, 0, 6, &torn, &err);
+		if (n < 0)
+			fail_msg("%s", err.msg);
+		assert_int_equal(n, 15);
+		assert_int_equal(torn, 0);
+	}
+	/* Many members, torn in the last one: only the last member is read
+	 * before appending, and it is cut at its last complete sample. */
+	unlink(p);
+	off_t e2[25];
+	write_n(p, 0, 25, 4, 6, e2);
+	copy_prefix(p, q, e2[23] + (e2[24] - e2[23]) / 2);
+	write_n(q, 24, 3, 4, 6, NULL);
+	assert_int_equal(read_all(q, 0, 6, &torn, &err), 27);
+	assert_int_equal(torn, 0);
+	/* Corruption in the last member: appending is refused, file untouched. */
+	FILE *f = fopen(p, "r+b");
+	fseek(f, e2[23] + 20, SEEK_SET);
+	int c = fgetc(f);
+	fseek(f, e2[23] + 20, SEEK_SET);
+	fputc(c ^ 0x55, f);
+	fclose(f);
+	struct stat before, after;
+	stat(p, &before);
+	assert_null(recorder_open(p, &err));
+	assert_non_null(strstr(err.msg, "cannot append, "));
+	assert_non_null(strstr(err.msg, p));
+	stat(p, &after);
+	assert_int_equal(before.st_size, after.st_size);
+
+	/* Torn inside the very first header: start afresh. */
+	copy_prefix(p, q, 12);
+	assert_int_equal(read_all(q, 0, 6, &torn, &err), 0);
+	write_n(q, 0, 2, 100, 6, NULL);
+	assert_int_equal(read_all(q, 0, 6, &torn, &err), 2);
+	assert_int_equal(torn, 0);
+}
+
+/* File offsets where inflate stops at a byte-aligned block boundary: the
+ * places the reader may take as a safe point to cut. */
+static size_t aligned_boundaries(const char *path, off_t *out, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static unsigned char in[1 << 21], scratch[1 << 16];
+	size_t n = fread(in, 1, sizeof(in), f), found = 0;
+	fclose(f);
+	z_stream z = { 0 };
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = in;
+	z.avail_in = (uInt)n;
+	for (;;) {
+		z.next_out = scratch;
+		z.avail_out = sizeof(scratch);
+		int rc = inflate(&z, Z_BLOCK);
+		if (rc != Z_OK)
+			break;
+		if ((z.data_type & 128) && !(z.data_type & 7) && found < max)
+			out[found++] = (off_t)z.total_in;
+	}
+	inflateEnd(&z);
+	return found;
+}
+
+/* With large samples, deflate blocks also end inside a sample, sometimes
+ * on a byte boundary; the repair before appending must still cut only
+ * where a sample ends. Cuts just after every such boundary. */
+static void repair_large_samples(void **state)
+{
+	(void)state;
+	const char *p = tmp("big.xgrec"), *q = tmp("big2.xgrec");
+	unlink(p);
+	enum { N = 6 };
+	off_t end[N], bnd[256];
+	write_n(p, 0, N, 100, 100, end);
+	size_t nb = aligned_boundaries(p, bnd, XG_ARRAY_LEN(bnd));
+	struct xg_err err = { 0 };
+	unsigned torn, inside = 0;
+	for (size_t i = 0; i < nb; i++) {
+		unsigned done = 0;
+		while (done < N && end[done] <= bnd[i])
+			done++;
+		if (done == 0 || done == N || end[done - 1] == bnd[i])
+			continue;   /* before the first sample, or a sample's end */
+		inside++;
+		static const off_t after[] = { 0, 1, 9, 60 };
+		for (size_t a = 0; a < XG_ARRAY_LEN(after) && bnd[i] + after[a] < end[done]; a++) {
+			copy_prefix(p, q, bnd[i] + after[a]);
+			write_n(q, done, N - done, 100, 100, NULL);
+			long n = read_all(q, 0, 100, &torn, &err);
+			if (n != N)
+				fail_msg("cut at %lld: %ld samples after repair: %s", (long long)(bnd[i] + after[a]), n,
+				         n < 0 ? err.msg : "");
+			assert_int_equal(torn, 0);
+		}
+	}
+	/* The point of the test: such boundaries exist in this file. */
+	assert_true(inside > 0);
+}
+
+static void empty_file(void **state)
+{
+	(void)state;
+	const char *p = tmp("empty.xgrec");
+	write_file(p, "", 0);
+	struct xg_err err = { 0 };
+	unsigned torn = 9;
+	assert_int_equal(read_all(p, 0, 7, &torn, &err), 0);
+	assert_int_equal(torn, 0);
+	write_n(p, 0, 3, 100, 7, NULL);
+	assert_int_equal(read_all(p, 0, 7, &torn, &err), 3);
+}
+
+static void second_recorder_is_refused(void **state)
+{
+	(void)state;
+	const char *p = tmp("lock.xgrec");
+	unlink(p);
+	struct xg_err err = { 0 };
+	struct xg_recorder *a = recorder_open(p, &err);
+	assert_non_null(a);
+	struct xg_recorder *b = recorder_open(p, &err);
+	assert_null(b);
+	assert_non_null(strstr(err.msg, "another process is recording"));
+	recorder_close(a, &err);
+}
+
+static void write_error_stops(void **state)
+{
+	(void)state;
+	if (access("/dev/full", W_OK) != 0)
+		skip();
+	struct xg_err err = { 0 };
+	struct xg_recorder *r = recorder_open("/dev/full", &err);
+	assert_non_null(r);
+	struct xg_sample s;
+	sample_init(&s);
+	make_sample(&s, 0, 9);
+	assert_int_equal(recorder_append(r, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "/dev/full: write failed, recording stopped: "));
+	assert_int_equal(recorder_append(r, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "recording stopped after an earlier write error"));
+	recorder_close(r, &err);
+	sample_free(&s);
+}
+
+static void replay_source(void **state)
+{
+	(void)state;
+	const char *p = tmp("replay.xgrec");
+	unlink(p);
+	write_n(p, 0, 12, 5, 8, NULL);
+	struct xg_config cfg;
+	config_defaults(&cfg);
+	cfg.replay = p;
+	struct xg_err err = { 0 };
+	const struct xg_source_ops *ops = &source_replay_ops;
+	assert_false(ops->probe());
+	struct xg_source *src;
+	if (ops->open(&src, &cfg, &err) < 0)
+		fail_msg("%s", err.msg);
+	struct xg_sample s, want, prev;
+	sample_init(&s);
+	sample_init(&want);
+	sample_init(&prev);
+	for (unsigned k = 0; k < 12; k++) {
+		uint64_t gap = ops->next_gap_ns(src);
+		sample_clear(&s);
+		assert_int_equal(ops->collect(src, &s, &err), XG_COLLECT_OK);
+		make_sample(&want, k, 8);
+		assert_same(&s, &want);
+		/* Sample 3 has a wall clock of 0 (clocks disagree): no gap. */
+		if (k == 0 || k == 3 || k == 4)
+			assert_true(gap == 0);
+		else
+			assert_true(gap == s.host.mono_ns - prev.host.mono_ns);
+		sample_copy(&prev, &s);
+	}
+	assert_true(ops->next_gap_ns(src) == 0);
+	sample_clear(&s);
+	assert_int_equal(ops->collect(src, &s, &err), XG_COLLECT_EOF);
+	ops->close(src);
+	sample_free(&s);
+	sample_free(&want);
+	sample_free(&prev);
+
+	cfg.replay = tmp("x.png");
+	static const unsigned char png[] = { 0x89, 'P', 'N', 'G' };
+	write_file(cfg.replay, png, sizeof(png));
+	assert_int_equal(ops->open(&src, &cfg, &err), -1);
+	assert_non_null(strstr(err.msg, "not an xgtop recording"));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(torn_tail_every_offset),
+		cmocka_unit_test(corrupt_bytes_never_silent),
+		cmocka_unit_test(foreign_files),
+		cmocka_unit_test(corrupt_header),
+		cmocka_unit_test(future_version),
+		cmocka_unit_test(newer_minor_is_readable),
+		cmocka_unit_test(append_and_repair),
+		cmocka_unit_test(repair_large_samples),
+		cmocka_unit_test(empty_file),
+		cmocka_unit_test(second_recorder_is_refused),
+		cmocka_unit_test(write_error_stops),
+		cmocka_unit_test(replay_source),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		rc = rc ? rc : 1;
+	return rc;
+}
