@@ -13,6 +13,8 @@ size_t explain_reasons(const struct xg_table *t, const struct xg_view *v, enum x
 		       struct xg_reason_count *out, size_t max)
 {
 	size_t n = 0;
+	if (xg_columns[c].unit == XG_UNIT_TEXT)
+		return 0;   /* NAME and STATE are always shown */
 	for (size_t i = 0; i < v->norder; i++) {
 		const struct xg_row *r = &t->rows[v->order[i]];
 		if (r->vcpu >= 0 || ((r->valid >> c) & 1))
@@ -52,8 +54,11 @@ void explain_columns(FILE *f)
 void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	const struct xg_host *h = &t->cur->host;
-	fprintf(f, "Source: %s (%s), %zu domains, interval %.3f s\n\n", h->source, h->hypervisor,
+	fprintf(f, "Source: %s (%s), %zu domains, interval %.3f s\n", h->source, h->hypervisor,
 		t->ndom_rows, t->sum.interval_s);
+	if (h->cache_events[0])
+		fprintf(f, "Cache columns count: %s\n", h->cache_events);
+	fputc('\n', f);
 	fprintf(f, "Columns:\n");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
