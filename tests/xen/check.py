@@ -144,12 +144,14 @@ def cpu_times(name):
 
 ser = serial()
 booted = check("lab-boots", "XGLAB: DOM0_READY" in ser,
-               "dom0 never got ready (%s); see %s" % (WHY or "no reason in the log", SERIAL))
+               ("dom0 up; console in %s" % SERIAL) if "XGLAB: DOM0_READY" in ser else
+               "the lab did not boot: dom0 never got ready (%s); see %s" % (WHY or "no reason in the log", SERIAL))
 check("lab-results-exported", "XGLAB: EXPORT ok" in ser and read("dom0-tests.log") is not None,
       WHY)
 for g in ("io", "busy"):
-    check("guest-%s-up" % g, "XGLAB: GUEST_UP " + g in ser,
-          "xl create: rc=%s %s" % (rc_of("create-" + g), (read("create-%s.err" % g) or "")[-300:]))
+    up = "XGLAB: GUEST_UP " + g in ser
+    check("guest-%s-up" % g, up, "" if up else "xl create: rc=%s %s" % (
+        rc_of("create-" + g), (read("create-%s.err" % g) or "")[-300:]))
 
 info = xl_info()
 
@@ -317,7 +319,9 @@ check("probe-lifecycle-counters-monotonic", not bad and bool(frames), "; ".join(
 # ---------------------------------------------------------------- xgtop itself
 
 have = read("dom0-tests.log") is not None and read("xgtop-missing") is None
-if not check("xgtop-in-lab", have, "xgtop was not built (needs the core from main)"):
+why_not = ("" if have else "no results came back from the lab" if read("dom0-tests.log") is None
+           else "no xgtop binary in the lab (it did not build; see above)")
+if not check("xgtop-in-lab", have, why_not):
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1)
 
@@ -342,19 +346,29 @@ if sx and len(sbs_xentop) >= 2:
             "nets": int(r["NETS"]), "vbds": int(r["VBDS"]), "cpu_ns": int(r["CPU(sec)"]) * 10**9,
         }
     compare_with_xentop("xgtop", xg_doms, xt["rows"])
-    # CPU% on the first (and only) printed iteration: the busy guest is busy.
-    busy = {r["NAME"]: r for _, r in xg["rows"]}.get("xg-busy")
-    check("xentop-format-cpu-pct-first-iteration", busy is not None and float(busy["CPU(%)"]) > 30,
-          "xg-busy CPU(%%) %s" % (busy and busy["CPU(%)"]))
+    check("xentop-format-name-order", [r["NAME"] for _, r in xg["rows"]] == [r["NAME"] for _, r in xt["rows"]],
+          "--sort name %s vs xentop %s" % ([r["NAME"] for _, r in xg["rows"]], [r["NAME"] for _, r in xt["rows"]]))
 else:
     check("xentop-format", False, "xgtop -o xentop gave %d blocks: %s" % (
         len(sx), (read("sbs-xgtop.err") or "")[:300]))
 
 so = xentop_blocks(read("sort-cpu.out"))
 rows = so[-1]["rows"] if so else []
+# CPU% on the first (and only) printed iteration: the busy guest is busy.
+busy = {r["NAME"]: r for _, r in rows}.get("xg-busy")
+check("xentop-format-cpu-pct-first-iteration", busy is not None and float(busy["CPU(%)"]) > 30,
+      "xg-busy CPU(%%) %s" % (busy and busy["CPU(%)"]))
 pcts = [float(r["CPU(%)"]) for _, r in rows]
 check("sort-cpu-busy-first", bool(rows) and rows[0][1]["NAME"] == "xg-busy" and pcts[0] == max(pcts)
       and pcts == sorted(pcts, reverse=True), "order %s" % [(r["NAME"], r["CPU(%)"]) for _, r in rows])
+
+
+# The text output sorted by CPU: the busy guest heads the table.
+tl = (read("sort-cpu-text.out") or "").splitlines()
+hdr = next((i for i, l in enumerate(tl) if l.split()[:2] == ["ID", "NAME"]), None)
+first = tl[hdr + 1].split() if hdr is not None and hdr + 1 < len(tl) else []
+check("sort-cpu-text-busy-first", len(first) > 1 and first[1] == "xg-busy",
+      "first row %s" % first[:4])
 
 
 def csv_rows(name):

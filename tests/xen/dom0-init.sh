@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # /init of the lab's dom0: brings up the Xen control plane by hand (what
 # xencommons does on an installed host), runs dom0-tests.sh, writes its
 # results as a tar onto the virtio disk and powers the machine off.

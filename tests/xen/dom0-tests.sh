@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the lab's dom0 (as root): starts the guests and runs xgtop,
 # the source probe and xentop side by side. Every command leaves NAME.out,
 # NAME.err and NAME.rc in the results directory; the host judges them
@@ -74,14 +75,20 @@ sleep 2
 run xl-list 30 xl list
 run vcpu-dump 30 $DUMP -n 1 -v
 
-# 2. Side by side: the same moments through xentop, xgtop and the probe.
+# 2. Side by side: the same moments through xentop, xgtop and the probe,
+#    with the guests paused so their CPU time holds still while the three
+#    start (under emulation they start seconds apart).
+xl pause xg-busy
+xl pause xg-io
 bg sbs-xentop 60 xentop -b -i 2 -d 1
-[ -x $XGTOP ] && bg sbs-xgtop 60 $XGTOP --source xen -b -n 1 -d 1 -o xentop
+[ -x $XGTOP ] && bg sbs-xgtop 60 $XGTOP --source xen -b -n 1 -d 1 -o xentop --sort name
 bg sbs-dump 60 $DUMP -n 2 -d 1
 wait
+xl unpause xg-busy
+xl unpause xg-io
 note "SIDE_BY_SIDE"
 if [ -x $XGTOP ]; then
-	run sbs-csv 60 $XGTOP --source xen -b -n 1 -d 1 -o csv
+	run sbs-csv 60 $XGTOP --source xen -b -n 1 -d 2 -o csv
 	run sort-cpu 60 $XGTOP --source xen -b -n 1 -d 2 --sort cpu -o xentop
 	run sort-cpu-text 60 $XGTOP --source xen -b -n 1 -d 2 --sort cpu
 	run nonet 60 $XGTOP --source xen -b -n 1 -d 0.5 --nonet --nodisk -o csv

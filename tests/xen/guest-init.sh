@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # /init of every lab guest; the kernel command line picks its job:
 #   xgmode=busy  spin on the CPU forever
 #   xgmode=io    disk and network traffic, report the guest's own counters,
@@ -47,7 +48,7 @@ io)
 	while :; do
 		dd if=/dev/xvda of=/dev/null bs=4k count=4 skip=$((RANDOM % 2000)) iflag=direct 2>/dev/null
 		ping -c 1 -W 1 169.254.77.1 >/dev/null 2>&1
-		sleep 2
+		sleep 5
 	done
 	;;
 *)

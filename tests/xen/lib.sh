@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared settings of the Xen lab scripts (sourced). Everything large lives
 # under $XGLAB_WORK, never in the repository.
 XGLAB_WORK=${XGLAB_WORK:-/var/tmp/xgtop-xenlab}

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the two initramfs images under $XGLAB_WORK:
 #   guest-initrd.gz  busybox + blkfront/netfront + guest-init.sh (every domU)
 #   dom0-initrd.gz   busybox, bash, the Xen 4.17 toolstack, xentop, the

@@ -1,11 +1,12 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make test-xen: boots Xen 4.17 + a PV dom0 under QEMU (TCG), starts PV
 # guests there and checks xgtop's Xen source against xentop and the guests'
 # own counters. Installs its Debian packages when run as root. Everything
 # large goes under $XGLAB_WORK (/var/tmp/xgtop-xenlab).
 # The last line is "N passed, N failed"; exit 0 only when all passed. A lab
 # that does not boot is a failure, never a skip.
-# Env: XGLAB_WORK, XGLAB_TIMEOUT (s, 480), XGLAB_MEM (MiB, 2048), XGLAB_SMP (2),
+# Env: XGLAB_WORK, XGLAB_TIMEOUT (s, 600), XGLAB_MEM (MiB, 2048), XGLAB_SMP (2),
 #      XGLAB_XGTOP (test this xgtop binary instead of building ./xgtop),
 #      XGLAB_CPU (QEMU CPU model, Westmere)
 set -uo pipefail
@@ -42,7 +43,7 @@ SERIAL=$XGLAB_WORK/serial.log
 OUTIMG=$XGLAB_WORK/results.img
 PIDF=$XGLAB_WORK/qemu.pid
 RES=$XGLAB_WORK/results
-TMO=${XGLAB_TIMEOUT:-480}
+TMO=${XGLAB_TIMEOUT:-600}
 rm -f "$OUTIMG" "$PIDF"
 truncate -s 64M "$OUTIMG"
 # CPU model: with -cpu max, Xen's PV dom0 faults at once under TCG when SMAP

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the lab's Debian packages (when missing) and unpacks Debian's
 # kernel for dom0 and the guests. The kernel package is only unpacked, not
 # installed: its initramfs/bootloader hooks have no business on this host.
