@@ -108,8 +108,11 @@ check("alone-spinner-vcpu-row", v0 is not None and (pct(v0, "run_pct") or 0) >= 
       "vCPU 0 run=%s" % (v0 and v0.get("run_pct")))
 # xg-new has 2 vCPUs, one of them down: the domain row is half offline.
 iv0 = a.get(("xg-new", "0"))
-check("idle-guest-blocked", idle is not None and iv0 is not None and (pct(iv0, "blk_pct") or 0) >= 90
-      and (pct(idle, "blk_pct") or 0) + (pct(idle, "off_pct") or 0) >= 95,
+# It shares pCPU 0 with dom0's two vCPUs (busy emulating): each wake-up may
+# wait its turn, so WAIT% is not 0; it does not compute.
+check("idle-guest-blocked", idle is not None and iv0 is not None and (pct(iv0, "blk_pct") or 0) >= 75
+      and (pct(iv0, "run_pct") if pct(iv0, "run_pct") is not None else 99) <= 5
+      and (pct(idle, "blk_pct") or 0) + (pct(idle, "off_pct") or 0) >= 75,
       detail + "; xg-new vCPU 0 blk=%s" % (iv0 and iv0.get("blk_pct")))
 check("paused-guest-offline", s2 is not None and (pct(s2, "off_pct") or 0) >= 90, detail)
 
@@ -123,9 +126,14 @@ for n in ("xg-spin1", "xg-spin2"):
           and 40 <= (pct(r, "run_pct") or 0) <= 60, show(sh, n) or (read("sched-shared.err") or "")[:300])
 
 # ---- 3. the xentrace capture of the same workload
-xgtrace = [os.path.join(REPO, "xgtop"), "trace"]
-if subprocess.run(xgtrace + ["--help"], capture_output=True).returncode != 0:
-    xgtrace = [os.path.join(REPO, "build/tools/xgtop-trace")]
+# `xgtop trace` of the binary under test, else the test wrapper of the
+# same code (tests/tools/xgtop-trace.c).
+xgtrace = [os.path.join(REPO, "build/tools/xgtop-trace")]
+for b in (os.environ.get("XGLAB_XGTOP"), os.path.join(REPO, "xgtop")):
+    if b and os.access(b, os.X_OK) and subprocess.run(
+            [b, "trace", "--help"], capture_output=True).returncode == 0:
+        xgtrace = [b, "trace"]
+        break
 mhz = None
 m = re.search(r"^cpu_mhz\s*:\s*([\d.]+)", read("xl-info-sched.out") or "", re.M)
 if m:
@@ -185,10 +193,15 @@ co = read("co-csv.out") or ""
 rows = list(csv.DictReader(io.StringIO(co)))
 check("coexist-columns-blank", rc_of("co-csv") == 0 and bool(rows)
       and all(r.get("run_pct") in ("", None) for r in rows), "rc=%s %d rows" % (rc_of("co-csv"), len(rows)))
-check("coexist-reason", "trace buffers in use by another consumer (xentrace?)" in (read("co-explain.out") or ""),
-      (read("co-explain.out") or read("co-explain.err") or "")[:300])
+def lines_with(text, word):
+    return " | ".join(l.strip() for l in (text or "").splitlines() if word in l)[:300] or (text or "")[:300]
+
+
+ce = read("co-explain.out") or read("co-explain.err") or ""
+check("coexist-reason", "trace buffers in use by another consumer (xentrace?)" in ce, lines_with(ce, "RUN%"))
 nt = read("co-notrace.out") or ""
-check("notrace-reason", "not collected (--notrace)" in nt and "in use by another consumer" not in nt, nt[:300])
+check("notrace-reason", "not collected (--notrace)" in nt and "in use by another consumer" not in nt,
+      lines_with(nt, "RUN%"))
 tb_is("co-after-xgtop", XT_MASK, "yes")
 check("coexist-xentrace-kept-running", (read("co-xentrace-alive.out") or "").strip() == "alive")
 co_xt = os.path.join(RES, "co.xt")
@@ -242,8 +255,10 @@ for f in sorted(os.listdir(RES)):
         if best is None or rate > best[0]:
             best = (rate, cost, nsrec)
 if best:
-    print("INFO live trace cost in the lab (TCG-emulated CPU): %.3f %% of one core at %d records/s; "
-          "%d ns/record -> %.2f %% at 100,000 records/s" % (best[1], best[0], best[2], best[2] * 1e5 / 1e9 * 100))
+    # Emulated CPU, and dom0's vCPUs wait for their shared pCPU inside the
+    # thread's CPU time: bench/trace_live_consumer.sh gives the real cost.
+    print("INFO live trace cost in the lab (emulated, steal counted as CPU): %.3f %% of one core "
+          "at %d records/s" % (best[1], best[0]))
 check("cost-reported", best is not None, "" if best else "no 'xgtop trace:' statistics line in any run")
 
 # ---- total over check.py and these
