@@ -109,11 +109,19 @@ check("alone-spinner-vcpu-row", v0 is not None and (pct(v0, "run_pct") or 0) >= 
 # xg-new has 2 vCPUs, one of them down: the domain row is half offline.
 iv0 = a.get(("xg-new", "0"))
 # It shares pCPU 0 with dom0's two vCPUs (busy emulating): each wake-up may
-# wait its turn, so WAIT% is not 0; it does not compute.
-check("idle-guest-blocked", idle is not None and iv0 is not None and (pct(iv0, "blk_pct") or 0) >= 75
-      and (pct(iv0, "run_pct") if pct(iv0, "run_pct") is not None else 99) <= 5
-      and (pct(idle, "blk_pct") or 0) + (pct(idle, "off_pct") or 0) >= 75,
-      detail + "; xg-new vCPU 0 blk=%s" % (iv0 and iv0.get("blk_pct")))
+# wait its turn, so WAIT% is not 0, and one window may see dom0 busier (the
+# xentrace capture shows the same waits): judged on the median window.
+def windows(name, key):
+    t = read(name + ".out") or ""
+    return [r for r in csv.DictReader(io.StringIO(t)) if (r["name"], r["vcpu"] or None) == key]
+
+
+iw = windows("sched-alone", ("xg-new", "0"))
+blks = sorted(pct(r, "blk_pct") or 0 for r in iw)
+runs = sorted(pct(r, "run_pct") if pct(r, "run_pct") is not None else 99 for r in iw)
+check("idle-guest-blocked", bool(iw) and blks[len(blks) // 2] >= 80 and runs[len(runs) // 2] <= 5,
+      "xg-new vCPU 0 per window: blk %s run %s wait %s" % (
+          [r.get("blk_pct") for r in iw], [r.get("run_pct") for r in iw], [r.get("wait_pct") for r in iw]))
 check("paused-guest-offline", s2 is not None and (pct(s2, "off_pct") or 0) >= 90, detail)
 
 # ---- 2. two spinners on one pCPU

@@ -56,6 +56,8 @@ for g in spin1 spin2; do
 	if wait_guest "xg-$g" 'XGGUEST: ready' 120; then note "GUEST_UP $g"; else note "GUEST_FAIL $g"; fi
 done
 for d in Domain-0 xg-io xg-new; do xl vcpu-pin "$d" all 0 > /dev/null 2>&1; done
+# The I/O guest's traffic would keep pCPU 0 (and dom0's backends) busy.
+xl pause xg-io > /dev/null 2>&1
 xl vcpu-pin xg-spin1 all 1
 xl vcpu-pin xg-spin2 all 1
 run xl-list-sched 30 xl list
