@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Drawing the monitor screen: summary, status, header, the visible rows and
+ * the key hints. Only the rows on screen are formatted, into stack buffers,
+ * so a refresh costs the same for 10 or 10,000 domains. */
+#include "tui_priv.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Rows used above the list (summary x3, status, header) and below (hints). */
+#define TUI_TOP_LINES 5
+#define TUI_BOTTOM_LINES 1
+
+static bool ascii_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '\\';
+}
+
+int tui_name_fit(char *out, size_t n, const char *raw, int maxw)
+{
+	const unsigned char *s = (const unsigned char *)(raw ? raw : "");
+	size_t left = strlen((const char *)s), o = 0;
+	int w = 0;
+	mbstate_t st;
+
+	if (!n)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	while (*s) {
+		if (ascii_plain(*s)) {
+			if (w + 1 > maxw || o + 2 > n)
+				break;
+			out[o++] = (char)*s++;
+			left--;
+			w++;
+			continue;
+		}
+		if (*s == '\\') {
+			if (w + 2 > maxw || o + 3 > n)
+				break;
+			out[o++] = '\\';
+			out[o++] = '\\';
+			s++;
+			left--;
+			w += 2;
+			continue;
+		}
+		if (*s >= 0x80) {
+			wchar_t wc;
+			size_t l = mbrtowc(&wc, (const char *)s, left, &st);
+			/* Zero-width and unprintable characters (combining marks, bidi
+			 * overrides, C1 controls) are escaped: on their own they can
+			 * reorder or overprint what the terminal shows. */
+			if (l != (size_t)-1 && l != (size_t)-2 && l > 1) {
+				int cw = wcwidth(wc);
+				if (cw > 0 && !(wc >= 0x80 && wc < 0xa0)) {
+					if (w + cw > maxw || o + l + 1 > n)
+						break;
+					memcpy(out + o, s, l);
+					o += l;
+					s += l;
+					left -= l;
+					w += cw;
+					continue;
+				}
+				/* Escape the whole sequence, byte by byte, below. */
+			}
+			memset(&st, 0, sizeof(st));
+		}
+		if (w + 4 > maxw || o + 5 > n)
+			break;
+		snprintf(out + o, 5, "\\x%02x", *s);
+		o += 4;
+		s++;
+		left--;
+		w += 4;
+	}
+	out[o] = 0;
+	return w;
+}
+
+void tui_put(int y, int x, const char *s, int maxw)
+{
+	int room = COLS - x;
+	if (maxw > room)
+		maxw = room;
+	if (maxw <= 0 || y < 0 || y >= LINES)
+		return;
+	/* Width-aware cut: the text may hold UTF-8 (names, the ▲▼ marks). */
+	const unsigned char *p = (const unsigned char *)s;
+	size_t bytes = 0;
+	int w = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	while (p[bytes]) {
+		if (p[bytes] < 0x80) {
+			if (w + 1 > maxw)
+				break;
+			bytes++;
+			w++;
+			continue;
+		}
+		wchar_t wc;
+		size_t l = mbrtowc(&wc, (const char *)p + bytes, MB_CUR_MAX, &st);
+		if (l == (size_t)-1 || l == (size_t)-2 || l == 0)
+			break;  /* callers pass text made safe by tui_name_fit */
+		int cw = wcwidth(wc);
+		if (cw < 0)
+			cw = 1;
+		if (w + cw > maxw)
+			break;
+		bytes += l;
+		w += cw;
+	}
+	mvaddnstr(y, x, s, (int)bytes);
+}
+
+const char *tui_unit_name(enum xg_unit u)
+{
+	switch (u) {
+	case XG_UNIT_NONE: return "count";
+	case XG_UNIT_TEXT: return "text";
+	case XG_UNIT_PCT: return "%";
+	case XG_UNIT_SEC: return "s";
+	case XG_UNIT_BYTES: return "bytes";
+	case XG_UNIT_BPS: return "bytes/s";
+	case XG_UNIT_PER_S: return "per s";
+	case XG_UNIT_RATIO: return "ratio";
+	}
+	return "";
+}
+
+static bool col_left_aligned(enum xg_col c)
+{
+	return xg_columns[c].unit == XG_UNIT_TEXT;
+}
+
+/* Sticky widest name seen on screen: the NAME column only grows while the
+ * screen shows the same kind of rows, so scrolling does not jitter. */
+static int name_pref_w(struct tui *t)
+{
+	const struct xg_view *v = &t->e->view;
+	const struct xg_table *tb = &t->e->table;
+	char buf[TUI_CELL_BYTES];
+	int pref = (int)strlen(xg_columns[XG_COL_NAME].header);
+
+	for (int i = 0; i < t->list_h; i++) {
+		size_t k = t->top + (size_t)i;
+		if (k >= v->norder)
+			break;
+		const struct xg_row *r = &tb->rows[v->order[k]];
+		int w = r->vcpu >= 0 ? 10 : tui_name_fit(buf, sizeof(buf), r->name, TUI_NAME_MAX_W);
+		if (w > pref)
+			pref = w;
+	}
+	return pref;
+}
+
+void tui_layout(struct tui *t)
+{
+	struct xg_view *v = &t->e->view;
+	struct tui_layout *L = &t->lay;
+
+	getmaxyx(stdscr, t->rows, t->cols);
+	t->status_y = 3;
+	t->header_y = 4;
+	t->list_y = TUI_TOP_LINES;
+	t->list_h = t->rows - TUI_TOP_LINES - TUI_BOTTOM_LINES;
+	if (t->list_h < 0)
+		t->list_h = 0;
+	size_t maxtop = v->norder > (size_t)t->list_h ? v->norder - (size_t)t->list_h : 0;
+	if (t->top > maxtop)
+		t->top = maxtop;
+
+	int pref = name_pref_w(t);
+	if (pref > t->name_sticky)
+		t->name_sticky = pref;
+	pref = t->name_sticky;
+	int namemin = xg_columns[XG_COL_NAME].width;
+	if (namemin > pref)
+		namemin = pref;
+
+	bool keep[XG_COL_COUNT];
+	int total = 0;
+	for (int c = 0; c < XG_COL_COUNT; c++) {
+		keep[c] = c == XG_COL_NAME || view_col_visible(v, (enum xg_col)c);
+		if (keep[c])
+			total += 1 + (c == XG_COL_NAME ? namemin : xg_columns[c].width);
+	}
+	L->dropped = 0;
+	while (total > t->cols) {
+		int worst = -1;
+		for (int c = 0; c < XG_COL_COUNT; c++) {
+			if (!keep[c] || c == XG_COL_NAME)
+				continue;
+			/* Highest priority number goes first; among equals the one
+			 * further right, so the left part of the row stays put. */
+			if (worst < 0 || xg_columns[c].priority >= xg_columns[worst].priority)
+				worst = c;
+		}
+		if (worst < 0)
+			break;
+		keep[worst] = false;
+		total -= 1 + xg_columns[worst].width;
+		L->dropped++;
+	}
+	int namew = namemin;
+	if (total < t->cols) {
+		int extra = t->cols - total;
+		namew += extra < pref - namemin ? extra : pref - namemin;
+	}
+	L->n = 0;
+	int x = 0;
+	for (int c = 0; c < XG_COL_COUNT; c++) {
+		if (!keep[c])
+			continue;
+		int w = c == XG_COL_NAME ? namew : xg_columns[c].width;
+		L->col[L->n] = (enum xg_col)c;
+		L->x[L->n] = x;
+		L->w[L->n] = w;
+		L->n++;
+		x += 1 + w;
+	}
+	L->width = x;
+}
+
+int tui_col_at(const struct tui *t, int x)
+{
+	for (int i = 0; i < t->lay.n; i++)
+		if (x >= t->lay.x[i] && x <= t->lay.x[i] + t->lay.w[i])
+			return (int)t->lay.col[i];
+	return -1;
+}
+
+static void fmt_bytes(double v, char *buf, size_t n)
+{
+	static const char units[] = "BKMGTPE";
+	size_t u = 0;
+	while (v >= 1024.0 && u + 1 < sizeof(units) - 1) {
+		v /= 1024.0;
+		u++;
+	}
+	snprintf(buf, n, u ? "%.1f%c" : "%.0f%c", v, units[u]);
+}
+
+static bool sorted_descending(const struct xg_view *v)
+{
+	return xg_columns[v->sort_col].descending != v->reverse;
+}
+
+static const char *sort_mark(const struct tui *t)
+{
+	bool down = sorted_descending(&t->e->view);
+	if (t->utf8)
+		return down ? "\u25bc" : "\u25b2";
+	return down ? "v" : "^";
+}
+
+static void draw_summary(struct tui *t)
+{
+	const struct xg_engine *e = t->e;
+	const struct xg_table *tb = &e->table;
+	const struct xg_summary *s = &tb->sum;
+	char line[1024], a[64], b[64], host[TUI_CELL_BYTES], hyp[TUI_CELL_BYTES];
+	const struct xg_host *h = tb->cur ? &tb->cur->host : NULL;
+	size_t o = 0;
+
+	/* Host strings come from the source (or a recording): escape them
+	 * like names. */
+	tui_name_fit(host, sizeof(host), h ? h->hostname : "", 32);
+	tui_name_fit(hyp, sizeof(hyp), h ? h->hypervisor : "", 32);
+	if (t->replay) {
+		char when[64] = "?";
+		if (h && h->real_ns) {
+			time_t sec = (time_t)(h->real_ns / 1000000000ull);
+			struct tm tm;
+			if (localtime_r(&sec, &tm))
+				strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
+		}
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "xgtop replay  recorded %s  %s on %s",
+				      when, hyp[0] ? hyp : "?", host[0] ? host : "?");
+	} else {
+		char src[TUI_CELL_BYTES];
+		tui_name_fit(src, sizeof(src), h ? h->source : "", 16);
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "xgtop  %s (%s) on %s",
+				      hyp[0] ? hyp : "?", src[0] ? src : e->ops ? e->ops->name : "?",
+				      host[0] ? host : "?");
+	}
+	if (h && h->sched[0]) {
+		char sch[TUI_CELL_BYTES];
+		tui_name_fit(sch, sizeof(sch), h->sched, 16);
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  sched %s", sch);
+	}
+	if (h && (h->valid >> XG_H_PCPUS & 1))
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  pCPUs %u", h->pcpus);
+	if (h && (h->valid >> XG_H_MEM & 1) && h->mem_total) {
+		fmt_bytes((double)(h->mem_total - (h->mem_free < h->mem_total ? h->mem_free : h->mem_total)),
+			  a, sizeof(a));
+		fmt_bytes((double)h->mem_total, b, sizeof(b));
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  mem %s/%s used", a, b);
+	} else {
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  mem -");
+	}
+	if (!t->replay) {
+		time_t now = time(NULL);
+		struct tm tm;
+		if (localtime_r(&now, &tm) && strftime(a, sizeof(a), "%H:%M:%S", &tm))
+			snprintf(line + o, sizeof(line) - o, "  %s", a);
+	}
+	tui_put(0, 0, line, t->cols);
+
+	o = (size_t)snprintf(line, sizeof(line),
+			     "Domains %u: %u running, %u blocked, %u paused, %u crashed, %u dying, %u shutdown"
+			     "  CPU total %.1f%%",
+			     s->ndom, s->nrunning, s->nblocked, s->npaused, s->ncrashed, s->ndying,
+			     s->nshutdown, s->cpu_pct_total);
+	if (h && h->cache_events[0] && e->view.show_cache) {
+		char ev[4 * sizeof(h->cache_events)];
+		tui_name_fit(ev, sizeof(ev), h->cache_events, (int)sizeof(h->cache_events));
+		snprintf(line + o, sizeof(line) - o, "  cache counts %s", ev);
+	}
+	tui_put(1, 0, line, t->cols);
+
+	o = 0;
+	if (s->interval_s > 0)
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "Interval %.2fs", s->interval_s);
+	else
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "Interval -");
+	o += (size_t)snprintf(line + o, sizeof(line) - o, " (delay %gs)", e->view.delay_s);
+	if (s->self_cpu_ms >= 0)
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  self %.2f ms/refresh", s->self_cpu_ms);
+	else
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  self - ms/refresh");
+	if (h && (h->valid >> XG_H_LOST & 1))
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  trace lost %llu",
+				      (unsigned long long)h->lost_records);
+	o += (size_t)snprintf(line + o, sizeof(line) - o, "  sort %s%s",
+			      xg_columns[e->view.sort_col].header, sort_mark(t));
+	if (e->view.has_filter) {
+		/* --filter may carry any bytes: escape like a name. */
+		char re[TUI_CELL_BYTES];
+		tui_name_fit(re, sizeof(re), e->view.filter_text, TUI_NAME_MAX_W);
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  filter /%s/", re);
+	}
+	snprintf(line + o, sizeof(line) - o, "  rows %zu", e->view.norder);
+	tui_put(2, 0, line, t->cols);
+}
+
+static void draw_status(struct tui *t)
+{
+	int x = 0;
+	if (t->eof) {
+		attron(A_BOLD);
+		tui_put(t->status_y, x, "end of recording (q quits)", t->cols - x);
+		attroff(A_BOLD);
+		x += 28;
+	}
+	if (t->e->view.frozen) {
+		attron(A_REVERSE | A_BOLD);
+		tui_put(t->status_y, x, "FROZEN", t->cols - x);
+		attroff(A_REVERSE | A_BOLD);
+		tui_put(t->status_y, x + 6, " (space resumes, . steps)", t->cols - x - 6);
+		x += 33;
+	}
+	if (t->msg[0]) {
+		attr_t at = t->msg_err ? A_BOLD : A_NORMAL;
+		short pair = t->msg_err && t->color ? 1 : 0;
+		attr_set(at, pair, NULL);
+		tui_put(t->status_y, x, t->msg, t->cols - x);
+		attr_set(A_NORMAL, 0, NULL);
+	}
+}
+
+static void draw_header(struct tui *t)
+{
+	const struct tui_layout *L = &t->lay;
+	const struct xg_view *v = &t->e->view;
+	char buf[64];
+
+	attron(A_REVERSE);
+	mvhline(t->header_y, 0, ' ', t->cols);
+	for (int i = 0; i < L->n; i++) {
+		enum xg_col c = L->col[i];
+		const char *h = xg_columns[c].header;
+		int len = (int)strlen(h), w = L->w[i];
+		int x = L->x[i] + 1 + (col_left_aligned(c) || len >= w ? 0 : w - len);
+		bool sorted = c == v->sort_col;
+		if (sorted)
+			attron(A_BOLD);
+		snprintf(buf, sizeof(buf), "%s", h);
+		tui_put(t->header_y, x, buf, w);
+		if (sorted) {
+			/* The mark sits just left of the header text. */
+			tui_put(t->header_y, x - 1, sort_mark(t), 1);
+			attroff(A_BOLD);
+		}
+	}
+	attroff(A_REVERSE);
+}
+
+/* The widest row the column table can make (every column, the widest
+ * name) fits this; a row is assembled here and written in one call. */
+#define TUI_ROW_MAX 512
+
+static bool ascii_only(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+static void draw_rows(struct tui *t)
+{
+	const struct tui_layout *L = &t->lay;
+	const struct xg_view *v = &t->e->view;
+	const struct xg_table *tb = &t->e->table;
+	char buf[TUI_CELL_BYTES];
+	chtype line[TUI_ROW_MAX];
+	int width = L->width < t->cols ? L->width : t->cols;
+
+	if (width > TUI_ROW_MAX)
+		width = TUI_ROW_MAX;
+	for (int i = 0; i < t->list_h; i++) {
+		size_t k = t->top + (size_t)i;
+		if (k >= v->norder)
+			break;
+		const struct xg_row *r = &tb->rows[v->order[k]];
+		int y = t->list_y + i, wide_name = -1, wide_w = 0;
+		char name[TUI_CELL_BYTES];
+		for (int x = 0; x < width; x++)
+			line[x] = ' ';
+		for (int j = 0; j < L->n; j++) {
+			enum xg_col c = L->col[j];
+			int w = L->w[j], x = L->x[j] + 1;
+			chtype at = c == v->sort_col ? A_BOLD : 0;
+			if (c == XG_COL_NAME) {
+				if (r->vcpu >= 0)
+					snprintf(buf, sizeof(buf), "  vCPU %d", r->vcpu);
+				else
+					tui_name_fit(buf, sizeof(buf), r->name, w);
+				if (!ascii_only(buf)) {
+					/* Multibyte: drawn over the cell below. */
+					memcpy(name, buf, sizeof(name));
+					wide_name = x;
+					wide_w = w;
+					continue;
+				}
+			} else if (r->vcpu >= 0 && c == XG_COL_ID) {
+				continue;  /* the domain row above carries the id */
+			} else {
+				col_format(c, r, buf, sizeof(buf));
+			}
+			int len = (int)strlen(buf);
+			if (!col_left_aligned(c) && len > w && w < (int)sizeof(buf)) {
+				/* Leading digits of a number too wide would read as a
+				 * smaller number: say it does not fit instead. */
+				memset(buf, '#', (size_t)w);
+				buf[w] = 0;
+				len = w;
+			}
+			if (!col_left_aligned(c) && len < w)
+				x += w - len;
+			for (int q = 0; q < len && q < w && x + q < width; q++)
+				line[x + q] = (chtype)(unsigned char)buf[q] | at;
+		}
+		mvaddchnstr(y, 0, line, width);
+		if (wide_name >= 0) {
+			bool sorted = v->sort_col == XG_COL_NAME;
+			if (sorted)
+				attron(A_BOLD);
+			tui_put(y, wide_name, name, wide_w);
+			if (sorted)
+				attroff(A_BOLD);
+		}
+	}
+}
+
+void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n)
+{
+	int x = 0, y = LINES - 1;
+	if (y < 0)
+		return;
+	move(y, 0);
+	clrtoeol();
+	for (size_t i = 0; i + 1 < n && x < t->cols; i += 2) {
+		int kl = (int)strlen(pairs[i]), ll = (int)strlen(pairs[i + 1]);
+		attron(A_REVERSE);
+		tui_put(y, x, pairs[i], t->cols - x);
+		attroff(A_REVERSE);
+		tui_put(y, x + kl + 1, pairs[i + 1], t->cols - x - kl - 1);
+		x += kl + ll + 3;
+	}
+}
+
+static const char *const main_hints[] = {
+	"q", "quit", "h", "help", "<>", "sort", "r", "reverse", "/", "filter",
+	"d", "disk", "n", "net", "c", "cache", "m", "sum", "w", "sched", "v", "vcpus",
+	"space", "freeze", "+-", "delay", "W", "report",
+};
+
+void tui_draw(struct tui *t)
+{
+	tui_layout(t);
+	erase();
+	draw_summary(t);
+	draw_status(t);
+	if (t->rows > t->header_y)
+		draw_header(t);
+	draw_rows(t);
+	if (t->rows > TUI_TOP_LINES)
+		tui_draw_hints(t, main_hints, XG_ARRAY_LEN(main_hints));
+	refresh();
+}
