@@ -118,11 +118,17 @@ for sig in TERM INT HUP; do
 done
 # ... `w` then `q` in the full-screen view ...
 if [ -x $PTY ]; then
-	$PTY "5:w,9:q" $XGTOP --source xen > "$OUT/tui-wq.out" 2> "$OUT/tui-wq.err" &
+	t0=$(cut -d. -f1 /proc/uptime)
+	$PTY "12:w,18:q" $XGTOP --source xen > "$OUT/tui-wq.out" 2> "$OUT/tui-wq.err" &
 	p=$!
-	sleep 3
+	# Started tracing yet? (start-up under emulation takes seconds)
+	while [ $(($(cut -d. -f1 /proc/uptime) - t0)) -lt 11 ]; do
+		$ST | grep -q 'mask=0x00021000' && break
+		sleep 0.5
+	done
 	state tui-on
-	sleep 4
+	# `w` goes at 12 s; the session stops at the next refresh.
+	while [ $(($(cut -d. -f1 /proc/uptime) - t0)) -lt 16 ]; do sleep 0.5; done
 	state tui-w-off
 	wait $p
 	echo $? > "$OUT/tui-wq.rc"
