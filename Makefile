@@ -20,8 +20,8 @@ LDLIBS  += $(shell $(PKG) --libs ncursesw zlib)
 
 # Optional: Xen tools libraries (libxenstat, libxenctrl).
 ifeq ($(shell $(PKG) --exists xenstat xencontrol && echo y),y)
-CFLAGS  += -DHAVE_XEN $(shell $(PKG) --cflags xenstat xencontrol xenstore)
-LDLIBS  += $(shell $(PKG) --libs xenstat xencontrol xenstore)
+CFLAGS  += -DHAVE_XEN $(shell $(PKG) --cflags xenstat xencontrol xenstore xenevtchn xenforeignmemory)
+LDLIBS  += $(shell $(PKG) --libs xenstat xencontrol xenstore xenevtchn xenforeignmemory) -pthread
 HAVE_XEN := 1
 endif
 # Optional: libpfm4 (no .pc file in Debian; probe the header).

@@ -48,6 +48,8 @@ int engine_step(struct xg_engine *e, struct xg_err *err)
 	int next = e->nsamples ? !e->cur : e->cur;
 	struct xg_sample *s = &e->sample[next];
 	sample_clear(s);
+	if (e->ops->set_trace)
+		e->ops->set_trace(e->src, e->view.show_sched);
 	int rc = e->ops->collect(e->src, s, err);
 	if (rc == XG_COLLECT_EOF) {
 		e->eof = true;

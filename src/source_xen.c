@@ -12,6 +12,7 @@
 #include "xgtop/source.h"
 #include "xgtop/xen_cmt.h"
 #include "xgtop/xenback.h"
+#include "xgtop/xen_trace_live.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +63,7 @@ struct xg_source {
 	size_t nvbds, vbds_cap;
 	struct xg_cmt *cmt;          /* NULL with --nocache */
 	struct xg_gpreader *gpr;     /* NULL with --nocache */
+	struct xtl *trace;      /* live scheduler trace (xen_trace_live.c) */
 };
 
 /* libxenctrl logs its own failures to stderr; the open() error below says
@@ -130,6 +132,7 @@ static void xen_close(struct xg_source *s)
 {
 	if (!s)
 		return;
+	xtl_close(s->trace);    /* restores the hypervisor's trace settings */
 	cmt_close(s->cmt);
 	gpr_close(s->gpr);
 	if (s->xsh)
@@ -201,6 +204,7 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	snprintf(s->sched, sizeof(s->sched), "%s", sn ? sn : "");
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		s->hostname[0] = 0;
+	s->trace = xtl_open(s->xch, cfg);
 	if (!cfg || !cfg->nocache) {
 		s->gpr = gpr_open(s->xsh);
 		s->cmt = cmt_open_xc(s->xch, cfg && cfg->cmt_attach, err);
@@ -481,9 +485,7 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 	}
 	collect_net(s, out);
 	collect_disk(s, out);
-	static const enum xg_field sched_f[] = { XG_F_RUN_NS, XG_F_WAIT_NS, XG_F_BLK_NS, XG_F_OFF_NS };
-	invalid_group(out, sched_f, XG_ARRAY_LEN(sched_f),
-		      "needs the Xen scheduler trace consumer (not in this build)");
+	xtl_fill(s->trace, out);
 	static const enum xg_field pmu_f[] = { XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR, XG_F_CYCLES };
 	static const enum xg_field cmt_f[] = { XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL };
 	if (s->cmt) {
@@ -502,6 +504,11 @@ static uint64_t xen_next_gap(struct xg_source *s)
 	return 0;
 }
 
+static void xen_set_trace(struct xg_source *s, bool on)
+{
+	xtl_set_on(s->trace, on);
+}
+
 const struct xg_source_ops source_xen_ops = {
 	.name = "xen",
 	.probe = xen_probe,
@@ -509,6 +516,7 @@ const struct xg_source_ops source_xen_ops = {
 	.collect = xen_collect,
 	.next_gap_ns = xen_next_gap,
 	.close = xen_close,
+	.set_trace = xen_set_trace,
 };
 
 #endif /* HAVE_XEN */

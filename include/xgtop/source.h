@@ -31,6 +31,10 @@ struct xg_source_ops {
 	 * (NULL = never known in advance). */
 	bool (*at_end)(struct xg_source *src);
 	void (*close)(struct xg_source *src);
+	/* Optional: the view shows the scheduler columns (`w`) or not; a
+	 * source may stop collecting what nobody sees. Called before each
+	 * collect with the current choice. */
+	void (*set_trace)(struct xg_source *src, bool on);
 };
 
 /* The registered sources, NULL-terminated. Those compiled out are absent. */

@@ -138,3 +138,6 @@ note "LIFECYCLE"
 
 # 6. CMT/MBM (unsupported here) and guest-reported counters (xgtop --agent).
 sh /usr/local/bin/cmt-agent-dom0.sh "$OUT"
+
+# 7. Scheduler time from the live trace buffers (same boot).
+/bin/sh /usr/local/bin/dom0-sched.sh "$OUT" > "$OUT/dom0-sched.log" 2>&1

@@ -89,6 +89,17 @@ cp -a /etc/xen "$R/etc/xen"
 install -m 0644 "$HERE"/guest-*.cfg "$R/etc/xen/"
 install -m 0755 "$HERE/dom0-init.sh" "$R/init"
 install -m 0755 "$HERE/dom0-tests.sh" "$R/usr/local/bin/dom0-tests.sh"
+# The scheduler checks (dom0-sched.sh): their tools, xentrace, and terminfo
+# for the full-screen view.
+install -m 0755 "$HERE/dom0-sched.sh" "$R/usr/local/bin/dom0-sched.sh"
+for f in "$HERE/../../build/tools/xg-tbuf-state" "$HERE/../../build/tools/xg-pty" "$XGLAB_XENBIN/xentrace"; do
+	[ -x "$f" ] || continue
+	f=$(readlink -f "$f")
+	elf "$R" "$f"
+	mv "$R$f" "$R/usr/local/bin/$(basename "$f")"
+done
+mkdir -p "$R/lib"
+cp -a /lib/terminfo "$R/lib/" 2>/dev/null || true
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' > "$R/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$R/etc/group"
 modules "$R" xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xenfs xen-blkback xen-netback \

@@ -92,7 +92,9 @@ xglab_log "QEMU ran ${T_QEMU}s"
 rm -rf "$RES"
 mkdir -p "$RES"
 tar -C "$RES" -xf "$OUTIMG" 2>/dev/null || xglab_log "no results tar on the output disk"
-python3 "$HERE/check.py" "$RES/xglab-out" "$SERIAL" "${why:-}"
-rc=$?
+python3 "$HERE/check.py" "$RES/xglab-out" "$SERIAL" "${why:-}" | tee "$RES/check.txt"
+rc=${PIPESTATUS[0]}
+# The scheduler checks; they print the total over both ("N passed, N failed").
+python3 "$HERE/check_sched.py" "$RES/xglab-out" "$RES/check.txt" "$REPO" || rc=1
 xglab_log "results in $RES/xglab-out; total $(( $(date +%s) - T_ALL ))s (QEMU ${T_QEMU}s)"
 exit $rc
