@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # /init of every lab guest; the kernel command line picks its job:
-#   xgmode=busy  spin on the CPU forever
+#   xgmode=busy  spin on every vCPU forever
 #   xgmode=io    disk and network traffic, report the guest's own counters,
 #                stay quiet a while (dom0 compares then), then light I/O
 #   xgmode=idle  sleep
@@ -22,6 +22,14 @@ io_counters() {
 
 case $mode in
 busy)
+	# One spinner per vCPU: the guest then stays the busiest domain even
+	# when dom0 needs one CPU for itself.
+	n=$(grep -c '^processor' /proc/cpuinfo)
+	i=1
+	while [ $i -lt "$n" ]; do
+		(while :; do :; done) &
+		i=$((i + 1))
+	done
 	echo "XGGUEST: ready"
 	while :; do :; done
 	;;
