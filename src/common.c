@@ -77,29 +77,35 @@ uint64_t xg_now_mono_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 uint64_t xg_now_real_ns(void) { return clock_ns(CLOCK_REALTIME); }
 uint64_t xg_self_cpu_ns(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s)
+size_t xg_utf8_decode(const unsigned char *s, uint32_t *cp)
 {
-	if (s[0] < 0x80)
-		return 1;
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
 	size_t n;
-	uint32_t cp;
-	if ((s[0] & 0xe0) == 0xc0) { n = 2; cp = s[0] & 0x1f; }
-	else if ((s[0] & 0xf0) == 0xe0) { n = 3; cp = s[0] & 0x0f; }
-	else if ((s[0] & 0xf8) == 0xf0) { n = 4; cp = s[0] & 0x07; }
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0) { n = 2; *cp = s[0] & 0x1f; }
+	else if ((s[0] & 0xf0) == 0xe0) { n = 3; *cp = s[0] & 0x0f; }
+	else if ((s[0] & 0xf8) == 0xf0) { n = 4; *cp = s[0] & 0x07; }
 	else return 0;
 	for (size_t i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+		*cp = (*cp << 6) | (s[i] & 0x3f);
 	}
-	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (cp < min[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	/* C1 controls are as dangerous as C0 ones on many terminals. */
-	if (cp >= 0x80 && cp < 0xa0)
+	if (*cp < min[n] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
 		return 0;
 	return n;
+}
+
+/* Valid UTF-8 that is also safe on a terminal: C1 controls are as
+ * dangerous as C0 ones on many terminals. */
+static size_t utf8_len(const unsigned char *s)
+{
+	uint32_t cp;
+	size_t n = xg_utf8_decode(s, &cp);
+	return n > 1 && cp < 0xa0 ? 0 : n;
 }
 
 char *xg_escape_name(char *dst, size_t n, const char *src)

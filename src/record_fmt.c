@@ -91,26 +91,10 @@ void rbuf_delta(struct rec_buf *b, uint64_t v, uint64_t base)
 	rbuf_put(b, p, (size_t)(t + 25 - p));
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), 0 if invalid. */
 static size_t utf8_len(const unsigned char *s)
 {
-	if (s[0] < 0x80)
-		return 1;
-	size_t n;
 	uint32_t cp;
-	if ((s[0] & 0xe0) == 0xc0) { n = 2; cp = s[0] & 0x1f; }
-	else if ((s[0] & 0xf0) == 0xe0) { n = 3; cp = s[0] & 0x0f; }
-	else if ((s[0] & 0xf8) == 0xf0) { n = 4; cp = s[0] & 0x07; }
-	else return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (cp < min[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return xg_utf8_decode(s, &cp);
 }
 
 void rbuf_esc(struct rec_buf *b, const char *str)

@@ -12,30 +12,6 @@
  * column. */
 #define VCPU_ROWS_KEY "vcpu_rows"
 
-/* Length of the UTF-8 sequence at s (1..4) and its code point, or 0 if
- * the bytes are not valid UTF-8 (overlong, surrogate, beyond U+10FFFF). */
-static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
-{
-	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t n;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xe0) == 0xc0) { n = 2; *cp = s[0] & 0x1f; }
-	else if ((s[0] & 0xf0) == 0xe0) { n = 3; *cp = s[0] & 0x0f; }
-	else if ((s[0] & 0xf8) == 0xf0) { n = 4; *cp = s[0] & 0x07; }
-	else return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = (*cp << 6) | (s[i] & 0x3f);
-	}
-	if (*cp < min[n] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void sink_json_string(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -43,7 +19,7 @@ void sink_json_string(FILE *f, const char *str)
 	fputc('"', f);
 	while (*s) {
 		uint32_t cp;
-		size_t n = utf8_decode(s, &cp);
+		size_t n = xg_utf8_decode(s, &cp);
 		if (n && cp != '"' && cp != '\\' && cp >= 0x20 && cp != 0x7f &&
 		    !(cp >= 0x80 && cp < 0xa0)) {
 			s += n;

@@ -42,6 +42,11 @@ uint64_t xg_now_mono_ns(void);
 uint64_t xg_now_real_ns(void);
 uint64_t xg_self_cpu_ns(void);
 
+/* Length of the valid UTF-8 sequence at s (1..4) with its code point in
+ * *cp, or 0 when the bytes are not valid UTF-8 (overlong, surrogate, past
+ * U+10FFFF, truncated). s must be NUL-terminated. */
+size_t xg_utf8_decode(const unsigned char *s, uint32_t *cp);
+
 /* Copies src into dst (size n) escaping control bytes and invalid UTF-8 as
  * \xNN so a hostile domain name cannot drive the terminal. Returns dst. */
 char *xg_escape_name(char *dst, size_t n, const char *src);
