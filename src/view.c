@@ -11,7 +11,8 @@
 void view_init(struct xg_view *v, const struct xg_config *cfg)
 {
 	memset(v, 0, sizeof(*v));
-	v->sort_col = XG_COL_CPU_PCT;
+	/* -o xentop reproduces xentop -b, whose rows come in name order. */
+	v->sort_col = cfg->output == XG_OUT_XENTOP ? XG_COL_NAME : XG_COL_CPU_PCT;
 	v->show_net = !cfg->nonet;
 	v->show_disk = !cfg->nodisk;
 	v->show_sched = !cfg->notrace;

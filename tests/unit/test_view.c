@@ -70,6 +70,16 @@ static void sort_numeric_unmeasured_last(void **state)
 	order_names(&v, buf, sizeof(buf));
 	assert_string_equal(buf, "alpha Beta delta gamma web-01 web-02 ");
 	view_free(&v);
+	cfg.output = XG_OUT_XENTOP;
+	view_init(&v, &cfg);
+	assert_int_equal(v.sort_col, XG_COL_NAME);
+	view_free(&v);
+	cfg.sort = "cpu";
+	view_init(&v, &cfg);
+	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
+	view_free(&v);
+	cfg.output = XG_OUT_TEXT;
+	cfg.sort = NULL;
 }
 
 static void ties_keep_id_order(void **state)
