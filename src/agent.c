@@ -141,6 +141,13 @@ int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct x
 		if (cfg->iterations > 0 && n >= cfg->iterations)
 			break;
 		pause_ns(gap, stop);
+		/* dom0 may ask every agent to stop, without a way into the guest. */
+		char *req = xs_read(xs, XBT_NULL, XG_GP_DIR "/stop", &len);
+		if (req) {
+			free(req);
+			fprintf(stderr, "xgtop agent: stopped by dom0 (" XG_GP_DIR "/stop)\n");
+			break;
+		}
 	}
 	/* Gone, not stale: dom0 then says there is no agent. */
 	xs_rm(xs, XBT_NULL, XG_GP_DIR);

@@ -48,5 +48,15 @@ run agent-bad 20 $XGTOP --source xen -b -n 1 -d 0.2 -o json
 xenstore-write "/local/domain/$id/data/xgtop/llc_ref" "$ref"
 run agent-stale 20 $XGTOP --source xen -b -n 5 -d 1 -o json
 xl unpause $G
+# Done with the agent: ask it to stop, so xg-new is an idle guest again for
+# the scheduler checks; wait until it has removed its directory.
+xenstore-write "/local/domain/$id/data/xgtop/stop" 1
+t0=$(up)
+while [ $(($(up) - t0)) -lt 60 ] &&
+	xenstore-read "/local/domain/$id/data/xgtop/stop" > /dev/null 2>&1; do
+	sleep 0.25
+done
+note "AGENT_STOPPED $G after $(($(up) - t0)) s"
+sleep 2
 cp "$CON/guest-$G.log" "$OUT/agent-console.log" 2>/dev/null
 note "AGENT"
