@@ -21,17 +21,15 @@ static void set_root(char *dst, size_t n, const char *root)
 		dst[--l] = 0;
 }
 
-bool xb_parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
+/* "<domid><sep><dev>" and nothing else, both decimal and 32-bit. */
+static bool parse_id_pair(const char *p, char sep, uint32_t *domid, uint32_t *dev)
 {
-	if (strncmp(name, "vif", 3))
-		return false;
-	const char *p = name + 3;
 	char *end;
 	if (*p < '0' || *p > '9')
 		return false;
 	errno = 0;
 	unsigned long d = strtoul(p, &end, 10);
-	if (errno || *end != '.' || d > UINT32_MAX)
+	if (errno || *end != sep || d > UINT32_MAX)
 		return false;
 	p = end + 1;
 	if (*p < '0' || *p > '9')
@@ -40,8 +38,13 @@ bool xb_parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
 	if (errno || *end || v > UINT32_MAX)
 		return false;
 	*domid = (uint32_t)d;
-	*devid = (uint32_t)v;
+	*dev = (uint32_t)v;
 	return true;
+}
+
+bool xb_parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
+{
+	return !strncmp(name, "vif", 3) && parse_id_pair(name + 3, '.', domid, devid);
 }
 
 void xb_net_init(struct xb_net_reader *r, const char *root)
@@ -214,23 +217,7 @@ static bool parse_vbd_name(const char *name, enum xb_vbd_type *type, uint32_t *d
 		*type = XB_VBD_BLKTAP;
 	else
 		return false;
-	const char *p = name + 4;
-	char *end;
-	if (*p < '0' || *p > '9')
-		return false;
-	errno = 0;
-	unsigned long d = strtoul(p, &end, 10);
-	if (errno || *end != '-' || d > UINT32_MAX)
-		return false;
-	p = end + 1;
-	if (*p < '0' || *p > '9')
-		return false;
-	unsigned long v = strtoul(p, &end, 10);
-	if (errno || *end || v > UINT32_MAX)
-		return false;
-	*domid = (uint32_t)d;
-	*dev = (uint32_t)v;
-	return true;
+	return parse_id_pair(name + 4, '-', domid, dev);
 }
 
 static bool read_stat(int dfd, const char *dev, const char *what, uint64_t *out)
