@@ -78,6 +78,10 @@ static void put_host(FILE *f, const struct xg_table *t)
 	put_u64(f, h->mem_free, HAS(XG_H_MEM));
 	fputs(",\"self_cpu_ms\":", f);
 	put_double(f, t->sum.self_cpu_ms, "%.3f", t->sum.self_cpu_ms >= 0);
+	if (HAS(XG_H_LOST)) {   /* only where a trace consumer counts them */
+		fputs(",\"trace_lost_records\":", f);
+		put_u64(f, h->lost_records, true);
+	}
 	fputc('}', f);
 #undef HAS
 }

@@ -133,9 +133,12 @@ static void write_summary(FILE *f, const struct xg_table *t)
 	else
 		fputs("Interval: -", f);
 	if (s->self_cpu_ms >= 0)
-		fprintf(f, ", xgtop used %.1f ms CPU per refresh\n", s->self_cpu_ms);
+		fprintf(f, ", xgtop used %.1f ms CPU per refresh", s->self_cpu_ms);
 	else
-		fputs(", xgtop CPU per refresh: -\n", f);
+		fputs(", xgtop CPU per refresh: -", f);
+	if (h && host_has(h, XG_H_LOST))
+		fprintf(f, ", trace records lost: %llu", (unsigned long long)h->lost_records);
+	fputc('\n', f);
 	fputc('\n', f);
 }
 
