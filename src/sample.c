@@ -65,6 +65,7 @@ void sample_free(struct xg_sample *s)
 	free_reasons(s);
 	free(s->dom);
 	free(s->vcpu);
+	free(s->sock);
 	sample_init(s);
 }
 
@@ -74,6 +75,7 @@ void sample_clear(struct xg_sample *s)
 	memset(&s->host, 0, sizeof(s->host));
 	s->ndom = 0;
 	s->nvcpu = 0;
+	s->nsock = 0;
 }
 
 void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
@@ -86,10 +88,14 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
 	xg_grow(&dst->vcpu, &dst->vcpu_cap, src->nvcpu, sizeof(*dst->vcpu));
 	if (src->ndom)
 		memcpy(dst->dom, src->dom, src->ndom * sizeof(*dst->dom));
+	xg_grow(&dst->sock, &dst->sock_cap, src->nsock, sizeof(*dst->sock));
 	if (src->nvcpu)
 		memcpy(dst->vcpu, src->vcpu, src->nvcpu * sizeof(*dst->vcpu));
+	if (src->nsock)
+		memcpy(dst->sock, src->sock, src->nsock * sizeof(*dst->sock));
 	dst->ndom = src->ndom;
 	dst->nvcpu = src->nvcpu;
+	dst->nsock = src->nsock;
 	for (size_t i = 1; i < src->nreason; i++)
 		dst->reason[i] = xg_strdup(src->reason[i]);
 	dst->nreason = src->nreason;
@@ -116,6 +122,17 @@ struct xg_vcpu *sample_add_vcpus(struct xg_sample *s, struct xg_dom *d, size_t n
 	d->vcpu_count += (uint32_t)n;
 	s->nvcpu += n;
 	return v;
+}
+
+struct xg_sock *sample_add_socks(struct xg_sample *s, struct xg_dom *d, size_t n)
+{
+	xg_grow(&s->sock, &s->sock_cap, s->nsock + n, sizeof(*s->sock));
+	struct xg_sock *k = s->sock + s->nsock;
+	memset(k, 0, n * sizeof(*k));
+	d->sock_first = (uint32_t)s->nsock;
+	d->sock_count = (uint32_t)n;
+	s->nsock += n;
+	return k;
 }
 
 uint8_t sample_reason(struct xg_sample *s, const char *text)

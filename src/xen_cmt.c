@@ -209,8 +209,9 @@ static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, st
 			dom_invalid(s, d, ev_field[e], why);
 		return;
 	}
-	unsigned nslot = c->nsock < XG_SOCK_MAX ? c->nsock : XG_SOCK_MAX;
-	d->nsock = (uint8_t)nslot;
+	struct xg_sock *ks = sample_add_socks(s, d, c->nsock);
+	for (unsigned k = 0; k < c->nsock; k++)
+		ks[k].socket = k;
 	for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++) {
 		if (c->why_ev[e][0]) {
 			dom_invalid(s, d, ev_field[e], c->why_ev[e]);
@@ -244,15 +245,13 @@ static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, st
 				v = m->total * c->factor;
 			}
 			sum += v;
-			if (k < nslot) {
-				d->sock[k][e] = v;
-				d->sock_valid |= 1u << (k * XG_SOCK_EVENT_COUNT + e);
-			}
+			ks[k].v[e] = v;
+			ks[k].valid |= 1u << e;
 		}
 		/* A partial sum would read as a real figure. */
 		if (bad) {
-			for (unsigned k = 0; k < nslot; k++)
-				d->sock_valid &= ~(1u << (k * XG_SOCK_EVENT_COUNT + e));
+			for (unsigned k = 0; k < c->nsock; k++)
+				ks[k].valid &= (uint8_t)~(1u << e);
 			dom_invalid(s, d, ev_field[e], bad);
 		} else {
 			dom_set(d, ev_field[e], sum);

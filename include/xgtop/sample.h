@@ -66,8 +66,7 @@ enum xg_state {
 	XG_ST_RUNNING  = 1u << 5,
 };
 
-/* Per-socket CMT/MBM slots in a domain: occupancy, MBM total, MBM local. */
-#define XG_SOCK_MAX 8
+/* Per-socket CMT/MBM events: occupancy, MBM total, MBM local. */
 enum xg_sock_event { XG_SOCK_L3_OCC, XG_SOCK_MBM_TOTAL, XG_SOCK_MBM_LOCAL, XG_SOCK_EVENT_COUNT };
 
 #define XG_NAME_MAX 128
@@ -96,13 +95,17 @@ struct xg_dom {
 	uint64_t pmu_valid;         /* bit (where*XG_PMU_EVENT_COUNT+ev) */
 	uint64_t pmu[XG_PMU_WHERE_COUNT][XG_PMU_EVENT_COUNT];
 	uint32_t vcpu_first, vcpu_count;  /* slice of xg_sample.vcpu */
-	/* Intel CMT/MBM per socket (L3 domain), for the breakdown under `m`:
-	 * the XG_F_L3_OCC / XG_F_MBM_* fields hold the sums. sock_valid bit
-	 * (socket*XG_SOCK_EVENT_COUNT + event) set: sock[socket][event]
-	 * measured (same units and cumulative rules as the sums). */
-	uint8_t nsock;
-	uint32_t sock_valid;
-	uint64_t sock[XG_SOCK_MAX][XG_SOCK_EVENT_COUNT];
+	uint32_t sock_first, sock_count;  /* slice of xg_sample.sock */
+};
+
+/* Intel CMT/MBM of one domain on one socket (L3 domain), for the breakdown
+ * under `m`; the domain's XG_F_L3_OCC / XG_F_MBM_* fields hold the sums.
+ * Kept in a pool beside the domains (like vCPUs): most domains have none,
+ * and a fixed array in every domain cost 200 bytes each. */
+struct xg_sock {
+	uint32_t socket;      /* socket index, 0.. */
+	uint8_t valid;        /* bit e set: v[e] measured (enum xg_sock_event) */
+	uint64_t v[XG_SOCK_EVENT_COUNT]; /* same units and rules as the sums */
 };
 
 struct xg_host {
@@ -129,6 +132,8 @@ struct xg_sample {
 	size_t ndom, dom_cap;
 	struct xg_vcpu *vcpu;
 	size_t nvcpu, vcpu_cap;
+	struct xg_sock *sock;
+	size_t nsock, sock_cap;
 	/* Reason strings, interned; reason[0] is unused (no reason). Reasons
 	 * that apply to every domain may be given once via host_why. */
 	char *reason[XG_REASON_MAX];
@@ -149,6 +154,13 @@ struct xg_vcpu *sample_add_vcpus(struct xg_sample *s, struct xg_dom *d, size_t n
 static inline struct xg_vcpu *sample_vcpus(const struct xg_sample *s, const struct xg_dom *d)
 {
 	return s->vcpu + d->vcpu_first;
+}
+/* Appends n zeroed per-socket entries to d (once per domain and sample);
+ * returns the first. */
+struct xg_sock *sample_add_socks(struct xg_sample *s, struct xg_dom *d, size_t n);
+static inline struct xg_sock *sample_socks(const struct xg_sample *s, const struct xg_dom *d)
+{
+	return s->sock + d->sock_first;
 }
 /* Interns reason text; returns its index (1..), or 0 if the table is full. */
 uint8_t sample_reason(struct xg_sample *s, const char *text);

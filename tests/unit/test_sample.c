@@ -32,6 +32,8 @@ static void sort_and_find(void **state)
 	for (size_t i = 0; i < 5; i++) {
 		struct xg_dom *d = sample_add_dom(&s, ids[i]);
 		sample_add_vcpus(&s, d, i + 1);
+		if (ids[i] == 17)
+			sample_add_socks(&s, d, 2)[1].v[XG_SOCK_L3_OCC] = 4096;
 	}
 	sample_invalid_all(&s, XG_F_LLC_REF, "no PMU");
 	sample_sort(&s);
@@ -43,6 +45,11 @@ static void sort_and_find(void **state)
 	const struct xg_dom *d = sample_find(&c, 40000);
 	assert_int_equal(d->vcpu_count, 1);
 	assert_string_equal(dom_why(&c, d, XG_F_LLC_REF), "no PMU");
+	assert_int_equal(d->sock_count, 0);
+	/* Per-socket entries follow their domain through sort and copy. */
+	d = sample_find(&c, 17);
+	assert_int_equal(d->sock_count, 2);
+	assert_int_equal(sample_socks(&c, d)[1].v[XG_SOCK_L3_OCC], 4096);
 	sample_free(&s);
 	sample_free(&c);
 }

@@ -342,9 +342,11 @@ static void values_per_socket_and_sum(void **state)
 	cmt_collect(c, &s, 0);
 	struct xg_dom *d = &s.dom[0];
 	assert_int_equal(d->v[XG_F_L3_OCC], 7000);
-	assert_int_equal(d->nsock, 2);
-	assert_int_equal(d->sock[0][XG_SOCK_L3_OCC], 3000);
-	assert_int_equal(d->sock[1][XG_SOCK_L3_OCC], 4000);
+	assert_int_equal(d->sock_count, 2);
+	assert_int_equal(sample_socks(&s, d)[0].socket, 0);
+	assert_int_equal(sample_socks(&s, d)[1].socket, 1);
+	assert_int_equal(sample_socks(&s, d)[0].v[XG_SOCK_L3_OCC], 3000);
+	assert_int_equal(sample_socks(&s, d)[1].v[XG_SOCK_L3_OCC], 4000);
 	assert_int_equal(d->v[XG_F_MBM_TOTAL], 0);
 	assert_non_null(strstr(why(&s, 0, XG_F_MBM_LOCAL), "MBM local not supported"));
 	/* Socket 0 wraps. */
@@ -354,15 +356,17 @@ static void values_per_socket_and_sum(void **state)
 	cmt_collect(c, &s, S);
 	d = &s.dom[0];
 	assert_int_equal(d->v[XG_F_MBM_TOTAL], (4 + 20) * 1000);
-	assert_int_equal(d->sock[0][XG_SOCK_MBM_TOTAL], 4000);
-	assert_true(d->sock_valid >> (1 * XG_SOCK_EVENT_COUNT + XG_SOCK_MBM_TOTAL) & 1);
+	assert_int_equal(sample_socks(&s, d)[0].v[XG_SOCK_MBM_TOTAL], 4000);
+	assert_true(sample_socks(&s, d)[1].valid >> XG_SOCK_MBM_TOTAL & 1);
 	/* The hardware flags the counter: no value, the reason says so. */
 	f.data_errno = 0;
 	sample_of(&s, &f);
 	cmt_collect(c, &s, 2 * S);
 	assert_false(dom_has(&s.dom[0], XG_F_L3_OCC));
 	assert_non_null(strstr(why(&s, 0, XG_F_L3_OCC), "Error/Unavailable"));
-	assert_int_equal(s.dom[0].sock_valid, 0);
+	assert_int_equal(s.dom[0].sock_count, 2);
+	assert_int_equal(sample_socks(&s, &s.dom[0])[0].valid, 0);
+	assert_int_equal(sample_socks(&s, &s.dom[0])[1].valid, 0);
 	/* A long pause: MBM interval not trusted, occupancy fine. */
 	f.data_errno = -1;
 	sample_of(&s, &f);
