@@ -21,9 +21,10 @@ static bool replay_probe(void)
 	return false;   /* only on request: --replay FILE or --source replay */
 }
 
-static void read_ahead(struct xg_source *s)
+/* prev: the sample read last (the reader decodes against it). */
+static void read_ahead(struct xg_source *s, const struct xg_sample *prev)
 {
-	s->next_rc = reader_next(s->rd, &s->next, &s->next_err);
+	s->next_rc = reader_next(s->rd, prev, &s->next, &s->next_err);
 }
 
 static int replay_open(struct xg_source **out, const struct xg_config *cfg, struct xg_err *err)
@@ -37,7 +38,7 @@ static int replay_open(struct xg_source **out, const struct xg_config *cfg, stru
 		return -1;
 	}
 	sample_init(&s->next);
-	read_ahead(s);
+	read_ahead(s, NULL);
 	if (s->next_rc < 0) {
 		*err = s->next_err;
 		reader_close(s->rd);
@@ -64,7 +65,7 @@ static int replay_collect(struct xg_source *s, struct xg_sample *out, struct xg_
 	s->last_mono = out->host.mono_ns;
 	s->last_real = out->host.real_ns;
 	s->have_last = true;
-	read_ahead(s);
+	read_ahead(s, out);
 	return XG_COLLECT_OK;
 }
 
