@@ -3,6 +3,7 @@
  * mode and --explain so all of them show the same numbers. */
 #include "xgtop/engine.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *source_name(const struct xg_config *cfg)
@@ -37,24 +38,28 @@ int engine_open(struct xg_engine *e, const struct xg_config *cfg, struct xg_err 
 	return 0;
 }
 
+static int at_eof(struct xg_engine *e)
+{
+	const char *n = e->ops->end_notice ? e->ops->end_notice(e->src) : NULL;
+	snprintf(e->end_notice, sizeof(e->end_notice), "%s", n ? n : "");
+	e->eof = true;
+	return 1;
+}
+
 int engine_step(struct xg_engine *e, struct xg_err *err)
 {
 	/* At the end of a recording, stop before clearing the slot that holds
 	 * the previous sample: the views still recompute from it (v key). */
-	if (e->eof || (e->ops->at_end && e->ops->at_end(e->src))) {
-		e->eof = true;
-		return 1;
-	}
+	if (e->eof || (e->ops->at_end && e->ops->at_end(e->src)))
+		return at_eof(e);
 	int next = e->nsamples ? !e->cur : e->cur;
 	struct xg_sample *s = &e->sample[next];
 	sample_clear(s);
 	if (e->ops->set_trace)
 		e->ops->set_trace(e->src, e->view.show_sched);
 	int rc = e->ops->collect(e->src, s, err);
-	if (rc == XG_COLLECT_EOF) {
-		e->eof = true;
-		return 1;
-	}
+	if (rc == XG_COLLECT_EOF)
+		return at_eof(e);
 	if (rc != XG_COLLECT_OK)
 		return -1;
 	if (!s->host.mono_ns)

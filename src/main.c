@@ -266,6 +266,8 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 			break;
 	}
 	sink_close(sink);
+	if (e->eof && e->end_notice[0])
+		fprintf(stderr, "xgtop: %s\n", e->end_notice);
 	if (rc == 0 && fflush(stdout) == EOF && errno != EPIPE)
 		rc = xg_fail_errno(err, errno, "writing to standard output");
 	return rc < 0 ? -1 : 0;

@@ -52,8 +52,14 @@ struct xg_reader {
 	uint32_t *owner;          /* owner domain of vCPU i, for i < owner_n */
 	size_t owner_cap, owner_n;
 	bool owner_done;
-	struct xg_sample prev, empty;
+	/* Samples are deltas against the previous one, which the caller keeps
+	 * (a replay holds it anyway): no copy here. base points to it during
+	 * reader_next; last_* identify it so a wrong one is refused. */
+	const struct xg_sample *base;
+	struct xg_sample empty;
 	bool have_prev;
+	size_t last_ndom;
+	uint64_t last_mono;
 	struct rec_index pix;
 
 	/* Torn-tail bookkeeping: a candidate is a byte-aligned block boundary;
@@ -426,7 +432,7 @@ static int parse_header(struct xg_reader *r, struct xg_err *err)
 
 static int parse_S(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 {
-	const struct xg_sample *p = r->have_prev ? &r->prev : &r->empty;
+	const struct xg_sample *p = r->have_prev ? r->base : &r->empty;
 	uint64_t ndom, nvcpu;
 	if (!parse_u64(col(r, RS_NDOM), &ndom) || !parse_u64(col(r, RS_NVCPU), &nvcpu) ||
 	    ndom > (1u << 24) || nvcpu > (1u << 26))
@@ -523,7 +529,7 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 		return bad_line(r, err, "more domains than the 'S' line announced");
 	if (!parse_u64(col(r, RD_ID), &id) || id > UINT32_MAX)
 		return bad_line(r, err, "bad domain id");
-	const struct xg_dom *o = r->have_prev ? rec_index_find(&r->pix, &r->prev, (uint32_t)id) : NULL;
+	const struct xg_dom *o = r->have_prev ? rec_index_find(&r->pix, r->base, (uint32_t)id) : NULL;
 	if (r->have_ident && r->ident_id != id)
 		return bad_line(r, err, "identity line for domain %u is followed by domain %" PRIu64, r->ident_id, id);
 	if (!r->have_ident && !o)
@@ -646,7 +652,7 @@ static int parse_c(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	owner_extend(r, out, i + 1);
 	xg_grow(&out->vcpu, &out->vcpu_cap, i + 1, sizeof(*out->vcpu));
 	out->nvcpu = i + 1;
-	const struct xg_vcpu *o = r->have_prev ? rec_vcpu_base(out, r->owner, i, &r->prev, &r->pix) : NULL;
+	const struct xg_vcpu *o = r->have_prev ? rec_vcpu_base(out, r->owner, i, r->base, &r->pix) : NULL;
 	if (!o)
 		o = &zero;
 	struct xg_vcpu *v = &out->vcpu[i];
@@ -664,7 +670,7 @@ static int parse_c(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 			return bad_line(r, err, "bad scheduler time on a 'c' line");
 	if (*blk == '~') {
 		/* Relative to what the interval leaves after the other states. */
-		uint64_t dmono = out->host.mono_ns - (r->have_prev ? r->prev.host.mono_ns : 0);
+		uint64_t dmono = out->host.mono_ns - (r->have_prev ? r->base->host.mono_ns : 0);
 		uint64_t rest = dmono - (v->sched_ns[0] - o->sched_ns[0]) - (v->sched_ns[1] - o->sched_ns[1]) -
 		                (v->sched_ns[3] - o->sched_ns[3]);
 		uint64_t d;
@@ -702,9 +708,9 @@ static int parse_E(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 		}
 	}
 	r->in_sample = false;
-	sample_copy(&r->prev, out);
-	rec_index_build(&r->pix, &r->prev);
 	r->have_prev = true;
+	r->last_ndom = out->ndom;
+	r->last_mono = out->host.mono_ns;
 	return 1;
 }
 
@@ -790,7 +796,6 @@ struct xg_reader *reader_open_fd(int fd, const char *path, uint64_t start, struc
 	r->path = xg_strdup(path);
 	r->in = xg_malloc(IN_CHUNK);
 	r->z.next_in = r->in;
-	sample_init(&r->prev);
 	sample_init(&r->empty);
 	if (inflateInit2(&r->z, 15 + 16) != Z_OK) {
 		xg_fail(err, "%s: zlib inflateInit failed", path);
@@ -815,7 +820,7 @@ struct xg_reader *reader_open(const char *path, struct xg_err *err)
 	return reader_open_fd(fd, path, 0, err);
 }
 
-int reader_next(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
+int reader_next(struct xg_reader *r, const struct xg_sample *prev, struct xg_sample *out, struct xg_err *err)
 {
 	if (r->state > 0)
 		return 1;
@@ -824,7 +829,19 @@ int reader_next(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 			*err = r->saved;
 		return -1;
 	}
+	if (r->have_prev) {
+		/* A programming error, reported like bad data rather than
+		 * decoding garbage. */
+		if (!prev || prev == out || prev->ndom != r->last_ndom || prev->host.mono_ns != r->last_mono) {
+			xg_fail(err ? err : &r->saved, "%s: reader_next needs the sample it returned last", r->path);
+			r->state = -1;
+			return -1;
+		}
+		r->base = prev;
+		rec_index_build(&r->pix, prev);
+	}
 	int rc = step(r, out, err ? err : &r->saved);
+	r->base = NULL;
 	if (rc == 1) {
 		r->samples++;
 		r->done_after_safe = true;
@@ -869,7 +886,6 @@ void reader_close(struct xg_reader *r)
 	free(r->mark);
 	free(r->owner);
 	rec_index_free(&r->pix);
-	sample_free(&r->prev);
 	sample_free(&r->empty);
 	free(r->path);
 	free(r);

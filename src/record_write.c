@@ -362,12 +362,14 @@ static int read_from(int fd, const char *path, uint64_t start, struct rec_tail *
 	struct xg_reader *rd = reader_open_fd(rfd, path, start, err);
 	if (!rd)
 		return -1;
-	struct xg_sample s;
-	sample_init(&s);
-	int rc;
-	while ((rc = reader_next(rd, &s, err)) == 0)
-		;
-	sample_free(&s);
+	struct xg_sample s[2];
+	sample_init(&s[0]);
+	sample_init(&s[1]);
+	int rc, k = 0;
+	while ((rc = reader_next(rd, k ? &s[k & 1] : NULL, &s[(k + 1) & 1], err)) == 0)
+		k++;
+	sample_free(&s[0]);
+	sample_free(&s[1]);
 	reader_tail(rd, t);
 	reader_close(rd);
 	return rc < 0 ? -1 : 0;

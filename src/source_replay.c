@@ -5,6 +5,7 @@
 #include "xgtop/record.h"
 #include "xgtop/source.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 struct xg_source {
@@ -14,16 +15,29 @@ struct xg_source {
 	struct xg_err next_err;
 	uint64_t last_mono, last_real;
 	bool have_last;
+	char *path;
+	char notice[256];
 };
+
+static void replay_close(struct xg_source *s)
+{
+	if (!s)
+		return;
+	reader_close(s->rd);
+	sample_free(&s->next);
+	free(s->path);
+	free(s);
+}
 
 static bool replay_probe(void)
 {
 	return false;   /* only on request: --replay FILE or --source replay */
 }
 
-static void read_ahead(struct xg_source *s)
+/* prev: the sample read last (the reader decodes against it). */
+static void read_ahead(struct xg_source *s, const struct xg_sample *prev)
 {
-	s->next_rc = reader_next(s->rd, &s->next, &s->next_err);
+	s->next_rc = reader_next(s->rd, prev, &s->next, &s->next_err);
 }
 
 static int replay_open(struct xg_source **out, const struct xg_config *cfg, struct xg_err *err)
@@ -37,12 +51,11 @@ static int replay_open(struct xg_source **out, const struct xg_config *cfg, stru
 		return -1;
 	}
 	sample_init(&s->next);
-	read_ahead(s);
+	s->path = xg_strdup(cfg->replay);
+	read_ahead(s, NULL);
 	if (s->next_rc < 0) {
 		*err = s->next_err;
-		reader_close(s->rd);
-		sample_free(&s->next);
-		free(s);
+		replay_close(s);
 		return -1;
 	}
 	*out = s;
@@ -64,7 +77,7 @@ static int replay_collect(struct xg_source *s, struct xg_sample *out, struct xg_
 	s->last_mono = out->host.mono_ns;
 	s->last_real = out->host.real_ns;
 	s->have_last = true;
-	read_ahead(s);
+	read_ahead(s, out);
 	return XG_COLLECT_OK;
 }
 
@@ -89,18 +102,20 @@ static uint64_t replay_next_gap_ns(struct xg_source *s)
 	return gap;
 }
 
-static void replay_close(struct xg_source *s)
-{
-	if (!s)
-		return;
-	reader_close(s->rd);
-	sample_free(&s->next);
-	free(s);
-}
 
 static bool replay_at_end(struct xg_source *s)
 {
 	return s->next_rc > 0;
+}
+
+static const char *replay_end_notice(struct xg_source *s)
+{
+	unsigned torn = reader_torn(s->rd);
+	if (s->next_rc <= 0 || !torn)
+		return NULL;
+	snprintf(s->notice, sizeof(s->notice), "%s: the last sample was incomplete (recording "
+	         "interrupted mid-write) and was skipped", s->path);
+	return s->notice;
 }
 
 const struct xg_source_ops source_replay_ops = {
@@ -111,4 +126,5 @@ const struct xg_source_ops source_replay_ops = {
 	.next_gap_ns = replay_next_gap_ns,
 	.at_end = replay_at_end,
 	.close = replay_close,
+	.end_notice = replay_end_notice,
 };

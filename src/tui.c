@@ -135,6 +135,8 @@ static int tui_step(struct tui *t, uint64_t *last_step, struct xg_err *err)
 		return -1;
 	if (rc == 1) {
 		t->eof = true;
+		if (t->e->end_notice[0])
+			tui_set_msg(t, false, "%s", t->e->end_notice);
 		return 0;
 	}
 	*last_step = t0;

@@ -23,6 +23,7 @@ struct xg_engine {
 	struct xg_view view;
 	uint64_t self_cpu_last;         /* to measure our own cost per refresh */
 	bool eof;
+	char end_notice[256];           /* set at eof when the source has one */
 };
 
 /* Opens the source the config names (and the recorder). */

@@ -17,9 +17,13 @@ int recorder_append(struct xg_recorder *r, const struct xg_sample *s, struct xg_
 int recorder_close(struct xg_recorder *r, struct xg_err *err);
 
 struct xg_reader *reader_open(const char *path, struct xg_err *err);
-/* Reads the next sample into out. Returns 0, 1 at end of file (a torn tail
- * is skipped and counted), or -1 with err naming the file and offset. */
-int reader_next(struct xg_reader *r, struct xg_sample *out, struct xg_err *err);
+/* Reads the next sample into out. Samples are stored as differences, so
+ * prev must be the sample this reader returned last, unchanged (NULL for
+ * the first), and not out: keep two samples and alternate. Returns 0, 1 at
+ * end of file (a torn tail is skipped and counted), or -1 with err naming
+ * the file and offset. */
+int reader_next(struct xg_reader *r, const struct xg_sample *prev, struct xg_sample *out,
+                struct xg_err *err);
 /* Number of torn/incomplete trailing samples skipped so far. */
 unsigned reader_torn(const struct xg_reader *r);
 void reader_close(struct xg_reader *r);

@@ -31,6 +31,9 @@ struct xg_source_ops {
 	 * (NULL = never known in advance). */
 	bool (*at_end)(struct xg_source *src);
 	void (*close)(struct xg_source *src);
+	/* Optional, recorded sources: what the user should know once the end
+	 * is reached (a skipped torn tail), or NULL. */
+	const char *(*end_notice)(struct xg_source *src);
 	/* Optional: the view shows the scheduler columns (`w`) or not; a
 	 * source may stop collecting what nobody sees. Called before each
 	 * collect with the current choice. */

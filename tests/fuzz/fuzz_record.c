@@ -36,12 +36,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct xg_err err;
 	struct xg_reader *r = reader_open(path, &err);
 	if (r) {
-		struct xg_sample s;
-		sample_init(&s);
-		for (int i = 0; i < 1000 && reader_next(r, &s, &err) == 0; i++)
-			for (size_t d = 0; d < s.ndom; d++)
-				(void)dom_why(&s, &s.dom[d], XG_F_CPU_NS);
-		sample_free(&s);
+		struct xg_sample s[2];
+		sample_init(&s[0]);
+		sample_init(&s[1]);
+		for (int i = 0; i < 1000 && reader_next(r, i ? &s[(i - 1) & 1] : NULL, &s[i & 1], &err) == 0; i++)
+			for (size_t d = 0; d < s[i & 1].ndom; d++)
+				(void)dom_why(&s[i & 1], &s[i & 1].dom[d], XG_F_CPU_NS);
+		sample_free(&s[0]);
+		sample_free(&s[1]);
 		reader_close(r);
 	}
 	unlink(path);

@@ -80,6 +80,21 @@ if [ -x ./xgtop ]; then
 			echo "FAIL: xgtop's recording after kill -9 is not a prefix of the fixture"; fail=1
 		fi
 	done
+	# A replay that reaches a torn tail says so, once, and still succeeds.
+	cut=$d/cut.xgrec
+	head -c $(($(stat -c %s "$d/fx.xgrec") - 300)) "$d/fx.xgrec" >"$cut"
+	verify "$cut" || fail=1
+	if ./xgtop -b --replay "$cut" --speed 0 -o csv >/dev/null 2>"$d/cut.err"; then
+		if [ "${torn:-0}" != 1 ] || [ "$(grep -c "$cut: the last sample was incomplete" "$d/cut.err")" != 1 ]; then
+			echo "FAIL: replay of a torn recording (torn $torn) did not say so once:"; cat "$d/cut.err"; fail=1
+		else
+			echo "replay of a torn recording: $(cat "$d/cut.err")"
+		fi
+	else
+		echo "FAIL: replay of a torn recording failed:"; cat "$d/cut.err"; fail=1
+	fi
+	./xgtop -b --replay "$d/fx.xgrec" --speed 0 -o csv >/dev/null 2>"$d/full.err"
+	[ -s "$d/full.err" ] && { echo "FAIL: complete recording gave messages:"; cat "$d/full.err"; fail=1; }
 else
 	echo "note: ./xgtop not built; generator only"
 fi

@@ -333,8 +333,9 @@ static int read_back(const char *path, bool dump)
 		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
 		return 1;
 	}
-	struct xg_sample s;
-	sample_init(&s);
+	struct xg_sample sv[2];
+	sample_init(&sv[0]);
+	sample_init(&sv[1]);
 	unsigned long n = 0;
 	size_t last = 0, doms = 0;
 	int rc;
@@ -344,10 +345,11 @@ static int read_back(const char *path, bool dump)
 			printf("\t%s", field_name((enum xg_field)f));
 		printf("\n");
 	}
-	while ((rc = reader_next(r, &s, &err)) == 0) {
-		for (size_t i = 0; dump && i < s.ndom; i++) {
-			const struct xg_dom *d = &s.dom[i];
-			printf("%lu\t%" PRIu64 "\t%u\t%u\t", n, s.host.mono_ns, d->id, d->gen);
+	while ((rc = reader_next(r, n ? &sv[(n - 1) & 1] : NULL, &sv[n & 1], &err)) == 0) {
+		const struct xg_sample *sp = &sv[n & 1];
+		for (size_t i = 0; dump && i < sp->ndom; i++) {
+			const struct xg_dom *d = &sp->dom[i];
+			printf("%lu\t%" PRIu64 "\t%u\t%u\t", n, sp->host.mono_ns, d->id, d->gen);
 			for (const char *c = d->name; *c; c++)
 				printf("%02x", (unsigned char)*c);
 			for (int f = 0; f < XG_F_COUNT; f++) {
@@ -359,12 +361,13 @@ static int read_back(const char *path, bool dump)
 			printf("\n");
 		}
 		n++;
-		last = s.ndom;
-		doms += s.ndom;
+		last = sp->ndom;
+		doms += sp->ndom;
 	}
 	unsigned torn = reader_torn(r);
 	reader_close(r);
-	sample_free(&s);
+	sample_free(&sv[0]);
+	sample_free(&sv[1]);
 	if (rc < 0) {
 		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
 		return 1;

@@ -210,20 +210,22 @@ static long read_all(const char *path, unsigned first, uint64_t seed, unsigned *
 	struct xg_reader *r = reader_open(path, err);
 	if (!r)
 		return -1;
-	struct xg_sample s, want;
-	sample_init(&s);
+	struct xg_sample s[2], want;
+	sample_init(&s[0]);
+	sample_init(&s[1]);
 	sample_init(&want);
 	long n = 0;
 	int rc;
-	while ((rc = reader_next(r, &s, err)) == 0) {
+	while ((rc = reader_next(r, n ? &s[(n - 1) & 1] : NULL, &s[n & 1], err)) == 0) {
 		make_sample(&want, first + (unsigned)n, seed);
-		assert_same(&s, &want);
+		assert_same(&s[n & 1], &want);
 		n++;
 	}
 	if (torn)
 		*torn = reader_torn(r);
 	reader_close(r);
-	sample_free(&s);
+	sample_free(&s[0]);
+	sample_free(&s[1]);
 	sample_free(&want);
 	return rc < 0 ? -1 : n;
 }
@@ -273,6 +275,35 @@ static void round_trip(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(n, 300);
 	assert_int_equal(torn, 0);
+}
+
+/* The reader decodes against the caller's previous sample; handing it
+ * another one is an error, not silently wrong numbers. */
+static void wrong_previous_is_refused(void **state)
+{
+	(void)state;
+	const char *p = tmp("prev.xgrec");
+	unlink(p);
+	write_n(p, 0, 3, 100, 5, NULL);
+	struct xg_err err = { 0 };
+	struct xg_reader *r = reader_open(p, &err);
+	assert_non_null(r);
+	struct xg_sample a, b, c;
+	sample_init(&a);
+	sample_init(&b);
+	sample_init(&c);
+	assert_int_equal(reader_next(r, NULL, &a, &err), 0);
+	make_sample(&c, 7, 5);
+	assert_int_equal(reader_next(r, &c, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "needs the sample it returned last"));
+	reader_close(r);
+	r = reader_open(p, &err);
+	assert_int_equal(reader_next(r, NULL, &a, &err), 0);
+	assert_int_equal(reader_next(r, NULL, &b, &err), -1);
+	reader_close(r);
+	sample_free(&a);
+	sample_free(&b);
+	sample_free(&c);
 }
 
 static void torn_tail_every_offset(void **state)
@@ -366,7 +397,7 @@ static void expect_open_error(const char *path, const char *want)
 	if (r) {
 		struct xg_sample s;
 		sample_init(&s);
-		int rc = reader_next(r, &s, &err);
+		int rc = reader_next(r, NULL, &s, &err);
 		sample_free(&s);
 		reader_close(r);
 		if (rc != -1)
@@ -460,9 +491,10 @@ static void newer_minor_is_readable(void **state)
 	struct xg_reader *r = reader_open(tmp("minor.xgrec"), &err);
 	if (!r)
 		fail_msg("%s", err.msg);
-	struct xg_sample s;
+	struct xg_sample s, s2;
 	sample_init(&s);
-	if (reader_next(r, &s, &err) != 0)
+	sample_init(&s2);
+	if (reader_next(r, NULL, &s, &err) != 0)
 		fail_msg("%s", err.msg);
 	assert_int_equal(s.ndom, 1);
 	assert_string_equal(s.dom[0].name, "web");
@@ -470,8 +502,9 @@ static void newer_minor_is_readable(void **state)
 	assert_true(s.dom[0].v[XG_F_SSID] == 42);
 	assert_int_equal(s.dom[0].handle[15], 15);
 	assert_true(s.host.mono_ns == 100);
-	assert_int_equal(reader_next(r, &s, &err), 1);
+	assert_int_equal(reader_next(r, &s, &s2, &err), 1);
 	sample_free(&s);
+	sample_free(&s2);
 	reader_close(r);
 }
 
@@ -701,6 +734,7 @@ int main(int argc, char **argv)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
+		cmocka_unit_test(wrong_previous_is_refused),
 		cmocka_unit_test(torn_tail_every_offset),
 		cmocka_unit_test(corrupt_bytes_never_silent),
 		cmocka_unit_test(foreign_files),
