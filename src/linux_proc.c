@@ -243,9 +243,9 @@ static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
 	/* a single-threaded process's own schedstat is its only thread's:
 	 * no need to list task/ (most processes, all kernel threads) */
 	if (st.nthreads == 1)
-		scan_thread(sc, p, pfd, pid, ".", boot_ns());
+		scan_thread(sc, p, pfd, pid, ".", sc->now_boot_ns);
 	else
-		scan_threads(sc, p, pfd, boot_ns());
+		scan_threads(sc, p, pfd, sc->now_boot_ns);
 	close(pfd);
 }
 
@@ -281,7 +281,13 @@ static void rotate(struct lx_scan *sc)
 int lx_scan_run(struct lx_scan *sc, struct xg_err *err)
 {
 	rotate(sc);
-	uint64_t t0 = boot_ns();
+	uint64_t t0 = boot_ns(), mono = xg_now_mono_ns();
+	uint64_t off = t0 > mono ? t0 - mono : 0;
+	uint64_t drift = off > sc->boot_minus_mono ? off - sc->boot_minus_mono : sc->boot_minus_mono - off;
+	if (!sc->have_prev || drift > 1000000)
+		sc->boot_minus_mono = off;   /* first refresh, or after a suspend */
+	sc->now_boot_ns = t0;
+	sc->mono_ns = t0 - sc->boot_minus_mono;
 	if (lseek(sc->proc_fd, 0, SEEK_SET) < 0)
 		return xg_fail_errno(err, errno, "/proc: rewind");
 	char dbuf[8192];

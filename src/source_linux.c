@@ -377,6 +377,7 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 		return XG_COLLECT_ERROR;
 	if (lx_scan_run(&s->sc, err) < 0)
 		return XG_COLLECT_ERROR;
+	out->host.mono_ns = s->sc.mono_ns;   /* the instant the thread times run to */
 	lx_doms_build(&s->ds, &s->sc, s->cgroup_mode ? &s->cg : NULL);
 	fill_absent(s, out);
 	for (size_t i = 0; i < s->ds.ndom; i++)

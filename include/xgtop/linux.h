@@ -133,6 +133,12 @@ struct lx_scan {
 	uint64_t page;                /* bytes per page (rss) */
 	bool have_prev;
 	uint64_t prev_boot_ns;       /* CLOCK_BOOTTIME at the previous refresh */
+	/* The one instant of this refresh: every thread's blocked time runs to
+	 * it, so an idle thread's RUN+WAIT+BLK is exactly the interval (not
+	 * the interval plus the jitter of when its files were read), and
+	 * mono_ns, the sample's stamp, is the same instant on the monotonic
+	 * clock (boot time minus an offset that changes only on suspend). */
+	uint64_t now_boot_ns, mono_ns, boot_minus_mono;
 	/* this refresh */
 	struct lx_proc *proc;
 	size_t nproc, proc_cap;
