@@ -384,7 +384,7 @@ static int read_back(const char *path, bool dump)
 		printf("sample\tmono_ns\tid\tgen\tname_hex");
 		for (int f = 0; f < XG_F_COUNT; f++)
 			printf("\t%s", field_name((enum xg_field)f));
-		printf("\n");
+		printf("\tsockets\n");
 	}
 	while ((rc = reader_next(r, n ? &sv[(n - 1) & 1] : NULL, &sv[n & 1], &err)) == 0) {
 		const struct xg_sample *sp = &sv[n & 1];
@@ -398,6 +398,15 @@ static int read_back(const char *path, bool dump)
 					printf("\t%" PRIu64, d->v[f]);
 				else
 					printf("\t-");
+			}
+			/* socket:valid(hex):occupancy:mbm_total:mbm_local, ... */
+			printf("\t");
+			if (!d->sock_count)
+				printf("-");
+			for (uint32_t q = 0; q < d->sock_count; q++) {
+				const struct xg_sock *k = &sample_socks(sp, d)[q];
+				printf("%s%u:%x:%" PRIu64 ":%" PRIu64 ":%" PRIu64, q ? "," : "", k->socket,
+				       k->valid, k->v[0], k->v[1], k->v[2]);
 			}
 			printf("\n");
 		}
