@@ -43,8 +43,9 @@ echo "$s1" | grep -q -- ' - ' && fail "socket row shows '-' where a column does 
 nc=$(screen | grep -A2 'nocache-07' | sed -n 2p)
 [ "$(cell "$nc" L3-OCC)" = - ] || fail "nocache-07 socket 0 L3-OCC is not '-': $nc"
 keys h
-wait_for 'Why values on screen show'
+wait_for 'help: keys, columns'
 keys End
+wait_for 'Why values on screen show'
 wait_match 'L3-OCC +CMT/MBM not supported \(xgtop-gen\) \(3 rows, e\.g\. nocache-07\)'
 keys q
 wait_for 'socket 1'
