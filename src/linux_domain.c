@@ -6,6 +6,7 @@
  * monotonic when threads and processes exit. */
 #include "xgtop/linux.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,17 +143,8 @@ static void sum_procs(struct lx_doms *ds, struct lx_scan *sc, bool cgroups)
 
 static void accumulate(struct lx_doms *ds)
 {
-	struct lx_acc *t = ds->aold;
-	size_t tc = ds->aold_cap;
-	ds->aold = ds->anew;
-	ds->aold_cap = ds->anew_cap;
-	ds->naold = ds->nanew;
-	ds->anew = t;
-	ds->anew_cap = tc;
-	ds->nanew = 0;
-	lx_index_reset(&ds->aidx, ds->naold);
-	for (size_t i = 0; i < ds->naold; i++)
-		lx_index_put(&ds->aidx, ds->aold[i].id, (uint32_t)i);
+	lx_gen_rotate(&ds->aold, &ds->aold_cap, &ds->naold, &ds->anew, &ds->anew_cap, &ds->nanew,
+	              &ds->aidx, sizeof(*ds->aold), offsetof(struct lx_acc, id));
 
 	xg_grow(&ds->anew, &ds->anew_cap, ds->ndom, sizeof(*ds->anew));
 	for (size_t i = 0; i < ds->ndom; i++) {

@@ -60,3 +60,24 @@ void lx_index_free(struct lx_index *x)
 	x->slot = NULL;
 	x->cap = 0;
 }
+
+void lx_gen_rotate(void *old, size_t *old_cap, size_t *nold, void *now, size_t *now_cap,
+                   size_t *nnow, struct lx_index *idx, size_t size, size_t key_off)
+{
+	void **o = old, **w = now;
+	void *t = *o;
+	size_t tc = *old_cap;
+	*o = *w;
+	*old_cap = *now_cap;
+	*nold = *nnow;
+	*w = t;
+	*now_cap = tc;
+	*nnow = 0;
+	lx_index_reset(idx, *nold);
+	const unsigned char *p = *o;
+	for (size_t i = 0; i < *nold; i++) {
+		uint32_t key;
+		memcpy(&key, p + i * size + key_off, sizeof(key));
+		lx_index_put(idx, key, (uint32_t)i);
+	}
+}

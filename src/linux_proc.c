@@ -252,29 +252,10 @@ static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
 /* Makes last refresh's "now" state this refresh's "old" state. */
 static void rotate(struct lx_scan *sc)
 {
-	struct lx_thr *t = sc->told;
-	size_t tc = sc->told_cap;
-	sc->told = sc->tnow;
-	sc->told_cap = sc->tnow_cap;
-	sc->ntold = sc->ntnow;
-	sc->tnow = t;
-	sc->tnow_cap = tc;
-	sc->ntnow = 0;
-	lx_index_reset(&sc->tidx, sc->ntold);
-	for (size_t i = 0; i < sc->ntold; i++)
-		lx_index_put(&sc->tidx, sc->told[i].tid, (uint32_t)i);
-
-	struct lx_pst *p = sc->pold;
-	size_t pc = sc->pold_cap;
-	sc->pold = sc->pnew;
-	sc->pold_cap = sc->pnew_cap;
-	sc->npold = sc->npnew;
-	sc->pnew = p;
-	sc->pnew_cap = pc;
-	sc->npnew = 0;
-	lx_index_reset(&sc->pidx, sc->npold);
-	for (size_t i = 0; i < sc->npold; i++)
-		lx_index_put(&sc->pidx, sc->pold[i].pid, (uint32_t)i);
+	lx_gen_rotate(&sc->told, &sc->told_cap, &sc->ntold, &sc->tnow, &sc->tnow_cap, &sc->ntnow,
+	              &sc->tidx, sizeof(*sc->told), offsetof(struct lx_thr, tid));
+	lx_gen_rotate(&sc->pold, &sc->pold_cap, &sc->npold, &sc->pnew, &sc->pnew_cap, &sc->npnew,
+	              &sc->pidx, sizeof(*sc->pold), offsetof(struct lx_pst, pid));
 	sc->nproc = 0;
 }
 

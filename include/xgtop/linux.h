@@ -75,6 +75,12 @@ void lx_index_put(struct lx_index *x, uint32_t key, uint32_t idx);
 /* The index stored for key, or -1. */
 int64_t lx_index_get(const struct lx_index *x, uint32_t key);
 void lx_index_free(struct lx_index *x);
+/* The refresh-to-refresh double buffer of per-item state: makes this
+ * refresh's array (*now) last refresh's (*old), empties *now keeping its
+ * memory, and indexes the old items by the uint32_t key at key_off in
+ * each item of size `size`. */
+void lx_gen_rotate(void *old, size_t *old_cap, size_t *nold, void *now, size_t *now_cap,
+                   size_t *nnow, struct lx_index *idx, size_t size, size_t key_off);
 
 /* ---- linux_proc.c: one pass over /proc ---- */
 

@@ -8,39 +8,15 @@ anything failed. Missing results are failures, never skips.
 """
 import csv
 import io
-import os
 import re
 import sys
 
+import labcheck
+
 RES, SERIAL = sys.argv[1], sys.argv[2]
 WHY = sys.argv[3] if len(sys.argv) > 3 else ""
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(("PASS " if ok else "FAIL ") + name + (": " + detail if detail else ""))
-    return ok
-
-
-def read(name):
-    try:
-        with open(os.path.join(RES, name), errors="replace") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def rc_of(name):
-    t = read(name + ".rc")
-    try:
-        return int(t.strip())
-    except (AttributeError, ValueError):
-        return None
+J = labcheck.Judge(RES)
+check, read, rc_of = J.check, J.read, J.rc_of
 
 
 def serial():
@@ -322,7 +298,7 @@ have = read("dom0-tests.log") is not None and read("xgtop-missing") is None
 why_not = ("" if have else "no results came back from the lab" if read("dom0-tests.log") is None
            else "no xgtop binary in the lab (it did not build; see above)")
 if not check("xgtop-in-lab", have, why_not):
-    print("%d passed, %d failed" % (passed, failed))
+    print("%d passed, %d failed" % (J.passed, J.failed))
     sys.exit(1)
 
 sx = xentop_blocks(read("sbs-xgtop.out"))
@@ -466,5 +442,5 @@ check("speed-xgtop-no-costlier-than-xentop", ok and bool(b) and a <= b,
 import check_cmt  # noqa: E402  CMT/MBM and xgtop --agent (check_cmt.py)
 check_cmt.run(check, read, rc_of)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+print("%d passed, %d failed" % (J.passed, J.failed))
+sys.exit(1 if J.failed else 0)

@@ -18,36 +18,14 @@ import shutil
 import subprocess
 import sys
 
+import labcheck
+
 RES, PREV, REPO = sys.argv[1], sys.argv[2], sys.argv[3]
-passed = failed = 0
+J = labcheck.Judge(RES, "sched-")
+check, read, rc_of = J.check, J.read, J.rc_of
 DEFAULT_MASK = 0x0ffff000
 OUR_MASK = 0x00021000
 XT_MASK = 0x0002f000
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(("PASS " if ok else "FAIL ") + "sched-" + name + (": " + detail if detail else ""))
-    return ok
-
-
-def read(name):
-    try:
-        with open(os.path.join(RES, name), errors="replace") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def rc_of(name):
-    try:
-        return int((read(name + ".rc") or "").strip())
-    except ValueError:
-        return None
 
 
 def tb(name):
@@ -274,5 +252,5 @@ m = None
 for line in open(PREV, errors="replace") if os.path.exists(PREV) else []:
     m = re.match(r"(\d+) passed, (\d+) failed", line) or m
 pp, pf = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
-print("%d passed, %d failed" % (passed + pp, failed + pf))
-sys.exit(1 if failed else 0)
+print("%d passed, %d failed" % (J.passed + pp, J.failed + pf))
+sys.exit(1 if J.failed else 0)

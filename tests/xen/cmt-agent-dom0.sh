@@ -1,17 +1,12 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CMT/MBM and guest-reported counters, run inside the lab's dom0 by
 # dom0-tests.sh (same boot). Leaves NAME.out/.err/.rc in OUTDIR for
 # check_cmt.py. Usage: cmt-agent-dom0.sh OUTDIR
 OUT=${1:?outdir}
 CON=/var/log/xen/console
 XGTOP=/usr/local/bin/xgtop
-note() { echo "XGLAB: $* t=$(cut -d' ' -f1 /proc/uptime)" > /dev/console; }
-run() {
-	n=$1 t=$2
-	shift 2
-	timeout "$t" "$@" > "$OUT/$n.out" 2> "$OUT/$n.err"
-	echo $? > "$OUT/$n.rc"
-}
+. /usr/local/bin/dom0-lib.sh
 [ -x $XGTOP ] || exit 0
 
 # 1. This Xen was booted without psr=cmt (and TCG has no RDT): the CMT

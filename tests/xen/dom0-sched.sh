@@ -12,23 +12,8 @@ XGTOP=/usr/local/bin/xgtop
 ST=/usr/local/bin/xg-tbuf-state
 PTY=/usr/local/bin/xg-pty
 XT=/usr/local/bin/xentrace
-note() { echo "XGLAB: $* t=$(cut -d' ' -f1 /proc/uptime)" > /dev/console; }
-run() {
-	n=$1 t=$2
-	shift 2
-	timeout "$t" "$@" > "$OUT/$n.out" 2> "$OUT/$n.err"
-	echo $? > "$OUT/$n.rc"
-}
+. /usr/local/bin/dom0-lib.sh
 state() { $ST > "$OUT/tb-$1.out" 2>&1; }
-wait_guest() {
-	i=0
-	while [ $i -lt $(($3 * 4)) ]; do
-		grep -q "$2" "$CON/guest-$1.log" 2>/dev/null && return 0
-		sleep 0.25
-		i=$((i + 1))
-	done
-	return 1
-}
 # wait_rows FILE SECONDS: until xgtop has printed a data row (startup under
 # emulation takes a variable while).
 wait_rows() {

@@ -6,28 +6,7 @@
 # (check.py). Usage: dom0-tests.sh OUTDIR
 OUT=${1:?outdir}
 CON=/var/log/xen/console
-note() { echo "XGLAB: $* t=$(cut -d' ' -f1 /proc/uptime)" > /dev/console; }
-
-# run NAME TIMEOUT CMD...
-run() {
-	n=$1 t=$2
-	shift 2
-	timeout "$t" "$@" > "$OUT/$n.out" 2> "$OUT/$n.err"
-	echo $? > "$OUT/$n.rc"
-}
-# bg NAME TIMEOUT CMD...: like run, in the background
-bg() { run "$@" & }
-
-# wait_guest NAME PATTERN SECONDS
-wait_guest() {
-	i=0
-	while [ $i -lt $(($3 * 4)) ]; do
-		grep -q "$2" "$CON/guest-$1.log" 2>/dev/null && return 0
-		sleep 0.25
-		i=$((i + 1))
-	done
-	return 1
-}
+. /usr/local/bin/dom0-lib.sh
 
 # create NAME: xl create returns once the domain is built; the guest then
 # boots on its own.

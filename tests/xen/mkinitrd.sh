@@ -89,6 +89,7 @@ cp -a /etc/xen "$R/etc/xen"
 install -m 0644 "$HERE"/guest-*.cfg "$R/etc/xen/"
 install -m 0755 "$HERE/dom0-init.sh" "$R/init"
 install -m 0755 "$HERE/dom0-tests.sh" "$R/usr/local/bin/dom0-tests.sh"
+install -m 0644 "$HERE/dom0-lib.sh" "$R/usr/local/bin/dom0-lib.sh"
 # The scheduler checks (dom0-sched.sh): their tools, xentrace, and terminfo
 # for the full-screen view.
 install -m 0755 "$HERE/dom0-sched.sh" "$R/usr/local/bin/dom0-sched.sh"
