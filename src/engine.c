@@ -72,7 +72,7 @@ int engine_step(struct xg_engine *e, struct xg_err *err)
 	const struct xg_sample *prev = e->nsamples ? &e->sample[e->cur] : NULL;
 	e->cur = next;
 	e->nsamples++;
-	metrics_compute(prev, s, e->view.show_vcpus, &e->table);
+	metrics_compute_rows(prev, s, view_row_kinds(&e->view), &e->table);
 	/* The monitor's own cost: everything it did since the last refresh
 	 * (drawing included), whatever source it reads. */
 	uint64_t now = xg_self_cpu_ns();
@@ -86,14 +86,15 @@ void engine_reapply(struct xg_engine *e)
 {
 	if (!e->nsamples)
 		return;
-	/* Per-vCPU rows are computed only when shown; recompute from the two
-	 * samples we hold when that toggle changed. */
-	bool have_vcpu_rows = e->table.n > e->table.ndom_rows;
+	/* Per-vCPU and per-socket rows are computed only when shown;
+	 * recompute from the two samples we hold when a toggle asks for rows
+	 * the table lacks. */
 	const struct xg_sample *cur = &e->sample[e->cur];
-	if (e->view.show_vcpus && !have_vcpu_rows && cur->nvcpu) {
+	unsigned lack = view_row_kinds(&e->view) & ~e->table.row_kinds;
+	if (((lack & XG_ROWS_VCPUS) && cur->nvcpu) || ((lack & XG_ROWS_SOCKETS) && cur->nsock)) {
 		const struct xg_sample *prev = e->nsamples > 1 ? &e->sample[!e->cur] : NULL;
 		struct xg_summary keep = e->table.sum;
-		metrics_compute(prev, cur, true, &e->table);
+		metrics_compute_rows(prev, cur, e->table.row_kinds | lack, &e->table);
 		e->table.sum = keep;
 	}
 	view_apply(&e->view, &e->table);

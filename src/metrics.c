@@ -20,6 +20,8 @@ static const char *const mwhy_text[XG_WHY_COUNT - XG_WHY_FIRST] = {
 	[XG_WHY_NOLIMIT - XG_WHY_FIRST] = "no memory limit set",
 	[XG_WHY_DOMONLY - XG_WHY_FIRST] = "measured per domain only, not per vCPU",
 	[XG_WHY_NOBREAKDOWN - XG_WHY_FIRST] = "breakdown not counted: start xgtop with --nosumcache to count it",
+	[XG_WHY_SOCKFIRST - XG_WHY_FIRST] = "first sample of this socket's counter: a rate needs two samples",
+	[XG_WHY_SOCKNONE - XG_WHY_FIRST] = "not measured on this socket",
 };
 
 void table_free(struct xg_table *t)
@@ -38,6 +40,24 @@ const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_co
 	if (w && t->cur && w < t->cur->nreason)
 		return t->cur->reason[w];
 	return NULL;
+}
+
+bool row_col_applies(const struct xg_row *r, enum xg_col c)
+{
+	if (!r->sock_row)
+		return true;
+	return c == XG_COL_ID || c == XG_COL_NAME || c == XG_COL_L3_OCC || c == XG_COL_MEM_BW;
+}
+
+bool row_label(const struct xg_row *r, char *buf, size_t n)
+{
+	if (r->sock_row)
+		snprintf(buf, n, "  socket %u", (unsigned)r->socket);
+	else if (r->vcpu >= 0)
+		snprintf(buf, n, "  vCPU %d", (int)r->vcpu);
+	else
+		return false;
+	return true;
 }
 
 /* Everything a row computation needs about one domain's two samples. */
@@ -292,6 +312,55 @@ static void fill_vcpu_row(struct xg_row *r, const struct pair *pr, const struct 
 	fill_sched(r, sd, sok, swhy);
 }
 
+static const struct xg_sock *find_sock(const struct xg_sample *s, const struct xg_dom *d, uint32_t socket)
+{
+	const struct xg_sock *k = sample_socks(s, d);
+	if (socket < d->sock_count && k[socket].socket == socket)
+		return &k[socket];
+	for (uint32_t i = 0; i < d->sock_count; i++)
+		if (k[i].socket == socket)
+			return &k[i];
+	return NULL;
+}
+
+/* Why a socket's value of event e is not there: the domain's reason for
+ * the summed field when it has one (the source invalidates the sum with
+ * every socket), else this socket alone was not measured. */
+static uint8_t sock_why(const struct pair *pr, enum xg_field f)
+{
+	uint8_t w = dom_has(pr->c, f) ? 0 : field_why(pr, f);
+	return w ? w : XG_WHY_SOCKNONE;
+}
+
+/* L3-OCC and MEM-BW of one socket; the baseline is the same socket of the
+ * domain's baseline, so a socket entry that is new or came back starts
+ * one, and a counter that went backwards starts another. */
+static void fill_sock_row(struct xg_row *r, const struct pair *pr, const struct xg_sock *kc)
+{
+	const struct xg_sock *kp = pr->p ? find_sock(pr->ps, pr->p, kc->socket) : NULL;
+	const unsigned occ = 1u << XG_SOCK_L3_OCC, mbm = 1u << XG_SOCK_MBM_TOTAL;
+	memset(r->why, 0, sizeof(r->why));
+	r->valid = 0;
+	r->state[0] = 0;
+	set(r, XG_COL_ID, pr->c->id);
+	if (kc->valid & occ)
+		set(r, XG_COL_L3_OCC, (double)kc->v[XG_SOCK_L3_OCC]);
+	else
+		unset(r, XG_COL_L3_OCC, sock_why(pr, XG_F_L3_OCC));
+	if (!(kc->valid & mbm))
+		unset(r, XG_COL_MEM_BW, sock_why(pr, XG_F_MBM_TOTAL));
+	else if (!pr->p)
+		unset(r, XG_COL_MEM_BW, pr->nobase);
+	else if (!kp || !(kp->valid & mbm))
+		unset(r, XG_COL_MEM_BW, XG_WHY_SOCKFIRST);
+	else if (kc->v[XG_SOCK_MBM_TOTAL] < kp->v[XG_SOCK_MBM_TOTAL])
+		unset(r, XG_COL_MEM_BW, XG_WHY_RESET);
+	else if (pr->dt_s <= 0)
+		unset(r, XG_COL_MEM_BW, XG_WHY_NOTIME);
+	else
+		set(r, XG_COL_MEM_BW, (double)(kc->v[XG_SOCK_MBM_TOTAL] - kp->v[XG_SOCK_MBM_TOTAL]) / pr->dt_s);
+}
+
 /* Same domain as in the previous sample? Otherwise the reason why not.
  * Both samples are sorted by id, so *cursor walks prev once per refresh
  * instead of a search per domain. */
@@ -328,16 +397,33 @@ static void count_state(struct xg_summary *s, uint32_t st)
 	else if (st & XG_ST_DYING) s->ndying++;
 }
 
-void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,
-		     struct xg_table *out)
+static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_t dom_index)
+{
+	struct xg_row *r = &out->rows[out->n++];
+	r->id = pr->c->id;
+	r->vcpu = -1;
+	r->sock_row = 0;
+	r->socket = 0;
+	r->dom_index = (uint32_t)dom_index;
+	r->name = pr->c->name;
+	r->child_first = r->child_count = 0;
+	r->guest_reported = 0;
+	out->rows[dom_index].child_count++;
+	return r;
+}
+
+void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *cur, unsigned rows,
+			  struct xg_table *out)
 {
 	double dt = prev && cur->host.mono_ns > prev->host.mono_ns
 			    ? (double)(cur->host.mono_ns - prev->host.mono_ns) / 1e9 : 0;
-	size_t need = cur->ndom + (with_vcpus ? cur->nvcpu : 0);
+	size_t need = cur->ndom + (rows & XG_ROWS_VCPUS ? cur->nvcpu : 0) +
+		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0);
 	xg_grow(&out->rows, &out->cap, need, sizeof(*out->rows));
 	out->cur = cur;
 	out->n = cur->ndom;
 	out->ndom_rows = cur->ndom;
+	out->row_kinds = rows & (XG_ROWS_VCPUS | XG_ROWS_SOCKETS);
 	memset(&out->sum, 0, sizeof(out->sum));
 	out->sum.interval_s = dt;
 	out->sum.self_cpu_ms = -1;
@@ -345,12 +431,14 @@ void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, 
 
 	size_t cursor = 0;
 	for (size_t i = 0; i < cur->ndom; i++) {
-		/* Domain rows stay at 0..ndom-1; vCPU rows go after them. */
+		/* Domain rows stay at 0..ndom-1; sub-rows go after them. */
 		struct xg_row *r = &out->rows[i];
 		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt };
 		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
 		r->id = pr.c->id;
 		r->vcpu = -1;
+		r->sock_row = 0;
+		r->socket = 0;
 		r->dom_index = (uint32_t)i;
 		r->name = pr.c->name;
 		r->valid = 0;
@@ -361,19 +449,28 @@ void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, 
 		count_state(&out->sum, pr.c->state);
 		r->child_first = (uint32_t)out->n;
 		r->child_count = 0;
-		if (!with_vcpus)
-			continue;
-		const struct xg_vcpu *vc = sample_vcpus(cur, pr.c);
-		for (uint32_t k = 0; k < pr.c->vcpu_count; k++) {
-			struct xg_row *vr = &out->rows[out->n++];
-			vr->id = pr.c->id;
-			vr->vcpu = (int32_t)vc[k].id;
-			vr->dom_index = (uint32_t)i;
-			vr->name = pr.c->name;
-			vr->child_first = vr->child_count = 0;
-			vr->guest_reported = 0;
-			fill_vcpu_row(vr, &pr, &vc[k]);
-			out->rows[i].child_count++;
+		if (rows & XG_ROWS_SOCKETS) {
+			const struct xg_sock *kc = sample_socks(cur, pr.c);
+			for (uint32_t k = 0; k < pr.c->sock_count; k++) {
+				struct xg_row *sr = sub_row(out, &pr, i);
+				sr->sock_row = 1;
+				sr->socket = kc[k].socket;
+				fill_sock_row(sr, &pr, &kc[k]);
+			}
+		}
+		if (rows & XG_ROWS_VCPUS) {
+			const struct xg_vcpu *vc = sample_vcpus(cur, pr.c);
+			for (uint32_t k = 0; k < pr.c->vcpu_count; k++) {
+				struct xg_row *vr = sub_row(out, &pr, i);
+				vr->vcpu = (int32_t)vc[k].id;
+				fill_vcpu_row(vr, &pr, &vc[k]);
+			}
 		}
 	}
+}
+
+void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,
+		     struct xg_table *out)
+{
+	metrics_compute_rows(prev, cur, with_vcpus ? XG_ROWS_VCPUS : 0, out);
 }

@@ -11,6 +11,10 @@ const enum xg_field rec_sum_field[REC_NSUM] = {
 	XG_F_CPU_NS, XG_F_RUN_NS, XG_F_WAIT_NS, XG_F_BLK_NS, XG_F_OFF_NS,
 };
 
+const enum xg_field rec_sock_field[XG_SOCK_EVENT_COUNT] = {
+	XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL,
+};
+
 uint64_t rec_vcpu_counter(const struct xg_vcpu *v, int i)
 {
 	return i == 0 ? v->cpu_ns : v->sched_ns[i - 1];
@@ -252,4 +256,11 @@ const struct xg_vcpu *rec_vcpu_base(const struct xg_sample *s, const uint32_t *o
 	if (!pd || off >= pd->vcpu_count || (uint64_t)pd->vcpu_first + off >= prev->nvcpu)
 		return NULL;
 	return &prev->vcpu[pd->vcpu_first + off];
+}
+
+const struct xg_sock *rec_sock_base(const struct xg_dom *pd, const struct xg_sample *prev, uint32_t off)
+{
+	if (!pd || off >= pd->sock_count || (uint64_t)pd->sock_first + off >= prev->nsock)
+		return NULL;
+	return &prev->sock[pd->sock_first + off];
 }

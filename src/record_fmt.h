@@ -8,7 +8,8 @@
 
 #define REC_MAGIC "xgtop-recording"
 #define REC_MAJOR 1
-#define REC_MINOR 0
+/* 1.1 added 'k' lines (per-socket CMT/MBM entries). */
+#define REC_MINOR 1
 /* A new gzip member after this many samples or uncompressed bytes, so
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600
@@ -28,6 +29,8 @@ enum rec_dcol { RD_TYPE, RD_ID, RD_STATE, RD_VALID, RD_PMU_VALID, RD_GUEST,
 /* Columns of an 'S' line. */
 enum rec_scol { RS_TYPE, RS_NDOM, RS_NVCPU, RS_MONO, RS_REAL, RS_PCPUS, RS_KHZ,
 	RS_MEM_TOTAL, RS_MEM_FREE, RS_SELF_CPU, RS_LOST, RS_VALID, RS_COUNT };
+/* Columns of a 'k' line (one per-socket entry of the domain before it). */
+enum rec_kcol { RK_TYPE, RK_SOCKET, RK_VALID, RK_VALUES, RK_COUNT = RK_VALUES + XG_SOCK_EVENT_COUNT };
 /* Columns of a 'c' line. */
 enum rec_ccol { RC_TYPE, RC_ID, RC_ONLINE, RC_VALID, RC_CPU, RC_SCHED, RC_COUNT = RC_SCHED + 4 };
 
@@ -83,6 +86,14 @@ void rec_vcpu_owner(const struct xg_sample *s, uint32_t *owner);
  * domain in prev, or NULL. */
 const struct xg_vcpu *rec_vcpu_base(const struct xg_sample *s, const uint32_t *owner, size_t i,
                                     const struct xg_sample *prev, const struct rec_index *pix);
+
+/* The domain field holding the sum of per-socket event e. A domain's last
+ * 'k' line may write '=' for e: that field minus its other entries. */
+extern const enum xg_field rec_sock_field[XG_SOCK_EVENT_COUNT];
+
+/* Baseline of entry off of d's socket slice: the entry at the same offset
+ * of the baseline domain pd (in prev), or NULL. */
+const struct xg_sock *rec_sock_base(const struct xg_dom *pd, const struct xg_sample *prev, uint32_t off);
 
 /* Where the reader stopped, for the recorder to repair a torn tail before
  * appending: an unterminated last member is cut at its last sample

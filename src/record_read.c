@@ -44,11 +44,14 @@ struct xg_reader {
 	uint32_t scrc;
 	uint64_t expect_first;
 	bool have_ident;
+	bool sock_ok;             /* a 'k' line may come: right after a 'd' or 'k' */
 	uint32_t ident_id, ident_gen;
 	uint8_t ident_handle[16];
 	char ident_name[XG_NAME_MAX];
 	uint8_t *mark;
 	size_t mark_cap;
+	uint8_t *kmark;           /* per socket entry: bit e = '=' in event e */
+	size_t kmark_cap;
 	uint32_t *owner;          /* owner domain of vCPU i, for i < owner_n */
 	size_t owner_cap, owner_n;
 	bool owner_done;
@@ -463,6 +466,7 @@ static int parse_S(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	r->got_vcpu = 0;
 	r->expect_first = 0;
 	r->have_ident = false;
+	r->sock_ok = false;
 	r->owner_done = false;
 	r->in_sample = true;
 	return 0;
@@ -598,6 +602,49 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	}
 	xg_grow(&r->mark, &r->mark_cap, out->ndom, 1);
 	r->mark[out->ndom - 1] = mark;
+	r->sock_ok = true;
+	return 0;
+}
+
+/* A per-socket entry of the domain whose 'd' line came last; its baseline
+ * is the entry at the same offset of that domain's baseline. */
+static int parse_k(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
+{
+	static const struct xg_sock zero;
+	if (!r->sock_ok || !out->ndom)
+		return bad_line(r, err, "'k' line not right after a domain's 'd' line");
+	struct xg_dom *d = &out->dom[out->ndom - 1];
+	if (!d->sock_count)
+		d->sock_first = (uint32_t)out->nsock;
+	if (d->sock_count >= UINT32_MAX || out->nsock >= UINT32_MAX)
+		return bad_line(r, err, "too many socket entries");
+	const struct xg_dom *pd = r->have_prev ? rec_index_find(&r->pix, r->base, d->id) : NULL;
+	const struct xg_sock *o = pd ? rec_sock_base(pd, r->base, d->sock_count) : NULL;
+	if (!o)
+		o = &zero;
+	uint64_t sock, valid, v[XG_SOCK_EVENT_COUNT];
+	if (!parse_abs(col(r, RK_SOCKET), o->socket, UINT32_MAX, false, &sock) ||
+	    !parse_abs(col(r, RK_VALID), o->valid, UINT8_MAX, true, &valid))
+		return bad_line(r, err, "bad socket number or valid mask on a 'k' line of domain %u", d->id);
+	uint8_t mark = 0;
+	for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++) {
+		const char *c = col(r, RK_VALUES + e);
+		v[e] = 0;
+		if (!strcmp(c, "="))
+			mark |= (uint8_t)(1u << e);   /* resolved at the sample's end */
+		else if (!parse_delta(c, o->v[e], &v[e]))
+			return bad_line(r, err, "bad value '%s' on a 'k' line of domain %u", c, d->id);
+	}
+	xg_grow(&r->kmark, &r->kmark_cap, out->nsock + 1, 1);
+	r->kmark[out->nsock] = mark;
+	xg_grow(&out->sock, &out->sock_cap, out->nsock + 1, sizeof(*out->sock));
+	struct xg_sock *k = &out->sock[out->nsock++];
+	memset(k, 0, sizeof(*k));
+	k->socket = (uint32_t)sock;
+	/* Bits of events a newer writer added are dropped with their values. */
+	k->valid = (uint8_t)(valid & ((1u << XG_SOCK_EVENT_COUNT) - 1));
+	memcpy(k->v, v, sizeof(k->v));
+	d->sock_count++;
 	return 0;
 }
 
@@ -685,6 +732,28 @@ static int parse_c(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	return 0;
 }
 
+/* '=' on a domain's last 'k' line: the domain's field minus its other
+ * entries (mod 2^64). Allowed on that line only. */
+static int resolve_socks(struct xg_reader *r, struct xg_sample *out, struct xg_dom *d, struct xg_err *err)
+{
+	for (uint32_t k = 0; k < d->sock_count; k++) {
+		uint8_t m = r->kmark[d->sock_first + k];
+		if (!m)
+			continue;
+		if (k + 1 != d->sock_count)
+			return bad_line(r, err, "domain %u: '=' on a 'k' line that is not its last", d->id);
+		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++) {
+			if (!(m >> e & 1))
+				continue;
+			uint64_t v = d->v[rec_sock_field[e]];
+			for (uint32_t q = 0; q + 1 < d->sock_count; q++)
+				v -= out->sock[d->sock_first + q].v[e];
+			out->sock[d->sock_first + k].v[e] = v;
+		}
+	}
+	return 0;
+}
+
 static int parse_E(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 {
 	if (owners(r, out, err) < 0)
@@ -700,6 +769,8 @@ static int parse_E(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 		return bad_line(r, err, "sample checksum mismatch (corrupt data)");
 #endif
 	for (size_t d = 0; d < out->ndom; d++) {
+		if (resolve_socks(r, out, &out->dom[d], err) < 0)
+			return -1;
 		for (int i = 0; i < REC_NSUM; i++) {
 			if (!(r->mark[d] >> i & 1))
 				continue;
@@ -732,7 +803,11 @@ static int parse_line(struct xg_reader *r, char *line, size_t len, struct xg_sam
 		line[len] = 0;
 	}
 	split(r, line);
-	if (!known1 || !strchr("ShRWDdcE", type)) {
+	/* 'k' exists from minor 1 on: in an older member it is corruption. */
+	bool known = known1 && strchr(r->minor >= 1 ? "ShRWDdkcE" : "ShRWDdcE", type);
+	if (known && type != 'k')
+		r->sock_ok = false;   /* lines a newer minor added do not end the run */
+	if (!known) {
 		if (r->minor > REC_MINOR)
 			return 0;   /* added by a newer minor version: skippable */
 		return bad_line(r, err, "unknown line type '%.20s'", col(r, 0));
@@ -751,6 +826,7 @@ static int parse_line(struct xg_reader *r, char *line, size_t len, struct xg_sam
 		return parse_why(r, col(r, 1), out->host_why) ? 0 : bad_line(r, err, "bad 'W' line");
 	case 'D': return parse_D(r, err);
 	case 'd': return parse_d(r, out, err);
+	case 'k': return parse_k(r, out, err);
 	case 'c': return parse_c(r, out, err);
 	default: return parse_E(r, out, err);
 	}
@@ -884,6 +960,7 @@ void reader_close(struct xg_reader *r)
 	rbuf_free(&r->text);
 	free(r->col);
 	free(r->mark);
+	free(r->kmark);
 	free(r->owner);
 	rec_index_free(&r->pix);
 	sample_free(&r->empty);

@@ -173,6 +173,49 @@ static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct 
 	}
 }
 
+/* The domain's per-socket CMT/MBM entries, one 'k' line each, right after
+ * its 'd' line; values are deltas against the entry at the same offset of
+ * the baseline domain. Sources set the domain's fields to the sums, so the
+ * last entry's values are mostly '=' (the field minus the other entries):
+ * a noisy number less per event. */
+static void put_socks(struct rec_buf *b, const struct xg_sample *s, const struct xg_dom *d,
+                      const struct xg_dom *pd, const struct xg_sample *prev)
+{
+	static const struct xg_sock zero;
+	/* A slice outside the pool (a broken source) is written as none. */
+	if (!d->sock_count || d->sock_first > s->nsock || d->sock_count > s->nsock - d->sock_first)
+		return;
+	uint64_t sum[XG_SOCK_EVENT_COUNT] = { 0 };
+	for (uint32_t k = 0; k < d->sock_count; k++)
+		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++)
+			sum[e] += s->sock[d->sock_first + k].v[e];
+	for (uint32_t k = 0; k < d->sock_count; k++) {
+		const struct xg_sock *x = &s->sock[d->sock_first + k];
+		const struct xg_sock *o = pd ? rec_sock_base(pd, prev, k) : NULL;
+		if (!o)
+			o = &zero;
+		size_t ls = b->len;
+		rbuf_puts(b, "k\t");
+		if (x->socket != o->socket)
+			rbuf_u64(b, x->socket);
+		rbuf_putc(b, '\t');
+		if (x->valid != o->valid)
+			rbuf_hex(b, x->valid);
+		bool last = k + 1 == d->sock_count;
+		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++) {
+			rbuf_putc(b, '\t');
+			if (x->v[e] == o->v[e])
+				continue;
+			if (last && sum[e] == d->v[rec_sock_field[e]])
+				rbuf_putc(b, '=');
+			else
+				rbuf_delta(b, x->v[e], o->v[e]);
+		}
+		rbuf_trim_tabs(b, ls);
+		rbuf_putc(b, '\n');
+	}
+}
+
 static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const struct xg_dom *d,
                     uint64_t expect_first)
 {
@@ -246,6 +289,7 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 	}
 	rbuf_trim_tabs(b, ls);
 	rbuf_putc(b, '\n');
+	put_socks(b, s, d, pd, &r->prev);
 }
 
 /* The blocked time of a vCPU is mostly what the interval leaves after

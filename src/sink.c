@@ -74,6 +74,7 @@ void sink_cols_from_view(struct sink_cols *sc, const struct xg_view *v)
 		if (view_col_visible(v, (enum xg_col)c))
 			sc->c[sc->n++] = (enum xg_col)c;
 	sc->vcpus = v->show_vcpus;
+	sc->socks = view_socket_rows(v);
 }
 
 void sink_time_iso(char *buf, size_t n, uint64_t real_ns)

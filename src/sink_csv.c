@@ -39,25 +39,41 @@ static bool has_id(const struct sink_cols *sc)
 	return false;
 }
 
+/* The sub-row fields (`vcpu`, `socket`) follow `id`, or lead when there
+ * is no id column; each is empty except in rows of its kind. */
+static void put_sub_keys(FILE *f, const struct sink_cols *sc)
+{
+	if (sc->vcpus)
+		fputs(",vcpu", f);
+	if (sc->socks)
+		fputs(",socket", f);
+}
+
 static void put_header(FILE *f, const struct sink_cols *sc)
 {
-	bool vcpu_first = sc->vcpus && !has_id(sc);
 	fputs("time,interval_s", f);
-	if (vcpu_first)
-		fputs(",vcpu", f);
+	if (!has_id(sc))
+		put_sub_keys(f, sc);
 	for (size_t k = 0; k < sc->n; k++) {
 		fprintf(f, ",%s", xg_columns[sc->c[k]].key);
-		if (sc->c[k] == XG_COL_ID && sc->vcpus)
-			fputs(",vcpu", f);
+		if (sc->c[k] == XG_COL_ID)
+			put_sub_keys(f, sc);
 	}
 	fputc('\n', f);
 }
 
-static void put_vcpu(FILE *f, const struct xg_row *r)
+static void put_sub(FILE *f, const struct sink_cols *sc, const struct xg_row *r)
 {
-	fputc(',', f);
-	if (r->vcpu >= 0)
-		fprintf(f, "%d", (int)r->vcpu);
+	if (sc->vcpus) {
+		fputc(',', f);
+		if (r->vcpu >= 0)
+			fprintf(f, "%d", (int)r->vcpu);
+	}
+	if (sc->socks) {
+		fputc(',', f);
+		if (r->sock_row)
+			fprintf(f, "%u", (unsigned)r->socket);
+	}
 }
 
 static void put_row(FILE *f, const struct sink_cols *sc, const char *prefix,
@@ -66,16 +82,15 @@ static void put_row(FILE *f, const struct sink_cols *sc, const char *prefix,
 	char buf[SINK_NUM_MAX];
 
 	fputs(prefix, f);
-	if (sc->vcpus && !has_id(sc))
-		put_vcpu(f, r);
+	if (!has_id(sc))
+		put_sub(f, sc, r);
 	for (size_t k = 0; k < sc->n; k++) {
 		enum xg_col c = sc->c[k];
 		fputc(',', f);
 		switch (c) {
 		case XG_COL_ID:
 			fprintf(f, "%u", (unsigned)r->id);
-			if (sc->vcpus)
-				put_vcpu(f, r);
+			put_sub(f, sc, r);
 			break;
 		case XG_COL_NAME:
 			put_name(f, r->name);
@@ -107,7 +122,7 @@ int sink_csv_write(FILE *f, const struct sink_cols *sc, bool header, const struc
 		snprintf(prefix, sizeof(prefix), "%s,", when);
 	for (size_t i = 0; i < v->norder; i++) {
 		const struct xg_row *r = &t->rows[v->order[i]];
-		if (r->vcpu >= 0 && !sc->vcpus)
+		if ((r->vcpu >= 0 && !sc->vcpus) || (r->sock_row && !sc->socks))
 			continue;
 		put_row(f, sc, prefix, r);
 	}

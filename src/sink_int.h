@@ -15,6 +15,8 @@ struct sink_cols {
 	enum xg_col c[XG_COL_COUNT];
 	size_t n;
 	bool vcpus;     /* vCPU rows are written (CSV: a `vcpu` field) */
+	bool socks;     /* socket rows are written (CSV: a `socket` field, JSON:
+	                   a "sockets" list per domain) */
 };
 
 void sink_cols_from_view(struct sink_cols *sc, const struct xg_view *v);

@@ -11,6 +11,8 @@
 /* The per-vCPU rows of a domain. Not "vcpus": that key is the vCPU count
  * column. */
 #define VCPU_ROWS_KEY "vcpu_rows"
+/* The per-socket CMT/MBM rows of a domain (--nosumcache). */
+#define SOCKET_ROWS_KEY "sockets"
 
 void sink_json_string(FILE *f, const char *str)
 {
@@ -91,7 +93,8 @@ static bool is_named(enum xg_col c)
 	return c == XG_COL_ID || c == XG_COL_NAME || c == XG_COL_STATE;
 }
 
-/* The numeric fields of a row and the reasons for its nulls. */
+/* The numeric fields of a row (those that apply to it: a socket row has
+ * L3 occupancy and memory bandwidth only) and the reasons for its nulls. */
 static void put_values(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
 		       const struct xg_row *r)
 {
@@ -101,7 +104,7 @@ static void put_values(FILE *f, const struct sink_cols *sc, const struct xg_tabl
 
 	for (size_t k = 0; k < sc->n; k++) {
 		enum xg_col c = sc->c[k];
-		if (is_named(c))
+		if (is_named(c) || !row_col_applies(r, c))
 			continue;
 		fprintf(f, ",\"%s\":", xg_columns[c].key);
 		if (sink_raw_number(c, r, buf, sizeof(buf))) {
@@ -138,6 +141,8 @@ static void put_domain(FILE *f, const struct sink_cols *sc, const struct xg_tabl
 	fprintf(f, "{\"id\":%u", (unsigned)r->id);
 	if (r->vcpu >= 0)           /* a vCPU row whose domain row was not selected */
 		fprintf(f, ",\"vcpu\":%d", (int)r->vcpu);
+	if (r->sock_row)            /* the same for a socket row */
+		fprintf(f, ",\"socket\":%u", (unsigned)r->socket);
 	fputs(",\"name\":", f);
 	sink_json_string(f, r->name);
 	fputs(",\"state\":", f);
@@ -156,13 +161,39 @@ static void put_vcpu(FILE *f, const struct sink_cols *sc, const struct xg_table 
 	fputc('}', f);
 }
 
+static void put_socket(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
+		       const struct xg_row *r)
+{
+	fprintf(f, "{\"socket\":%u", (unsigned)r->socket);
+	put_values(f, sc, t, r);
+	fputc('}', f);
+}
+
+/* Writes the sub-rows of one kind among order[from, to) as a list. */
+static void put_subrows(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
+			const struct xg_view *v, size_t from, size_t to, bool sockets)
+{
+	bool first = true;
+	fputs(sockets ? ",\"" SOCKET_ROWS_KEY "\":[" : ",\"" VCPU_ROWS_KEY "\":[", f);
+	for (size_t j = from; j < to; j++) {
+		const struct xg_row *r = &t->rows[v->order[j]];
+		if (sockets ? !r->sock_row : r->vcpu < 0)
+			continue;
+		fputs(first ? "" : ",", f);
+		first = false;
+		if (sockets)
+			put_socket(f, sc, t, r);
+		else
+			put_vcpu(f, sc, t, r);
+	}
+	fputc(']', f);
+}
+
 int sink_json_write(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
 		    const struct xg_view *v, struct xg_err *err)
 {
 	char when[40];
-	bool open = false, first = true;   /* open: inside a domain's vCPU list */
-	uint32_t open_dom = 0;
-	size_t nvcpu = 0;
+	bool first = true;
 
 	fputs("{\"time\":", f);
 	if (t->cur) {
@@ -176,35 +207,28 @@ int sink_json_write(FILE *f, const struct sink_cols *sc, const struct xg_table *
 	fputc(',', f);
 	put_host(f, t);
 	fputs(",\"domains\":[", f);
-	/* view_apply puts each domain's vCPU rows right after it. */
-	for (size_t i = 0; i < v->norder; i++) {
+	/* view_apply puts each domain's sub-rows right after it. */
+	for (size_t i = 0; i < v->norder;) {
 		const struct xg_row *r = &t->rows[v->order[i]];
-		if (r->vcpu >= 0) {
-			if (!sc->vcpus)
-				continue;
-			if (open && r->dom_index == open_dom) {
-				fputs(nvcpu++ ? "," : "", f);
-				put_vcpu(f, sc, t, r);
-				continue;
-			}
+		size_t end = i + 1;
+		if (row_is_dom(r))
+			while (end < v->norder && !row_is_dom(&t->rows[v->order[end]]) &&
+			       t->rows[v->order[end]].dom_index == r->dom_index)
+				end++;
+		if ((r->vcpu >= 0 && !sc->vcpus) || (r->sock_row && !sc->socks)) {
+			i = end;
+			continue;
 		}
-		if (open)
-			fputs("]}", f);
-		open = false;
 		fputs(first ? "" : ",", f);
 		first = false;
 		put_domain(f, sc, t, r);
-		if (r->vcpu < 0 && sc->vcpus) {
-			fputs(",\"" VCPU_ROWS_KEY "\":[", f);
-			open = true;
-			open_dom = r->dom_index;
-			nvcpu = 0;
-		} else {
-			fputc('}', f);
-		}
+		if (row_is_dom(r) && sc->socks)
+			put_subrows(f, sc, t, v, i + 1, end, true);
+		if (row_is_dom(r) && sc->vcpus)
+			put_subrows(f, sc, t, v, i + 1, end, false);
+		fputc('}', f);
+		i = end;
 	}
-	if (open)
-		fputs("]}", f);
 	fputs("]}\n", f);
 	return sink_flush(f, err);
 }

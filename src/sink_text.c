@@ -14,15 +14,14 @@
 #define CELL_MAX (4 * XG_NAME_MAX + 64)
 
 /* What the cell shows: col_format's text (names escaped there), with vCPU
- * rows indented under their domain as on screen. */
+ * and socket rows indented under their domain as on screen. */
 static void cell_text(const struct xg_row *r, enum xg_col c, char *buf, size_t n)
 {
-	if (r->vcpu >= 0 && c == XG_COL_NAME) {
-		snprintf(buf, n, "  vCPU %d", (int)r->vcpu);
+	if (c == XG_COL_NAME && row_label(r, buf, n))
 		return;
-	}
-	if (r->vcpu >= 0 && c == XG_COL_ID) {
-		snprintf(buf, n, "%s", "");     /* the domain row above carries it */
+	if ((!row_is_dom(r) && c == XG_COL_ID) || !row_col_applies(r, c)) {
+		snprintf(buf, n, "%s", "");     /* the domain row above carries the id;
+		                                   socket rows have no CPU, disk ... */
 		return;
 	}
 	if (c != XG_COL_NAME && c != XG_COL_STATE && ((r->valid >> c) & 1) && !isfinite(r->v[c])) {
@@ -218,7 +217,7 @@ static void write_why(FILE *f, const struct xg_table *t, const struct xg_view *v
 	size_t ndom = 0;
 
 	for (size_t i = 0; i < v->norder; i++)
-		ndom += order_row(t, v, i)->vcpu < 0;
+		ndom += row_is_dom(order_row(t, v, i));
 	fputs("\nWhy '-':\n", f);
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		struct xg_reason_count rc[16];
@@ -229,6 +228,14 @@ static void write_why(FILE *f, const struct xg_table *t, const struct xg_view *v
 			fprintf(f, "  %s (%s): %s [%u of %zu domains]\n", xg_columns[c].header,
 				xg_columns[c].key, xg_escape_name(buf, sizeof(buf), rc[k].why),
 				rc[k].count, ndom);
+			any = true;
+		}
+		size_t nsock = 0;
+		n = explain_socket_reasons(t, v, (enum xg_col)c, rc, XG_ARRAY_LEN(rc), &nsock);
+		for (size_t k = 0; k < n; k++) {
+			fprintf(f, "  %s (%s): %s [%u of %zu socket rows]\n", xg_columns[c].header,
+				xg_columns[c].key, xg_escape_name(buf, sizeof(buf), rc[k].why),
+				rc[k].count, nsock);
 			any = true;
 		}
 	}

@@ -184,7 +184,7 @@ int sink_xentop_write(FILE *f, const struct xg_table *t, const struct xg_view *v
 		if (idx >= t->n)
 			continue;
 		const struct xg_row *r = &t->rows[idx];
-		const struct xg_dom *d = r->vcpu < 0 ? row_dom(t, r) : NULL;
+		const struct xg_dom *d = row_is_dom(r) ? row_dom(t, r) : NULL;
 		if (d && d->name[0])
 			pick[k++] = idx;
 	}

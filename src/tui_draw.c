@@ -152,7 +152,8 @@ static int name_pref_w(struct tui *t)
 		if (k >= v->norder)
 			break;
 		const struct xg_row *r = &tb->rows[v->order[k]];
-		int w = r->vcpu >= 0 ? 10 : tui_name_fit(buf, sizeof(buf), r->name, TUI_NAME_MAX_W);
+		int w = row_label(r, buf, sizeof(buf)) ? (int)strlen(buf)
+						       : tui_name_fit(buf, sizeof(buf), r->name, TUI_NAME_MAX_W);
 		if (w > pref)
 			pref = w;
 	}
@@ -438,9 +439,7 @@ static void draw_rows(struct tui *t)
 			int w = L->w[j], x = L->x[j] + 1;
 			chtype at = c == v->sort_col ? A_BOLD : 0;
 			if (c == XG_COL_NAME) {
-				if (r->vcpu >= 0)
-					snprintf(buf, sizeof(buf), "  vCPU %d", r->vcpu);
-				else
+				if (!row_label(r, buf, sizeof(buf)))
 					tui_name_fit(buf, sizeof(buf), r->name, w);
 				if (!ascii_only(buf)) {
 					/* Multibyte: drawn over the cell below. */
@@ -449,8 +448,10 @@ static void draw_rows(struct tui *t)
 					wide_w = w;
 					continue;
 				}
-			} else if (r->vcpu >= 0 && c == XG_COL_ID) {
+			} else if (!row_is_dom(r) && c == XG_COL_ID) {
 				continue;  /* the domain row above carries the id */
+			} else if (!row_col_applies(r, c)) {
+				continue;  /* blank: a socket row has no CPU, no disk ... */
 			} else {
 				col_format(c, r, buf, sizeof(buf));
 			}

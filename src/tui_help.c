@@ -80,7 +80,9 @@ static const char *const help_keys[][2] = {
 	{ "d", "show / hide the disk columns" },
 	{ "n", "show / hide the network columns" },
 	{ "c", "show / hide the cache (PMU) columns" },
-	{ "m", "cache counters summed, or broken down into guest user, guest kernel and host" },
+	{ "m", "cache counters summed, or broken down into guest user, guest kernel and host; "
+	       "broken down, each domain with Intel CMT/MBM figures per socket gets one row per "
+	       "socket (\"socket N\": that socket's L3-OCC and MEM-BW; other columns blank)" },
 	{ "w", "show / hide the scheduler columns (RUN% WAIT% BLK% OFF%)" },
 	{ "v", "show / hide one row per vCPU under each domain" },
 	{ "space", "freeze the display (a replay pauses); space again resumes" },
@@ -96,7 +98,7 @@ struct why_seen {
 	enum xg_col c;
 	const char *text;
 	const char *example;   /* a name on screen with this `-` */
-	int32_t vcpu;
+	const struct xg_row *row;  /* its row (a sub-row names its vCPU / socket) */
 	unsigned count;
 };
 
@@ -116,7 +118,8 @@ static void add_reasons(struct lines *L, const struct tui *t, int width)
 		const struct xg_row *r = &tb->rows[v->order[k]];
 		for (int j = 0; j < t->lay.n; j++) {
 			enum xg_col c = t->lay.col[j];
-			if (c == XG_COL_NAME || c == XG_COL_STATE || (r->valid >> c & 1))
+			if (c == XG_COL_NAME || c == XG_COL_STATE || (r->valid >> c & 1) ||
+			    !row_col_applies(r, c))
 				continue;
 			const char *why = row_why(tb, r, c);
 			if (!why)
@@ -128,7 +131,7 @@ static void add_reasons(struct lines *L, const struct tui *t, int width)
 			if (s < nseen) {
 				seen[s].count++;
 			} else if (nseen < XG_ARRAY_LEN(seen)) {
-				seen[nseen++] = (struct why_seen){ c, why, r->name, r->vcpu, 1 };
+				seen[nseen++] = (struct why_seen){ c, why, r->name, r, 1 };
 			} else {
 				more = true;
 			}
@@ -146,15 +149,15 @@ static void add_reasons(struct lines *L, const struct tui *t, int width)
 	if (!nseen)
 		lines_add(L, "  none: every value on screen was measured");
 	for (size_t s = 0; s < nseen; s++) {
-		char name[TUI_CELL_BYTES], prefix[32], text[1024];
+		char name[TUI_CELL_BYTES], prefix[32], text[1024], sub[32];
 		/* Reasons may come from a recording: escape them like names. */
 		char why[512];
 		tui_name_fit(name, sizeof(name), seen[s].example, 24);
 		tui_name_fit(why, sizeof(why), seen[s].text, 120);
 		snprintf(prefix, sizeof(prefix), "  %-10s ", xg_columns[seen[s].c].header);
-		if (seen[s].vcpu >= 0)
-			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s vCPU %d)", why, seen[s].count,
-				 seen[s].count == 1 ? "" : "s", name, seen[s].vcpu);
+		if (row_label(seen[s].row, sub, sizeof(sub)))
+			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s %s)", why, seen[s].count,
+				 seen[s].count == 1 ? "" : "s", name, sub + 2);
 		else
 			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s)", why, seen[s].count,
 				 seen[s].count == 1 ? "" : "s", name);

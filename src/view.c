@@ -104,6 +104,16 @@ bool view_col_visible(const struct xg_view *v, enum xg_col c)
 	}
 }
 
+bool view_socket_rows(const struct xg_view *v)
+{
+	return v->show_cache && !v->sumcache;
+}
+
+unsigned view_row_kinds(const struct xg_view *v)
+{
+	return (v->show_vcpus ? XG_ROWS_VCPUS : 0u) | (view_socket_rows(v) ? XG_ROWS_SOCKETS : 0u);
+}
+
 void view_sort_step(struct xg_view *v, int dir)
 {
 	int c = (int)v->sort_col;
@@ -233,6 +243,11 @@ static bool row_selected(const struct xg_view *v, const struct xg_row *r)
 	return true;
 }
 
+static bool child_shown(const struct xg_row *r, bool vcpus, bool socks)
+{
+	return r->sock_row ? socks : vcpus;
+}
+
 void view_apply(struct xg_view *v, const struct xg_table *t)
 {
 	xg_grow(&v->order, &v->order_cap, t->n ? t->n : 1, sizeof(*v->order));
@@ -246,16 +261,22 @@ void view_apply(struct xg_view *v, const struct xg_table *t)
 	} else {
 		sort_numeric(v, t, n);
 	}
-	if (v->show_vcpus && t->n > t->ndom_rows) {
-		/* Expand from the end so each domain is followed by its vCPUs. */
+	bool vcpus = v->show_vcpus, socks = view_socket_rows(v);
+	if ((vcpus || socks) && t->n > t->ndom_rows) {
+		/* Expand from the end so each domain is followed by its shown
+		 * sub-rows (the table may hold kinds the view hides now). */
 		size_t total = n;
-		for (size_t i = 0; i < n; i++)
-			total += t->rows[v->order[i]].child_count;
+		for (size_t i = 0; i < n; i++) {
+			const struct xg_row *d = &t->rows[v->order[i]];
+			for (uint32_t k = 0; k < d->child_count; k++)
+				total += child_shown(&t->rows[d->child_first + k], vcpus, socks);
+		}
 		size_t o = total;
 		for (size_t i = n; i-- > 0;) {
 			const struct xg_row *d = &t->rows[v->order[i]];
 			for (uint32_t k = d->child_count; k-- > 0;)
-				v->order[--o] = d->child_first + k;
+				if (child_shown(&t->rows[d->child_first + k], vcpus, socks))
+					v->order[--o] = d->child_first + k;
 			v->order[--o] = v->order[i];
 		}
 		n = total;

@@ -36,10 +36,16 @@ int view_set_filter(struct xg_view *v, const char *re, struct xg_err *err);
 int view_load_vmfile(struct xg_view *v, const char *path, struct xg_err *err);
 /* Is column c shown under the current toggles? */
 bool view_col_visible(const struct xg_view *v, enum xg_col c);
+/* Socket rows under each domain: the cache columns are on and broken
+ * down (`c` on, `m` / --nosumcache). */
+bool view_socket_rows(const struct xg_view *v);
+/* The sub-rows (enum xg_rows) the view shows, for metrics_compute_rows. */
+unsigned view_row_kinds(const struct xg_view *v);
 /* Moves the sort column to the next/previous visible column. */
 void view_sort_step(struct xg_view *v, int dir);
 /* Filters and sorts t into v->order: domain rows by the sort column
- * (numeric, `-` values last), each followed by its vCPU rows when shown. */
+ * (numeric, `-` values last), each followed by its socket rows and vCPU
+ * rows when shown, in table order. */
 void view_apply(struct xg_view *v, const struct xg_table *t);
 /* Compares two rows by column c in its natural order (for tests). */
 int view_compare(const struct xg_row *a, const struct xg_row *b, enum xg_col c);

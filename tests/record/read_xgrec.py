@@ -9,6 +9,7 @@ import zlib
 
 MASK = (1 << 64) - 1
 SUM_FIELDS = ["cpu_ns", "run_ns", "wait_ns", "blocked_ns", "offline_ns"]
+SOCK_FIELDS = ["l3_occupancy_bytes", "mbm_total_bytes", "mbm_local_bytes"]
 
 
 def unesc(b):
@@ -43,6 +44,7 @@ def main(path):
         t = c[0]
         if t == b"xgtop-recording":
             assert c[1] == b"1", "unsupported version"
+            minor = int(c[2])
             prev = None
             continue
         if t == b"fields":
@@ -63,6 +65,10 @@ def main(path):
         if t == b"E":
             assert int(c[1], 16) == crc, "checksum"
             for d in cur["doms"]:
+                for e, f in enumerate(SOCK_FIELDS):
+                    if d["socks"] and d["socks"][-1]["v"][e] is None:
+                        others = sum(k["v"][e] for k in d["socks"][:-1])
+                        d["socks"][-1]["v"][e] = (d["v"][fields.index(f)] - others) & MASK
                 for f in d["sum"]:
                     i = SUM_FIELDS.index(fields[f])
                     sl = cur["vcpus"][d["first"]:d["first"] + d["count"]]
@@ -70,6 +76,8 @@ def main(path):
             for d in cur["doms"]:
                 row = [str(n), str(cur["host"]["mono"]), str(d["id"]), str(d["gen"]), d["name"].hex()]
                 row += [str(d["v"][f]) if d["valid"] >> f & 1 else "-" for f in range(len(fields))]
+                row.append(",".join("%d:%x:%d:%d:%d" % (k["socket"], k["valid"], *k["v"])
+                                    for k in d["socks"]) or "-")
                 out.append("\t".join(row))
             prev = cur
             n += 1
@@ -94,7 +102,7 @@ def main(path):
             d = {"id": did, "gen": gen, "name": name,
                  "valid": absval(c[3], b["valid"], True),
                  "first": absval(c[6], expect), "count": absval(c[7], b["count"]),
-                 "v": [], "sum": []}
+                 "v": [], "sum": [], "socks": [], "base": base}
             for f in range(len(fields)):
                 col = c[9 + f]
                 if col == b"=":
@@ -103,6 +111,15 @@ def main(path):
                 else:
                     d["v"].append(delta(col, b["v"][f]))
             cur["doms"].append(d)
+        elif t == b"k" and minor >= 1:
+            c += [b""] * (6 - len(c))
+            d = cur["doms"][-1]
+            i = len(d["socks"])
+            pk = d["base"]["socks"] if d["base"] else []
+            b = pk[i] if i < len(pk) else {"socket": 0, "valid": 0, "v": [0, 0, 0]}
+            # '=' (last entry only): the domain's sum field minus the others, at E
+            d["socks"].append({"socket": absval(c[1], b["socket"]), "valid": absval(c[2], b["valid"], True),
+                               "v": [None if c[3 + e] == b"=" else delta(c[3 + e], b["v"][e]) for e in range(3)]})
         elif t == b"c":
             c += [b""] * (9 - len(c))
             i = len(cur["vcpus"])
@@ -121,7 +138,7 @@ def main(path):
                 s[2] = (base["s"][2] + delta(c[7][1:], rest)) & MASK
             cpu = s[0] if c[4] == b"=" else delta(c[4], base["cpu"])
             cur["vcpus"].append({"cpu": cpu, "s": s})
-    print("\t".join(["sample", "mono_ns", "id", "gen", "name_hex"] + fields))
+    print("\t".join(["sample", "mono_ns", "id", "gen", "name_hex"] + fields + ["sockets"]))
     for r in out:
         print(r)
 

@@ -9,7 +9,7 @@ gen=build/tools/xgtop-gen
 d=$(mktemp -d) || exit 2
 trap 'rm -rf "$d"' EXIT
 f=$d/f.xgrec
-"$gen" --domains 14 --samples 25 --seed 3 "$f" || exit 1
+"$gen" --domains 14 --samples 25 --seed 3 --sockets 3 "$f" || exit 1
 gzip -t "$f" || { echo "FAIL: gzip -t"; exit 1; }
 head=$(zcat "$f" | head -n 1)
 case "$head" in

@@ -62,7 +62,10 @@ struct opts {
 	uint64_t seed;
 	long slow_ms;
 	bool steady, append, progress, stats, nopmu;
+	unsigned sockets;            /* per-socket CMT/MBM entries per domain */
 };
+
+#define SOCK_MAX 8
 
 /* Per-domain cumulative state. */
 struct dstate {
@@ -71,7 +74,23 @@ struct dstate {
 	uint64_t v[XG_F_COUNT];
 	uint64_t pmu[XG_PMU_WHERE_COUNT][XG_PMU_EVENT_COUNT];
 	uint64_t vc[8][4];
+	uint64_t sk[SOCK_MAX][2];    /* per-socket MBM total, local */
 };
+
+/* Socket k's share of an amount split over n sockets: weights 1, 2, .. n
+ * (so sockets differ), the last socket takes the rounding rest so the
+ * shares add up to the amount exactly. */
+static uint64_t sock_share(uint64_t x, unsigned k, unsigned n)
+{
+	uint64_t w = (uint64_t)n * (n + 1) / 2, sum = 0;
+	for (unsigned q = 0; q + 1 < n; q++) {
+		uint64_t part = x / w * (q + 1) + x % w * (q + 1) / w;
+		if (q == k)
+			return part;
+		sum += part;
+	}
+	return x - sum;
+}
 
 static uint64_t mix(uint64_t x)
 {
@@ -163,6 +182,10 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
 	uint64_t mbm = inc(o, id, g, 8, k, r->mbm);
 	st->v[XG_F_MBM_TOTAL] += mbm;
 	st->v[XG_F_MBM_LOCAL] += mbm * 8 / 10;
+	for (unsigned q = 0; q < o->sockets; q++) {
+		st->sk[q][0] += sock_share(mbm, q, o->sockets);
+		st->sk[q][1] += sock_share(mbm * 8 / 10, q, o->sockets);
+	}
 }
 
 static void handle_of(const struct opts *o, uint32_t id, uint32_t gen, uint8_t *h)
@@ -215,6 +238,24 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 	dom_set(d, XG_F_NETS, 1);
 	dom_set(d, XG_F_VBDS, 1);
 	dom_set(d, XG_F_L3_OCC, (uint64_t)(r->l3_mib * MIB));
+	if (o->sockets) {
+		/* As Xen's CMT reader does: one entry per socket, the domain's
+		 * figures their sums; entries stay (invalid) when the CPU lacks
+		 * the events (nocache below). */
+		struct xg_sock *ks = sample_add_socks(s, d, o->sockets);
+		uint64_t occ = d->v[XG_F_L3_OCC];
+		for (unsigned q = 0; q < o->sockets; q++) {
+			ks[q].socket = q;
+			ks[q].v[XG_SOCK_L3_OCC] = sock_share(occ, q, o->sockets);
+			ks[q].v[XG_SOCK_MBM_TOTAL] = st->sk[q][0];
+			ks[q].v[XG_SOCK_MBM_LOCAL] = st->sk[q][1];
+			ks[q].valid = (1u << XG_SOCK_EVENT_COUNT) - 1;
+			if (r->nocache) {
+				memset(ks[q].v, 0, sizeof(ks[q].v));
+				ks[q].valid = 0;
+			}
+		}
+	}
 	if (r->breakdown) {
 		memcpy(d->pmu, st->pmu, sizeof(d->pmu));
 		d->pmu_valid = (1ull << (XG_PMU_WHERE_COUNT * XG_PMU_EVENT_COUNT)) - 1;
@@ -343,7 +384,7 @@ static int read_back(const char *path, bool dump)
 		printf("sample\tmono_ns\tid\tgen\tname_hex");
 		for (int f = 0; f < XG_F_COUNT; f++)
 			printf("\t%s", field_name((enum xg_field)f));
-		printf("\n");
+		printf("\tsockets\n");
 	}
 	while ((rc = reader_next(r, n ? &sv[(n - 1) & 1] : NULL, &sv[n & 1], &err)) == 0) {
 		const struct xg_sample *sp = &sv[n & 1];
@@ -357,6 +398,15 @@ static int read_back(const char *path, bool dump)
 					printf("\t%" PRIu64, d->v[f]);
 				else
 					printf("\t-");
+			}
+			/* socket:valid(hex):occupancy:mbm_total:mbm_local, ... */
+			printf("\t");
+			if (!d->sock_count)
+				printf("-");
+			for (uint32_t q = 0; q < d->sock_count; q++) {
+				const struct xg_sock *k = &sample_socks(sp, d)[q];
+				printf("%s%u:%x:%" PRIu64 ":%" PRIu64 ":%" PRIu64, q ? "," : "", k->socket,
+				       k->valid, k->v[0], k->v[1], k->v[2]);
 			}
 			printf("\n");
 		}
@@ -380,7 +430,8 @@ static int read_back(const char *path, bool dump)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
-	           "                 [--steady] [--nopmu] [--slow MS] [--progress] [--stats] [--append] OUT\n"
+	           "                 [--steady] [--nopmu] [--sockets N] [--slow MS] [--progress] [--stats]\n"
+	           "                 [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
 }
@@ -412,6 +463,8 @@ int main(int argc, char **argv)
 			o.interval = d;
 		} else if (!strcmp(a, "--seed") && v && xg_parse_u64(v, &u)) {
 			o.seed = u;
+		} else if (!strcmp(a, "--sockets") && v && xg_parse_u64(v, &u) && u <= SOCK_MAX) {
+			o.sockets = (unsigned)u;
 		} else if (!strcmp(a, "--slow") && v && xg_parse_u64(v, &u)) {
 			o.slow_ms = (long)u;
 		} else if (!strcmp(a, "--steady")) {

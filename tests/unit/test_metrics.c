@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Rates between samples: CPU%, sched split, cache ratios, and the baseline
- * rules (new domain, vanished domain, id reuse, rename, counter reset). */
+ * rules (new domain, vanished domain, id reuse, rename, counter reset);
+ * per-socket CMT/MBM rows and where the view puts them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "xgtop/metrics.h"
+#include "xgtop/view.h"
 
 #define NS 1000000000ull
 
@@ -214,6 +216,261 @@ static void vcpu_rows(void **state)
 	sample_free(&b);
 }
 
+
+/* Gives d n socket entries: occupancy occ[k], MBM total mbm[k] (both
+ * valid), MBM local 80 % of it; the domain's sums as a source sets them. */
+static struct xg_sock *socks(struct xg_sample *s, struct xg_dom *d, unsigned n, const uint64_t *occ,
+			     const uint64_t *mbm)
+{
+	struct xg_sock *k = sample_add_socks(s, d, n);
+	uint64_t so = 0, sm = 0;
+	for (unsigned i = 0; i < n; i++) {
+		k[i].socket = i;
+		k[i].v[XG_SOCK_L3_OCC] = occ[i];
+		k[i].v[XG_SOCK_MBM_TOTAL] = mbm[i];
+		k[i].v[XG_SOCK_MBM_LOCAL] = mbm[i] / 10 * 8;
+		k[i].valid = 7;
+		so += occ[i];
+		sm += mbm[i];
+	}
+	dom_set(d, XG_F_L3_OCC, so);
+	dom_set(d, XG_F_MBM_TOTAL, sm);
+	dom_set(d, XG_F_MBM_LOCAL, sm / 10 * 8);
+	return k;
+}
+
+static const struct xg_row *child(const struct xg_table *t, size_t dom_row, uint32_t k)
+{
+	assert_true(k < t->rows[dom_row].child_count);
+	return &t->rows[t->rows[dom_row].child_first + k];
+}
+
+static void socket_rows_rates(void **state)
+{
+	(void)state;
+	struct xg_sample a, b;
+	struct xg_table t = { 0 };
+	sample_init(&a);
+	sample_init(&b);
+	host(&a, 10 * NS);
+	host(&b, 12 * NS);
+	struct xg_dom *da = dom(&a, 1, "web", 0), *db = dom(&b, 1, "web", 0);
+	socks(&a, da, 2, (uint64_t[]){ 1 << 20, 3 << 20 }, (uint64_t[]){ 5000000, 7000000 });
+	socks(&b, db, 2, (uint64_t[]){ 2 << 20, 1 << 20 }, (uint64_t[]){ 7000000, 15000000 });
+	dom(&a, 2, "plain", 0);
+	dom(&b, 2, "plain", 0);
+
+	/* Without the flag: domain rows only. */
+	metrics_compute(&a, &b, false, &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.rows[0].child_count, 0);
+
+	/* First sample: occupancy is a gauge, bandwidth needs a baseline. */
+	metrics_compute_rows(NULL, &a, XG_ROWS_SOCKETS, &t);
+	assert_int_equal(t.row_kinds, XG_ROWS_SOCKETS);
+	assert_int_equal(t.n, 4);
+	const struct xg_row *s0 = child(&t, 0, 0);
+	assert_true(s0->sock_row);
+	assert_int_equal(s0->vcpu, -1);
+	assert_false(row_is_dom(s0));
+	assert_float_equal(s0->v[XG_COL_L3_OCC], 1048576.0, 0);
+	assert_false(valid(s0, XG_COL_MEM_BW));
+	assert_int_equal(s0->why[XG_COL_MEM_BW], XG_WHY_FIRST);
+
+	metrics_compute_rows(&a, &b, XG_ROWS_SOCKETS, &t);
+	assert_int_equal(t.ndom_rows, 2);
+	assert_int_equal(t.n, 4);
+	assert_int_equal(t.rows[0].child_count, 2);
+	assert_int_equal(t.rows[1].child_count, 0);   /* no socket entries: no rows */
+	s0 = child(&t, 0, 0);
+	const struct xg_row *s1 = child(&t, 0, 1);
+	assert_int_equal(s0->socket, 0);
+	assert_int_equal(s1->socket, 1);
+	assert_int_equal(s1->id, 1);
+	assert_int_equal(s1->dom_index, 0);
+	assert_string_equal(s1->name, "web");
+	/* bytes/s = delta(MBM total of that socket) / 2 s */
+	assert_float_equal(s0->v[XG_COL_MEM_BW], 1000000.0, 1e-9);
+	assert_float_equal(s1->v[XG_COL_MEM_BW], 4000000.0, 1e-9);
+	assert_float_equal(s0->v[XG_COL_L3_OCC], 2097152.0, 0);
+	assert_float_equal(s1->v[XG_COL_L3_OCC], 1048576.0, 0);
+	/* the sockets add up to the domain's figures */
+	assert_float_equal(s0->v[XG_COL_MEM_BW] + s1->v[XG_COL_MEM_BW], t.rows[0].v[XG_COL_MEM_BW], 1e-6);
+	assert_float_equal(s0->v[XG_COL_L3_OCC] + s1->v[XG_COL_L3_OCC], t.rows[0].v[XG_COL_L3_OCC], 0);
+	/* everything else does not apply: blank, no value and no reason */
+	for (int c = 0; c < XG_COL_COUNT; c++) {
+		bool applies = c == XG_COL_ID || c == XG_COL_NAME || c == XG_COL_L3_OCC ||
+			       c == XG_COL_MEM_BW;
+		assert_int_equal(row_col_applies(s1, (enum xg_col)c), applies);
+		assert_true(row_col_applies(&t.rows[0], (enum xg_col)c));
+		if (!applies && c != XG_COL_NAME && c != XG_COL_STATE) {
+			assert_false(valid(s1, (enum xg_col)c));
+			assert_null(row_why(&t, s1, (enum xg_col)c));
+		}
+	}
+	assert_string_equal(s1->state, "");
+	char buf[32];
+	assert_true(row_label(s1, buf, sizeof(buf)));
+	assert_string_equal(buf, "  socket 1");
+	assert_false(row_label(&t.rows[0], buf, sizeof(buf)));
+
+	/* Both kinds: sockets first, then vCPUs, all under the domain. */
+	sample_add_vcpus(&b, &b.dom[1], 1)->id = 0;
+	metrics_compute_rows(&a, &b, XG_ROWS_SOCKETS | XG_ROWS_VCPUS, &t);
+	assert_int_equal(t.n, 5);
+	assert_true(child(&t, 0, 1)->sock_row);
+	assert_int_equal(t.rows[1].child_count, 1);
+	assert_int_equal(child(&t, 1, 0)->vcpu, 0);
+	assert_false(child(&t, 1, 0)->sock_row);
+	table_free(&t);
+	sample_free(&a);
+	sample_free(&b);
+}
+
+static void socket_rows_resets(void **state)
+{
+	(void)state;
+	struct xg_sample a, b;
+	struct xg_table t = { 0 };
+	sample_init(&a);
+	sample_init(&b);
+	host(&a, 1 * NS);
+	host(&b, 2 * NS);
+	/* 1: socket 1 went backwards; 2: socket 1 is new; 3: socket 0 was
+	 * not valid before; 4: id reused; 5: the source invalidated the
+	 * sums (and so every socket) with a reason; 6: one socket invalid,
+	 * the sums valid; 7: the entries vanished (no RMID) and came back. */
+	for (uint32_t id = 1; id <= 7; id++) {
+		struct xg_dom *x = dom(&a, id, "d", 0), *y = dom(&b, id, "d", 0);
+		if (id == 4) {
+			x->handle[0] = 1;
+			y->handle[0] = 2;
+		}
+		if (id != 7)
+			socks(&a, x, id == 2 ? 1 : 2, (uint64_t[]){ 100, 100 }, (uint64_t[]){ 1000, 5000 });
+		socks(&b, y, 2, (uint64_t[]){ 200, 300 }, (uint64_t[]){ 3000, id == 1 ? 4000 : 9000 });
+	}
+	a.sock[a.dom[2].sock_first].valid = 0;      /* domain 3, socket 0, in a */
+	struct xg_dom *d5 = &b.dom[4];
+	dom_invalid(&b, d5, XG_F_L3_OCC, "CMT: no data for this RMID yet");
+	dom_invalid(&b, d5, XG_F_MBM_TOTAL, "MBM: counter went backwards");
+	for (uint32_t k = 0; k < 2; k++)
+		b.sock[d5->sock_first + k].valid = 0;
+	b.sock[b.dom[5].sock_first + 1].valid &= (uint8_t)~(1u << XG_SOCK_MBM_TOTAL | 1u << XG_SOCK_L3_OCC);
+
+	metrics_compute_rows(&a, &b, XG_ROWS_SOCKETS, &t);
+	assert_int_equal(t.n, 7 + 7 * 2);
+	/* domain 1: socket 0 fine, socket 1 reset, never negative */
+	assert_float_equal(child(&t, 0, 0)->v[XG_COL_MEM_BW], 2000.0, 1e-9);
+	assert_false(valid(child(&t, 0, 1), XG_COL_MEM_BW));
+	assert_int_equal(child(&t, 0, 1)->why[XG_COL_MEM_BW], XG_WHY_RESET);
+	assert_true(valid(child(&t, 0, 1), XG_COL_L3_OCC));
+	/* domain 2: the new socket starts its baseline */
+	assert_float_equal(child(&t, 1, 0)->v[XG_COL_MEM_BW], 2000.0, 1e-9);
+	assert_int_equal(child(&t, 1, 1)->why[XG_COL_MEM_BW], XG_WHY_SOCKFIRST);
+	assert_non_null(strstr(row_why(&t, child(&t, 1, 1), XG_COL_MEM_BW), "socket"));
+	/* domain 3: a baseline that was not valid is none */
+	assert_int_equal(child(&t, 2, 0)->why[XG_COL_MEM_BW], XG_WHY_SOCKFIRST);
+	assert_float_equal(child(&t, 2, 1)->v[XG_COL_MEM_BW], 4000.0, 1e-9);
+	/* domain 4: another domain under the same id: the domain's reason */
+	assert_int_equal(child(&t, 3, 0)->why[XG_COL_MEM_BW], XG_WHY_RESET);
+	assert_int_equal(t.rows[3].why[XG_COL_MEM_BW], XG_WHY_RESET);
+	assert_true(valid(child(&t, 3, 0), XG_COL_L3_OCC));
+	/* domain 5: the source's reasons, the same as the domain row's */
+	for (uint32_t k = 0; k < 2; k++) {
+		const struct xg_row *r = child(&t, 4, k);
+		assert_string_equal(row_why(&t, r, XG_COL_L3_OCC), "CMT: no data for this RMID yet");
+		assert_string_equal(row_why(&t, r, XG_COL_MEM_BW), "MBM: counter went backwards");
+		assert_string_equal(row_why(&t, r, XG_COL_MEM_BW), row_why(&t, &t.rows[4], XG_COL_MEM_BW));
+	}
+	/* domain 6: the socket alone is missing */
+	assert_int_equal(child(&t, 5, 1)->why[XG_COL_L3_OCC], XG_WHY_SOCKNONE);
+	assert_int_equal(child(&t, 5, 1)->why[XG_COL_MEM_BW], XG_WHY_SOCKNONE);
+	assert_non_null(row_why(&t, child(&t, 5, 1), XG_COL_L3_OCC));
+	assert_true(valid(child(&t, 5, 0), XG_COL_MEM_BW));
+	/* domain 7: entries back after a sample without: new baselines */
+	assert_int_equal(child(&t, 6, 0)->why[XG_COL_MEM_BW], XG_WHY_SOCKFIRST);
+	assert_int_equal(child(&t, 6, 1)->why[XG_COL_MEM_BW], XG_WHY_SOCKFIRST);
+	for (size_t i = 0; i < t.n; i++)
+		if (t.rows[i].sock_row && valid(&t.rows[i], XG_COL_MEM_BW))
+			assert_true(t.rows[i].v[XG_COL_MEM_BW] >= 0 && t.rows[i].v[XG_COL_MEM_BW] < 1e4);
+
+	/* A zero-length interval gives no rate. */
+	b.host.mono_ns = a.host.mono_ns;
+	metrics_compute_rows(&a, &b, XG_ROWS_SOCKETS, &t);
+	assert_int_equal(child(&t, 0, 0)->why[XG_COL_MEM_BW], XG_WHY_NOTIME);
+	table_free(&t);
+	sample_free(&a);
+	sample_free(&b);
+}
+
+/* Where the view puts socket rows: under their domain whatever the sort,
+ * before its vCPU rows, and only while the cache breakdown is shown. */
+static void socket_rows_in_view(void **state)
+{
+	(void)state;
+	struct xg_sample a;
+	struct xg_table t = { 0 };
+	struct xg_config cfg;
+	struct xg_view v;
+	sample_init(&a);
+	host(&a, NS);
+	for (uint32_t id = 1; id <= 3; id++) {
+		struct xg_dom *d = dom(&a, id, id == 1 ? "c" : id == 2 ? "a" : "b", 0);
+		if (id != 2)
+			socks(&a, d, 2, (uint64_t[]){ 10u * id, 1 }, (uint64_t[]){ 0, 0 });
+		if (id == 3)
+			sample_add_vcpus(&a, d, 1)->id = 0;
+	}
+	config_defaults(&cfg);
+	cfg.nosumcache = true;
+	cfg.vcpus = true;
+	view_init(&v, &cfg);
+	assert_true(view_socket_rows(&v));
+	assert_int_equal(view_row_kinds(&v), XG_ROWS_SOCKETS | XG_ROWS_VCPUS);
+	metrics_compute_rows(NULL, &a, view_row_kinds(&v), &t);
+	v.sort_col = XG_COL_NAME;
+	view_apply(&v, &t);
+	/* a; b, its sockets, its vCPU; c, its sockets */
+	assert_int_equal(v.norder, 3 + 4 + 1);
+	const struct xg_row *o[8];
+	for (size_t i = 0; i < v.norder; i++)
+		o[i] = &t.rows[v.order[i]];
+	assert_string_equal(o[0]->name, "a");
+	assert_true(row_is_dom(o[0]));
+	assert_true(row_is_dom(o[1]) && o[1]->id == 3);
+	assert_true(o[2]->sock_row && o[2]->id == 3 && o[2]->socket == 0);
+	assert_true(o[3]->sock_row && o[3]->id == 3 && o[3]->socket == 1);
+	assert_true(o[4]->vcpu == 0 && o[4]->id == 3);
+	assert_true(row_is_dom(o[5]) && o[5]->id == 1);
+	assert_true(o[6]->sock_row && o[7]->sock_row && o[7]->id == 1);
+	/* sorted by L3-OCC the other way round: still each under its own */
+	v.sort_col = XG_COL_L3_OCC;
+	view_apply(&v, &t);
+	assert_int_equal(v.norder, 8);
+	assert_true(row_is_dom(&t.rows[v.order[0]]) && t.rows[v.order[0]].id == 3);
+	assert_true(t.rows[v.order[1]].sock_row && t.rows[v.order[1]].id == 3);
+	/* `v` off: the table still holds vCPU rows, the view hides them */
+	v.show_vcpus = false;
+	view_apply(&v, &t);
+	assert_int_equal(v.norder, 3 + 4);
+	for (size_t i = 0; i < v.norder; i++)
+		assert_true(t.rows[v.order[i]].vcpu < 0);
+	/* `m` back to sums (or `c` off): no socket rows */
+	v.sumcache = true;
+	assert_int_equal(view_row_kinds(&v), 0);
+	view_apply(&v, &t);
+	assert_int_equal(v.norder, 3);
+	v.sumcache = false;
+	v.show_cache = false;
+	assert_false(view_socket_rows(&v));
+	view_apply(&v, &t);
+	assert_int_equal(v.norder, 3);
+	view_free(&v);
+	table_free(&t);
+	sample_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +479,9 @@ int main(void)
 		cmocka_unit_test(sched_split_and_cache),
 		cmocka_unit_test(sched_without_offline),
 		cmocka_unit_test(vcpu_rows),
+		cmocka_unit_test(socket_rows_rates),
+		cmocka_unit_test(socket_rows_resets),
+		cmocka_unit_test(socket_rows_in_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,8 +23,14 @@
 	"maxmem_bytes"
 #define GOLDEN_MID GOLDEN_BASE ",net_rx_bps,net_tx_bps,net_rx_pps,net_tx_pps,disk_rd_iops," \
 	"disk_wr_iops,disk_rd_bps,disk_wr_bps,run_pct,wait_pct,blk_pct,off_pct"
+#define GOLDEN_MID_AFTER_ID ",name,state,cpu_pct,cpu_s,vcpus,mem_bytes,mem_pct,maxmem_bytes," \
+	"net_rx_bps,net_tx_bps,net_rx_pps,net_tx_pps,disk_rd_iops," \
+	"disk_wr_iops,disk_rd_bps,disk_wr_bps,run_pct,wait_pct,blk_pct,off_pct"
 #define GOLDEN_ALL GOLDEN_MID ",llc_ref_ps,llc_miss_ps,hit_pct,mpki,l3_occ_bytes,mem_bw_bps"
-#define GOLDEN_BREAKDOWN GOLDEN_MID ",l3_occ_bytes,mem_bw_bps,miss_guest_user_ps," \
+/* The breakdown (--nosumcache) adds socket rows, so a `socket` field after
+ * `id`; every other name and its order stay. */
+#define GOLDEN_BREAKDOWN "time,interval_s,id,socket" GOLDEN_MID_AFTER_ID \
+	",l3_occ_bytes,mem_bw_bps,miss_guest_user_ps," \
 	"miss_guest_kernel_ps,miss_host_ps,hit_guest_user_pct,hit_guest_kernel_pct,hit_host_pct"
 
 struct fx {
@@ -120,6 +126,36 @@ static struct fx *fx_new(bool vcpus)
 	x->v.order = xg_calloc(x->v.norder, sizeof(size_t));
 	memcpy(x->v.order, vcpus ? with_vcpu : plain, x->v.norder * sizeof(size_t));
 	return x;
+}
+
+/* Two socket rows under Domain-0 (the breakdown on): socket 0 fully
+ * measured, socket 1 with its bandwidth missing for a new baseline. The
+ * order puts them right under their domain, before its vCPU rows. */
+static void fx_add_sockets(struct fx *x)
+{
+	for (uint32_t k = 0; k < 2; k++) {
+		struct xg_row *r = add_row(x, 0, -1, 0, "Domain-0");
+		x->t.ndom_rows--;
+		r->sock_row = 1;
+		r->socket = k;
+		r->state[0] = 0;
+		set(r, XG_COL_ID, 0);
+		set(r, XG_COL_L3_OCC, (double)(k + 1) * 1048576);
+		if (k == 0)
+			set(r, XG_COL_MEM_BW, 2.5e6);
+		else
+			r->why[XG_COL_MEM_BW] = XG_WHY_SOCKFIRST;
+	}
+	x->v.sumcache = false;
+	size_t n = x->t.n;   /* rows: 5 domains, [2 vCPUs], 2 sockets */
+	size_t order[] = { 4, 3, 2, 0, n - 2, n - 1, 5, 6, 1 };
+	size_t norder = x->v.show_vcpus ? 9 : 7;
+	if (!x->v.show_vcpus)
+		order[6] = 1;
+	free(x->v.order);
+	x->v.order = xg_calloc(norder, sizeof(size_t));
+	memcpy(x->v.order, order, norder * sizeof(size_t));
+	x->v.norder = norder;
 }
 
 static void fx_free(struct fx *x)
@@ -396,6 +432,40 @@ static void csv_vcpu_rows(void **state)
 	fx_free(x);
 }
 
+static void csv_socket_rows(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new(true);
+	fx_add_sockets(x);
+	char *out = run_sink(XG_OUT_CSV, x, 1);
+	assert_int_equal(count_lines(out), 1 + NDOM + 2 + 2);
+	assert_non_null(strstr(line(out, 0), "time,interval_s,id,vcpu,socket,name,"));
+	int nf = csv_fields(line(out, 0));
+	for (int i = 1; i <= NDOM + 4; i++)
+		assert_int_equal(csv_fields(line(out, i)), nf);
+	/* the domain row: both sub-row fields empty */
+	assert_non_null(strstr(line(out, 4), ",0,,,Domain-0,-b---r,"));
+	/* socket rows: the socket number, an empty state and, of all the
+	 * figures, only occupancy and bandwidth (empty when not measured) */
+	const char *l = line(out, 5);
+	assert_non_null(strstr(l, ",0,,0,Domain-0,,,"));
+	assert_non_null(strstr(l, ",1048576,2500000.000,"));
+	l = line(out, 6);
+	assert_non_null(strstr(l, ",0,,1,Domain-0,,,"));
+	assert_non_null(strstr(l, ",2097152,,"));
+	assert_null(strstr(l, "2500000"));
+	/* then the vCPU rows, socket field empty */
+	assert_non_null(strstr(line(out, 7), ",0,0,,Domain-0,online,"));
+	free(out);
+	/* socket rows not shown (summed cache): no field, no rows */
+	x->v.sumcache = true;
+	out = run_sink(XG_OUT_CSV, x, 1);
+	assert_null(strstr(line(out, 0), "socket"));
+	assert_int_equal(count_lines(out), 1 + NDOM + 2);
+	free(out);
+	fx_free(x);
+}
+
 /* ---- JSON ---- */
 
 static void json_exact_and_valid(void **state)
@@ -457,6 +527,83 @@ static void json_vcpus_nested(void **state)
 	assert_non_null(strstr(l, "\"vcpu_rows\":[]}"));
 	/* the cache figures are null with the source's reason */
 	assert_non_null(strstr(l, "\"llc_miss_ps\":\"" NO_PERF "\""));
+	free(out);
+	fx_free(x);
+}
+
+static void json_sockets_nested(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new(true);
+	fx_add_sockets(x);
+	char *out = run_sink(XG_OUT_JSON, x, 1);
+	const char *l = line(out, 0);
+	assert_true(json_valid(l));
+	/* under the domain, before its vCPU rows: socket, occupancy, bandwidth
+	 * (null with its reason), and nothing that does not apply to a socket */
+	char exp[512];
+	snprintf(exp, sizeof(exp), "\"sockets\":[{\"socket\":0,\"l3_occ_bytes\":1048576,"
+		 "\"mem_bw_bps\":2500000.000,\"why\":{}},{\"socket\":1,\"l3_occ_bytes\":2097152,"
+		 "\"mem_bw_bps\":null,\"why\":{\"mem_bw_bps\":\"%s\"}}],\"vcpu_rows\":[{\"vcpu\":0,",
+		 row_why(&x->t, &x->t.rows[x->t.n - 1], XG_COL_MEM_BW));
+	assert_non_null(strstr(l, exp));
+	assert_non_null(strstr(row_why(&x->t, &x->t.rows[x->t.n - 1], XG_COL_MEM_BW), "socket"));
+	/* other domains: an empty list, the same keys everywhere */
+	assert_non_null(strstr(l, "\"sockets\":[],\"vcpu_rows\":[]}"));
+	free(out);
+	/* summed: no list at all */
+	x->v.sumcache = true;
+	out = run_sink(XG_OUT_JSON, x, 1);
+	assert_null(strstr(out, "\"sockets\""));
+	assert_null(strstr(out, "\"socket\""));
+	free(out);
+	fx_free(x);
+}
+
+static size_t width(const char *s);
+
+static void text_socket_rows(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new(false);
+	fx_add_sockets(x);
+	char *out = run_sink(XG_OUT_TEXT, x, 1);
+	/* header at line 5; rows 8 4 2 0, then Domain-0's sockets, then 6 */
+	static char hdr[65536], s0[65536], s1[65536];
+	snprintf(hdr, sizeof(hdr), "%s", line(out, 5));
+	snprintf(s0, sizeof(s0), "%s", line(out, 10));
+	snprintf(s1, sizeof(s1), "%s", line(out, 11));
+	assert_non_null(strstr(line(out, 9), "Domain-0"));
+	assert_non_null(strstr(s0, "  socket 0"));
+	assert_non_null(strstr(s1, "  socket 1"));
+	assert_int_equal(width(s0), width(hdr));
+	/* the figures under their headers; every other cell blank, not `-` */
+	const char *occ = strstr(hdr, "L3-OCC"), *bw = strstr(hdr, "MEM-BW");
+	assert_true(occ && bw);
+	size_t occ_end = (size_t)(occ - hdr) + 6, bw_end = (size_t)(bw - hdr) + 6;
+	assert_memory_equal(s0 + occ_end - 4, "1.0M", 4);
+	assert_memory_equal(s0 + bw_end - 4, "2.4M", 4);
+	assert_memory_equal(s1 + occ_end - 4, "2.0M", 4);
+	assert_int_equal(s1[bw_end - 1], '-');
+	assert_null(strchr(s0, '-'));
+	size_t name_at = (size_t)(strstr(s0, "  socket 0") - s0);
+	for (size_t i = 0; i < name_at; i++)
+		assert_int_equal(s0[i], ' ');     /* no id on a sub-row */
+	free(out);
+	/* the report lists the socket row's reason apart from the domains' */
+	struct out o;
+	out_open(&o);
+	assert_int_equal(sink_write_report(o.f, &x->t, &x->v), 0);
+	out = out_close(&o);
+	char exp[256];
+	snprintf(exp, sizeof(exp), "\n  MEM-BW (mem_bw_bps): %s [1 of 2 socket rows]\n",
+		 row_why(&x->t, &x->t.rows[x->t.n - 1], XG_COL_MEM_BW));
+	assert_non_null(strstr(out, exp));
+	/* blank cells of socket rows are not reported as missing: the one
+	 * socket reason is the only one */
+	const char *p = strstr(out, "socket rows]");
+	assert_non_null(p);
+	assert_null(strstr(p + 1, "socket rows]"));
 	free(out);
 	fx_free(x);
 }
@@ -656,6 +803,9 @@ int main(void)
 		cmocka_unit_test(csv_header_is_stable),
 		cmocka_unit_test(csv_rows_exact),
 		cmocka_unit_test(csv_vcpu_rows),
+		cmocka_unit_test(csv_socket_rows),
+		cmocka_unit_test(json_sockets_nested),
+		cmocka_unit_test(text_socket_rows),
 		cmocka_unit_test(json_exact_and_valid),
 		cmocka_unit_test(json_vcpus_nested),
 		cmocka_unit_test(json_string_escapes),
