@@ -29,6 +29,24 @@ static void host(struct xg_sample *s, uint64_t t_ns)
 	s->host.valid |= 1u << XG_H_MEM;
 }
 
+/* Two samples at t0 and t1 (0: leave the host part empty). */
+static void pair_init(struct xg_sample *a, struct xg_sample *b, uint64_t t0, uint64_t t1)
+{
+	sample_init(a);
+	sample_init(b);
+	if (t0)
+		host(a, t0);
+	if (t1)
+		host(b, t1);
+}
+
+static void pair_free(struct xg_sample *a, struct xg_sample *b, struct xg_table *t)
+{
+	table_free(t);
+	sample_free(a);
+	sample_free(b);
+}
+
 static bool valid(const struct xg_row *r, enum xg_col c) { return (r->valid >> c) & 1; }
 
 static void cpu_pct_and_first_sample(void **state)
@@ -36,11 +54,8 @@ static void cpu_pct_and_first_sample(void **state)
 	(void)state;
 	struct xg_sample a, b;
 	struct xg_table t = { 0 };
-	sample_init(&a);
-	sample_init(&b);
-	host(&a, 10 * NS);
+	pair_init(&a, &b, 10 * NS, 12 * NS);   /* 2 s apart */
 	dom(&a, 0, "Domain-0", 5 * NS);
-	host(&b, 12 * NS);               /* 2 s later */
 	dom(&b, 0, "Domain-0", 6 * NS);  /* +1 s of CPU: 50 % */
 	dom_set(&b.dom[0], XG_F_MEM, 250);
 
@@ -60,9 +75,7 @@ static void cpu_pct_and_first_sample(void **state)
 	assert_true(valid(&t.rows[0], XG_COL_MEM));
 	/* Never measured fields carry no value. */
 	assert_false(valid(&t.rows[0], XG_COL_NET_RX));
-	table_free(&t);
-	sample_free(&a);
-	sample_free(&b);
+	pair_free(&a, &b, &t);
 }
 
 static void baseline_resets(void **state)
@@ -70,10 +83,7 @@ static void baseline_resets(void **state)
 	(void)state;
 	struct xg_sample a, b;
 	struct xg_table t = { 0 };
-	sample_init(&a);
-	sample_init(&b);
-	host(&a, 1 * NS);
-	host(&b, 2 * NS);
+	pair_init(&a, &b, 1 * NS, 2 * NS);
 	dom(&a, 1, "web", 100 * NS);
 	dom(&a, 2, "db", 100 * NS);
 	dom(&a, 3, "old-name", 100 * NS);
@@ -101,9 +111,7 @@ static void baseline_resets(void **state)
 	for (size_t i = 0; i < t.n; i++)
 		if (valid(&t.rows[i], XG_COL_CPU_PCT))
 			assert_true(t.rows[i].v[XG_COL_CPU_PCT] >= 0);
-	table_free(&t);
-	sample_free(&a);
-	sample_free(&b);
+	pair_free(&a, &b, &t);
 }
 
 static void sched_split_and_cache(void **state)
@@ -111,10 +119,7 @@ static void sched_split_and_cache(void **state)
 	(void)state;
 	struct xg_sample a, b;
 	struct xg_table t = { 0 };
-	sample_init(&a);
-	sample_init(&b);
-	host(&a, 0);
-	host(&b, NS);
+	pair_init(&a, &b, 0, NS);
 	struct xg_dom *x = dom(&a, 5, "x", 0), *y = dom(&b, 5, "x", NS / 2);
 	uint64_t s0[4] = { 10, 10, 10, 10 }, s1[4] = { 10 + 600, 10 + 200, 10 + 200, 10 };
 	for (int i = 0; i < 4; i++) {
@@ -151,9 +156,7 @@ static void sched_split_and_cache(void **state)
 	metrics_compute(&a, &b, false, &t);
 	assert_false(valid(&t.rows[0], XG_COL_HIT));
 	assert_int_equal(t.rows[0].why[XG_COL_HIT], XG_WHY_NOREFS);
-	table_free(&t);
-	sample_free(&a);
-	sample_free(&b);
+	pair_free(&a, &b, &t);
 }
 
 static void sched_without_offline(void **state)
@@ -161,10 +164,7 @@ static void sched_without_offline(void **state)
 	(void)state;
 	struct xg_sample a, b;
 	struct xg_table t = { 0 };
-	sample_init(&a);
-	sample_init(&b);
-	host(&a, 0);
-	host(&b, NS);
+	pair_init(&a, &b, 0, NS);
 	struct xg_dom *x = dom(&a, 1, "p", 0), *y = dom(&b, 1, "p", 0);
 	for (int i = 0; i < 3; i++) {
 		dom_set(x, XG_F_RUN_NS + i, 0);
@@ -177,9 +177,7 @@ static void sched_without_offline(void **state)
 		sum += t.rows[0].v[c];
 	assert_float_equal(sum, 100.0, 1e-9);
 	assert_string_equal(row_why(&t, &t.rows[0], XG_COL_OFF), "no offline state for Linux tasks");
-	table_free(&t);
-	sample_free(&a);
-	sample_free(&b);
+	pair_free(&a, &b, &t);
 }
 
 static void vcpu_rows(void **state)
@@ -187,10 +185,7 @@ static void vcpu_rows(void **state)
 	(void)state;
 	struct xg_sample a, b;
 	struct xg_table t = { 0 };
-	sample_init(&a);
-	sample_init(&b);
-	host(&a, 0);
-	host(&b, NS);
+	pair_init(&a, &b, 0, NS);
 	for (int k = 0; k < 2; k++) {
 		struct xg_sample *s = k ? &b : &a;
 		struct xg_dom *d = dom(s, 3, "two", 0);
@@ -211,9 +206,7 @@ static void vcpu_rows(void **state)
 	assert_int_equal(v1->vcpu, 1);
 	assert_float_equal(v1->v[XG_COL_CPU_PCT], 50.0, 1e-9);
 	assert_false(valid(v1, XG_COL_MEM));
-	table_free(&t);
-	sample_free(&a);
-	sample_free(&b);
+	pair_free(&a, &b, &t);
 }
 
 
@@ -250,10 +243,7 @@ static void socket_rows_rates(void **state)
 	(void)state;
 	struct xg_sample a, b;
 	struct xg_table t = { 0 };
-	sample_init(&a);
-	sample_init(&b);
-	host(&a, 10 * NS);
-	host(&b, 12 * NS);
+	pair_init(&a, &b, 10 * NS, 12 * NS);
 	struct xg_dom *da = dom(&a, 1, "web", 0), *db = dom(&b, 1, "web", 0);
 	socks(&a, da, 2, (uint64_t[]){ 1 << 20, 3 << 20 }, (uint64_t[]){ 5000000, 7000000 });
 	socks(&b, db, 2, (uint64_t[]){ 2 << 20, 1 << 20 }, (uint64_t[]){ 7000000, 15000000 });
@@ -322,9 +312,7 @@ static void socket_rows_rates(void **state)
 	assert_int_equal(t.rows[1].child_count, 1);
 	assert_int_equal(child(&t, 1, 0)->vcpu, 0);
 	assert_false(child(&t, 1, 0)->sock_row);
-	table_free(&t);
-	sample_free(&a);
-	sample_free(&b);
+	pair_free(&a, &b, &t);
 }
 
 static void socket_rows_resets(void **state)
@@ -332,10 +320,7 @@ static void socket_rows_resets(void **state)
 	(void)state;
 	struct xg_sample a, b;
 	struct xg_table t = { 0 };
-	sample_init(&a);
-	sample_init(&b);
-	host(&a, 1 * NS);
-	host(&b, 2 * NS);
+	pair_init(&a, &b, 1 * NS, 2 * NS);
 	/* 1: socket 1 went backwards; 2: socket 1 is new; 3: socket 0 was
 	 * not valid before; 4: id reused; 5: the source invalidated the
 	 * sums (and so every socket) with a reason; 6: one socket invalid,
@@ -399,9 +384,7 @@ static void socket_rows_resets(void **state)
 	b.host.mono_ns = a.host.mono_ns;
 	metrics_compute_rows(&a, &b, XG_ROWS_SOCKETS, &t);
 	assert_int_equal(child(&t, 0, 0)->why[XG_COL_MEM_BW], XG_WHY_NOTIME);
-	table_free(&t);
-	sample_free(&a);
-	sample_free(&b);
+	pair_free(&a, &b, &t);
 }
 
 /* Where the view puts socket rows: under their domain whatever the sort,
