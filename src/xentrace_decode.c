@@ -142,6 +142,13 @@ static int file_record(struct xt_decoder *dec, const uint8_t *p, size_t size, st
 	return 0;
 }
 
+static inline uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
 /* The hot loop: the whole records of the open chunk in [p, stop). Only
  * TSC bookkeeping happens for records nobody wants. Returns the bytes
  * consumed, or (size_t)-1 when the consumer stopped decoding. */
@@ -154,7 +161,26 @@ static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t
 	/* Kept in registers through the loop, written back around deliver(). */
 	uint64_t n = 0, back = 0, last = pi->last_tsc;
 	bool has = pi->has_tsc;
-	while (stop - p >= 4) {
+	for (;;) {
+		/* While 40 bytes (the largest record) remain, no record can cross
+		 * stop, so the loop needs no bounds check; records that carry no
+		 * TSC keep the last one without a branch. This loop sees ~80 %
+		 * of the records of a typical HVM trace, so it is kept minimal. */
+		if (filter && has) {
+			while (stop - p >= 40) {
+				uint32_t hdr = rd32(p);
+				if (__builtin_expect(xt_sched_wanted(hdr & 0x0fffffffu, infprev), 0))
+					break;
+				uint64_t tsc = rd64(p + 4);
+				bool ht = hdr >> 31;
+				back += ht & (tsc < last);
+				last = ht ? tsc : last;
+				n++;
+				p += xt_rec_size(hdr);
+			}
+		}
+		if (stop - p < 4)
+			break;
 		uint32_t hdr = rd32(p);
 		size_t size = xt_rec_size(hdr);
 		if ((size_t)(stop - p) < size)
@@ -162,7 +188,7 @@ static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t
 		if (filter && !xt_sched_wanted(hdr & 0x0fffffffu, infprev)) {
 			n++;
 			if (hdr >> 31) {
-				uint64_t tsc = (uint64_t)rd32(p + 4) | (uint64_t)rd32(p + 8) << 32;
+				uint64_t tsc = rd64(p + 4);
 				if (__builtin_expect(!has, 0)) {
 					pi->first_tsc = last = tsc;
 					has = true;

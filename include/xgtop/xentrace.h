@@ -99,11 +99,12 @@ static inline bool xt_sched_wanted(uint32_t event, bool infprev)
 	uint32_t sub = event & 0x0ffff000u;
 	return sub == 0x00021000u || sub == 0x0001f000u || (infprev && event == XT_SWITCH_INFPREV);
 }
-/* Size in bytes of the record whose first word is hdr (4..40). */
+/* Size in bytes of the record whose first word is hdr (4..40): the
+ * header, 4 per extra word (bits 28-30), 8 more with a TSC (bit 31).
+ * Arithmetic rather than a table: it is on the decoder's critical path. */
 static inline size_t xt_rec_size(uint32_t hdr)
 {
-	static const uint8_t size[16] = { 4, 8, 12, 16, 20, 24, 28, 32, 12, 16, 20, 24, 28, 32, 36, 40 };
-	return size[hdr >> 28];
+	return 4 + ((hdr >> 26) & 0x1cu) + ((hdr >> 28) & 8u);
 }
 
 /* ---- scheduler events and merging -------------------------------------- */
@@ -213,14 +214,20 @@ struct xt_vcpu_acct {
 enum xt_mode { XT_NATIVE, XT_COMPAT };
 
 /* Per (domain, vCPU) running / runnable / blocked / offline / lost time.
- * Domain ids are 16 bits (idle = 32767): vCPUs live in an open-addressing
- * hash keyed by dom << 16 | vcpu, so no domid or vcpu limit applies. */
+ * Domain ids and vCPU ids are 16 bits (idle = 32767): v[] is found through
+ * a table indexed directly by domain id, each entry a table indexed by
+ * vCPU id (both grown on demand), so every event costs two array reads
+ * rather than a hash probe, and no domid or vcpu limit applies. */
+struct xt_dom_ix {
+	uint32_t *ix;             /* index + 1 into v by vCPU id, 0 = none */
+	uint32_t cap;
+};
 struct xt_acct {
 	enum xt_mode mode;
 	struct xt_vcpu_acct *v;
 	size_t nv, vcap;
-	uint32_t *hash;           /* index + 1 into v, 0 = empty */
-	size_t hcap;
+	struct xt_dom_ix *dix;    /* by domain id */
+	size_t ndix;
 	uint64_t start_tsc, end_tsc;
 	bool started;
 	uint64_t lost_records, lost_events;
@@ -265,8 +272,20 @@ void xt_acct_sort(struct xt_acct *a);
 /* Internal to the accounting modules. */
 #define XT_DEFAULT_DOMID 32768u   /* compat: xenalyze's placeholder domain */
 enum { XT_CS_INIT = XT_NSTATES, XT_CS_QUEUED };
-size_t xt_acct_vcpu(struct xt_acct *a, uint32_t dom, uint32_t vcpu);
-struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p);
+size_t xt_acct_vcpu_add(struct xt_acct *a, uint32_t dom, uint32_t vcpu);
+struct xt_pcpu_acct *xt_acct_pcpu_add(struct xt_acct *a, uint32_t p);
+/* Index of (dom, vcpu) in a->v, created in the state "not known yet" on
+ * first use. Inline: it runs for every scheduler event. */
+static inline size_t xt_acct_vcpu(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
+{
+	if (dom < a->ndix && vcpu < a->dix[dom].cap && a->dix[dom].ix[vcpu])
+		return a->dix[dom].ix[vcpu] - 1;
+	return xt_acct_vcpu_add(a, dom, vcpu);   /* new, or a vCPU id above 16 bits */
+}
+static inline struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p)
+{
+	return p < a->np ? &a->p[p] : xt_acct_pcpu_add(a, p);
+}
 void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev);
 
 /* Cycles to ns at hz (exact 128-bit arithmetic, rounded to nearest). */
