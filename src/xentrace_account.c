@@ -237,6 +237,15 @@ void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev)
 		native_event(a, ev);
 }
 
+void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n)
+{
+	if (a->mode == XT_COMPAT)
+		xt_compat_events(a, ev, n);
+	else
+		for (size_t i = 0; i < n; i++)
+			native_event(a, &ev[i]);
+}
+
 void xt_acct_finish(struct xt_acct *a, uint64_t tsc)
 {
 	if (a->mode == XT_COMPAT)

@@ -35,22 +35,28 @@ static void update(struct xt_vcpu_acct *v, unsigned nw, uint64_t tsc)
 	v->xtsc = tsc;
 }
 
-static struct xt_pcpu_acct *pcpu(struct xt_acct *a, uint32_t p)
+static struct xt_pcpu_acct *pcpu_activate(struct xt_acct *a, uint32_t p)
 {
 	struct xt_pcpu_acct *pc = xt_acct_pcpu(a, p);
-	if (!pc->active) {
-		/* xenalyze makes a placeholder vCPU current on each new pCPU. */
-		pc->active = true;
-		int32_t d = (int32_t)xt_acct_vcpu(a, XT_DEFAULT_DOMID, p);
-		pc = xt_acct_pcpu(a, p);
-		pc->dflt = d;
-		pc->current = d;
-		a->v[d].xs = XT_RUNNING;
-		a->v[d].xtsc = 0;
-		a->v[d].xp = (int32_t)p;
-		a->v[d].activated = true;
-	}
+	/* xenalyze makes a placeholder vCPU current on each new pCPU. */
+	pc->active = true;
+	int32_t d = (int32_t)xt_acct_vcpu(a, XT_DEFAULT_DOMID, p);
+	pc = xt_acct_pcpu(a, p);
+	pc->dflt = d;
+	pc->current = d;
+	a->v[d].xs = XT_RUNNING;
+	a->v[d].xtsc = 0;
+	a->v[d].xp = (int32_t)p;
+	a->v[d].activated = true;
 	return pc;
+}
+
+/* Runs several times per event: the common case stays inline. */
+static inline struct xt_pcpu_acct *pcpu(struct xt_acct *a, uint32_t p)
+{
+	if (__builtin_expect(p < a->np && a->p[p].active, 1))
+		return &a->p[p];
+	return pcpu_activate(a, p);
 }
 
 static void prev_update(struct xt_acct *a, int32_t p, int32_t vi, uint64_t tsc, unsigned nw)
@@ -239,4 +245,10 @@ void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
 		pc->current = -1;
 		break;
 	}
+}
+
+void xt_compat_events(struct xt_acct *a, const struct xt_ev *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		xt_compat_event(a, &ev[i]);
 }

@@ -258,6 +258,36 @@ bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out)
 	return true;
 }
 
+size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run)
+{
+	if (!m->nh)
+		return 0;
+	struct xt_mh *h = m->h;
+	uint32_t qi = h[0].q;
+	struct xt_evq *q = &m->e->q[qi];
+	size_t i = q->head, k = q->n;
+	if (m->nh > 1) {
+		/* The run ends where another queue's head comes first; the
+		 * smaller child of the root is the earliest other head. */
+		struct xt_mh b = h[1];
+		if (m->nh > 2 && key_less(&h[2], &b))
+			b = h[2];
+		k = i + 1;
+		while (k < q->n && (q->ev[k].tsc < b.tsc || (q->ev[k].tsc == b.tsc && qi < b.q)))
+			k++;
+	}
+	*run = &q->ev[i];
+	if (k == q->n) {
+		q->head = q->n = 0;   /* the memory stays: *run is still valid */
+		h[0] = h[--m->nh];
+	} else {
+		q->head = k;
+		h[0].tsc = q->ev[k].tsc;
+	}
+	sift_down(h, m->nh, 0);
+	return k - i;
+}
+
 void xt_merge_free(struct xt_merge *m)
 {
 	free(m->h);

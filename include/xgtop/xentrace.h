@@ -178,6 +178,10 @@ struct xt_merge {
 void xt_merge_init(struct xt_merge *m, struct xt_events *e);
 bool xt_merge_next(struct xt_merge *m, struct xt_ev *out);
 bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out);
+/* The next events in merged order that all come from one queue, in place
+ * (no copy): *run points at them, the return value is their count (0 at
+ * the end). Same order as xt_merge_next; valid until the queues change. */
+size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run);
 void xt_merge_free(struct xt_merge *m);
 /* Live use: passes every queued event with tsc <= upto to fn in merged
  * order (upto = a time all pCPU buffers have been read to). Returns the
@@ -261,6 +265,8 @@ void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint
 /* Tells compat mode the first TSC of pCPU p (xenalyze back-dates to it). */
 void xt_acct_pcpu_first(struct xt_acct *a, uint32_t p, uint64_t tsc);
 void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev);
+/* n events in merged order (xt_merge_run's runs). */
+void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
 /* Native: closes every open interval at tsc (end of trace). */
 void xt_acct_finish(struct xt_acct *a, uint64_t tsc);
 /* Native: cumulative cycles of v up to tsc, counting its open interval. */
@@ -287,6 +293,7 @@ static inline struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p)
 	return p < a->np ? &a->p[p] : xt_acct_pcpu_add(a, p);
 }
 void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev);
+void xt_compat_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
 
 /* Cycles to ns at hz (exact 128-bit arithmetic, rounded to nearest). */
 uint64_t xt_cyc_to_ns(uint64_t cyc, double hz);
