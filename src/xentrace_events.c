@@ -33,9 +33,9 @@ static struct xt_evq *queue(struct xt_events *e, uint32_t p)
 	return &e->q[p];
 }
 
-static void push(struct xt_evq *q, const struct xt_ev *ev)
+static inline void push(struct xt_evq *q, const struct xt_ev *ev)
 {
-	if (q->n == q->cap)
+	if (__builtin_expect(q->n == q->cap, 0))
 		xg_grow(&q->ev, &q->cap, q->n + 1, sizeof(*q->ev));
 	q->ev[q->n++] = *ev;
 }
