@@ -21,6 +21,9 @@ void xt_decoder_free(struct xt_decoder *dec)
 {
 	free(dec->pcpu);
 	dec->pcpu = NULL;
+	free(dec->pre.w);
+	dec->pre.w = NULL;
+	dec->pre.valid = false;
 	dec->npcpu = dec->pcpu_cap = 0;
 }
 
@@ -149,13 +152,9 @@ static inline uint64_t rd64(const uint8_t *p)
 	return v;
 }
 
-/* A wanted record found by the batch loop, with the TSC it carries or
- * inherits. */
-struct wanted {
-	const uint8_t *p;
-	uint64_t tsc;
-};
 #define XT_BATCH 64
+/* Wanted records a chunk scanned ahead may hold before its scan pauses. */
+#define XT_PRE_CAP 2048
 /* The scan is one long dependency chain (a record's size says where the
  * next one starts), so every cache or TLB miss stalls it in full; asking
  * for the bytes 2 KiB ahead hides them (measured: -20 % scan time on a
@@ -197,69 +196,185 @@ static void scan_commit(struct xt_decoder *dec, struct xt_pcpu_info *pi, struct 
 	st->n = st->back = 0;
 }
 
-/* The hot loop: the whole records of the open chunk in [p, stop). Only
- * TSC bookkeeping happens for records nobody wants. Returns the bytes
- * consumed, or (size_t)-1 when the consumer stopped decoding. */
+/* One chunk's records being scanned; a local, so it lives in registers. */
+struct stream {
+	const uint8_t *p, *stop;
+	uint64_t n, back, last;
+	struct xt_wanted *w;
+	size_t k;
+};
+
+/* One record of the batch loop: the same branch-free TSC bookkeeping for
+ * every record, and a wanted record is noted with a store rather than a
+ * branch (which records are wanted is unpredictable). The caller
+ * guarantees 40 bytes (the largest record) from s->p to s->stop, so no
+ * bounds check is needed. */
+static inline __attribute__((always_inline)) void step(struct stream *s, bool infprev)
+{
+	const uint8_t *p = s->p;
+	uint32_t hdr = rd32(p);
+	uint64_t tsc = rd64(p + 4);
+	bool ht = hdr >> 31;
+	__builtin_prefetch(p + XT_PREFETCH);
+	s->back += ht & (tsc < s->last);
+	s->last = ht ? tsc : s->last;
+	s->w[s->k].p = p;
+	s->w[s->k].tsc = s->last;
+	/* xt_sched_wanted(): class 0x0001f or 0x00021, or INFPREV. */
+	bool want = (((hdr & 0x0ffff000u) - 0x0001f000u) & ~0x2000u) == 0;
+	if (infprev)
+		want |= (hdr & 0x0fffffffu) == XT_SWITCH_INFPREV;
+	s->k += want;
+	s->n++;
+	s->p = p + xt_rec_size(hdr);
+}
+
+static inline __attribute__((always_inline)) void run_one(struct stream *a, bool infprev)
+{
+	while (a->k < XT_BATCH && a->stop - a->p >= 40)
+		step(a, infprev);
+}
+
+/* Two chunks at once: their chains of record sizes are independent, so
+ * the CPU overlaps them. Stops when either needs attention. */
+static inline __attribute__((always_inline)) void run_two(struct stream *a, struct stream *b,
+                                                          bool infprev)
+{
+	while (a->k < XT_BATCH && a->stop - a->p >= 40 && b->k < XT_PRE_CAP && b->stop - b->p >= 40) {
+		step(a, infprev);
+		step(b, infprev);
+	}
+}
+
+/* Hands the wanted records w[0..k) of pCPU cpu to the consumer; on a stop,
+ * sets the pCPU's counters to end exactly at the record it stopped at
+ * (st0: its state at b0, where w's scan began). */
+static int deliver_wanted(struct xt_decoder *dec, uint32_t cpu, const struct xt_wanted *w, size_t k,
+                          const uint8_t *base, uint64_t base_off, const uint8_t *b0,
+                          const struct scan_state *st0, struct xg_err *err)
+{
+	for (size_t j = 0; j < k; j++) {
+		const uint8_t *q = w[j].p;
+		uint32_t hdr = rd32(q);
+		struct xt_rec r;
+		r.event = hdr & 0x0fffffffu;
+		r.nwords = (hdr >> 28) & 7;
+		r.has_tsc = hdr >> 31;
+		r.tsc = w[j].tsc;
+		r.pcpu = cpu;
+		r.offset = base_off + (uint64_t)(q - base);
+		/* 28 bytes always lie within the 40 the batch guarantees. */
+		memcpy(r.d, q + (r.has_tsc ? 12 : 4), sizeof(r.d));
+		if (dec->fn && dec->fn(dec->ctx, &r)) {
+			struct scan_state st = *st0;
+			replay(&st, b0, q);
+			scan_commit(dec, &dec->pcpu[cpu], &st);
+			dec->failed = true;
+			dec->fail_offset = r.offset;
+			return xg_fail(err, "trace processing stopped at byte %llu", (unsigned long long)r.offset);
+		}
+	}
+	return 0;
+}
+
+/* Can the chunk whose header is at q be scanned ahead alongside pCPU
+ * cpu's? Only if it is whole in the buffer, for another pCPU (whose
+ * counters nothing else touches until then) that has a TSC already. The
+ * header is checked again, and any error reported, when decoding gets
+ * there. */
+static bool plan_ahead(struct xt_decoder *dec, uint32_t cpu, const uint8_t *q, const uint8_t *end,
+                       struct stream *b)
+{
+	if (end - q < 12)
+		return false;
+	uint32_t hdr = rd32(q);
+	size_t hs = xt_rec_size(hdr);
+	if (!is_chunk_header(hdr) || (size_t)(end - q) < hs)
+		return false;
+	const uint8_t *d = q + 4 + ((hdr >> 31) ? 8 : 0);
+	uint32_t bcpu = rd32(d), win = rd32(d + 4);
+	if (bcpu == cpu || bcpu >= dec->npcpu || !dec->pcpu[bcpu].has_tsc || win % 4 || win < 40 ||
+	    win > (size_t)(end - q) - hs)
+		return false;
+	if (!dec->pre.w)
+		dec->pre.w = xg_malloc(XT_PRE_CAP * sizeof(*dec->pre.w));
+	memset(b, 0, sizeof(*b));
+	b->p = q + hs;
+	b->stop = b->p + win;
+	b->last = dec->pcpu[bcpu].last_tsc;
+	b->w = dec->pre.w;
+	dec->pre.cpu = bcpu;
+	return true;
+}
+
+/* The results of a chunk scanned ahead, now that decoding reached it at
+ * p (offset dec->offset): delivers its wanted records and counts its
+ * records, as if scanned now. Returns the bytes it covers, or -1. */
+static int64_t apply_ahead(struct xt_decoder *dec, const uint8_t *p, struct xg_err *err)
+{
+	struct xt_prescan *pre = &dec->pre;
+	struct xt_pcpu_info *pi = &dec->pcpu[pre->cpu];
+	struct scan_state st = { 0, 0, pi->last_tsc, pi->has_tsc };
+	pre->valid = false;
+	if (deliver_wanted(dec, pre->cpu, pre->w, pre->nw, p, dec->offset, p, &st, err))
+		return -1;
+	st.n = pre->n;
+	st.back = pre->back;
+	st.last = pre->last;
+	scan_commit(dec, pi, &st);
+	return (int64_t)pre->len;
+}
+
+/* The hot loop: the whole records of the open chunk in [p, stop); end is
+ * the end of the input buffer. Only TSC bookkeeping happens for records
+ * nobody wants. Returns the bytes consumed, or (size_t)-1 when the
+ * consumer stopped decoding. */
 static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t *stop,
-                         struct xg_err *err)
+                         const uint8_t *end, struct xg_err *err)
 {
 	const uint8_t *start = p;
 	const uint32_t cpu = dec->chunk_cpu;
 	struct xt_pcpu_info *pi = pcpu_get(dec, cpu);
 	const bool filter = dec->sched_only, infprev = dec->want_infprev;
+	if (dec->pre.valid && dec->pre.cpu == cpu && dec->pre.body == dec->offset) {
+		int64_t done = apply_ahead(dec, p, err);
+		if (done < 0)
+			return (size_t)-1;
+		p += done;
+	}
+	dec->pre.valid = false;
 	struct scan_state st = { 0, 0, pi->last_tsc, pi->has_tsc };
-	struct wanted w[XT_BATCH];
+	struct xt_wanted w[XT_BATCH];
+	struct stream b;
+	/* The next chunk is scanned ahead with this one when this one ends in
+	 * the buffer (stop < end: stop is the chunk's end, not the buffer's). */
+	const bool planned = filter && st.has && stop < end && stop - p >= 40 &&
+	                     plan_ahead(dec, cpu, stop, end, &b);
+	const uint8_t *bstart = planned ? b.p : NULL;
+	bool ahead = planned;
 	for (;;) {
-		/* Batches: while 40 bytes (the largest record) remain, no record
-		 * can cross stop, so no bounds check is needed; every record gets
-		 * the same branch-free TSC bookkeeping, and the few wanted ones
-		 * are noted (a store, not a branch: which records are wanted is
-		 * unpredictable) and delivered after the batch. */
 		while (filter && st.has && stop - p >= 40) {
 			const uint8_t *b0 = p;
 			struct scan_state s0 = st;
-			size_t k = 0;
-			uint64_t n = st.n, back = st.back, last = st.last;
-			do {
-				uint32_t hdr = rd32(p);
-				uint64_t tsc = rd64(p + 4);
-				uint32_t sub = hdr & 0x0ffff000u;
-				__builtin_prefetch(p + XT_PREFETCH);
-				bool ht = hdr >> 31;
-				back += ht & (tsc < last);
-				last = ht ? tsc : last;
-				w[k].p = p;
-				w[k].tsc = last;
-				k += (sub == 0x00021000u) | (sub == 0x0001f000u) |
-				     (infprev & ((hdr & 0x0fffffffu) == XT_SWITCH_INFPREV));
-				n++;
-				p += xt_rec_size(hdr);
-			} while (k < XT_BATCH && stop - p >= 40);
-			st.n = n;
-			st.back = back;
-			st.last = last;
-			for (size_t j = 0; j < k; j++) {
-				const uint8_t *q = w[j].p;
-				uint32_t hdr = rd32(q);
-				struct xt_rec r;
-				r.event = hdr & 0x0fffffffu;
-				r.nwords = (hdr >> 28) & 7;
-				r.has_tsc = hdr >> 31;
-				r.tsc = w[j].tsc;
-				r.pcpu = cpu;
-				r.offset = dec->offset + (uint64_t)(q - start);
-				/* 28 bytes always lie within the 40 the batch guarantees. */
-				memcpy(r.d, q + (r.has_tsc ? 12 : 4), sizeof(r.d));
-				if (dec->fn && dec->fn(dec->ctx, &r)) {
-					st = s0;
-					replay(&st, b0, q);
-					scan_commit(dec, &dec->pcpu[cpu], &st);
-					dec->failed = true;
-					dec->fail_offset = r.offset;
-					return (size_t)xg_fail(err, "trace processing stopped at byte %llu",
-					                       (unsigned long long)r.offset);
-				}
+			struct stream a = { p, stop, st.n, st.back, st.last, w, 0 };
+			if (ahead) {
+				if (infprev)
+					run_two(&a, &b, true);
+				else
+					run_two(&a, &b, false);
+				if (b.k == XT_PRE_CAP || b.stop - b.p < 40)
+					ahead = false;   /* b is done: its results wait in dec->pre */
 			}
+			if (infprev)
+				run_one(&a, true);
+			else
+				run_one(&a, false);
+			p = a.p;
+			st.n = a.n;
+			st.back = a.back;
+			st.last = a.last;
+			if (deliver_wanted(dec, cpu, w, a.k, start, dec->offset, b0, &s0, err))
+				return (size_t)-1;
 		}
 		if (stop - p < 4)
 			break;
@@ -289,6 +404,15 @@ static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t
 		p += size;
 	}
 	scan_commit(dec, pi, &st);
+	if (planned) {
+		dec->pre.valid = true;
+		dec->pre.body = dec->offset + (uint64_t)(bstart - start);
+		dec->pre.len = (uint64_t)(b.p - bstart);
+		dec->pre.n = b.n;
+		dec->pre.back = b.back;
+		dec->pre.last = b.last;
+		dec->pre.nw = b.k;
+	}
 	return (size_t)(p - start);
 }
 
@@ -323,7 +447,7 @@ int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct x
 			size_t avail = (size_t)(end - p);
 			bool chunk_ends = dec->chunk_left <= avail;
 			const uint8_t *stop = chunk_ends ? p + dec->chunk_left : end;
-			size_t used = scan_chunk(dec, p, stop, err);
+			size_t used = scan_chunk(dec, p, stop, end, err);
 			if (used == (size_t)-1)
 				return -1;
 			p += used;
@@ -350,6 +474,7 @@ int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct x
 	}
 	memcpy(dec->carry, p, (size_t)(end - p));
 	dec->ncarry = (size_t)(end - p);
+	dec->pre.valid = false;   /* it points into this buffer */
 	return 0;
 }
 

@@ -75,6 +75,17 @@ struct xt_decoder {
 	bool want_infprev;        /* ... including INFPREV (TSC-rate estimate) */
 	bool failed;              /* a corrupt input stopped decoding */
 	uint64_t fail_offset;
+	/* File mode: the next chunk's records, scanned ahead interleaved with
+	 * the current chunk's (two independent chains of record sizes run
+	 * faster than one); applied, in file order, when decoding gets there. */
+	struct xt_prescan {
+		bool valid;
+		uint32_t cpu;
+		uint64_t body, len;       /* input offset of its records, bytes scanned */
+		uint64_t n, back, last;   /* records, TSCs gone back, last TSC */
+		struct xt_wanted { const uint8_t *p; uint64_t tsc; } *w;
+		size_t nw;
+	} pre;
 };
 
 /* Highest pCPU id accepted (Xen's NR_CPUS limit is 4096 on x86). */

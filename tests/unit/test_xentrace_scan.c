@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The decoder's fast file scan (sched_only: batches, chunks scanned ahead
+ * two at a time) must deliver exactly what the plain record-by-record path
+ * delivers, keep the same per-pCPU counters, and stop exactly where a
+ * consumer stops it, however the input is split into feeds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xgtop/xentrace.h"
+
+struct tbuf { uint8_t *b; size_t n, cap, hdr; };
+
+static void put32(struct tbuf *b, uint32_t v)
+{
+	if (b->n + 4 > b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 1 << 16;
+		b->b = realloc(b->b, b->cap);
+		assert_non_null(b->b);
+	}
+	memcpy(b->b + b->n, &v, 4);
+	b->n += 4;
+}
+
+static void chunk(struct tbuf *b, uint32_t cpu)
+{
+	b->hdr = b->n;
+	put32(b, XT_CPU_CHANGE | 2u << 28);
+	put32(b, cpu);
+	put32(b, 0);
+}
+
+static void chunk_end(struct tbuf *b)
+{
+	uint32_t len = (uint32_t)(b->n - b->hdr - 12);
+	memcpy(b->b + b->hdr + 8, &len, 4);
+}
+
+static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed)
+{
+	put32(b, ev | n << 28 | (tsc_on ? 1u << 31 : 0));
+	if (tsc_on) {
+		put32(b, (uint32_t)tsc);
+		put32(b, (uint32_t)(tsc >> 32));
+	}
+	for (unsigned i = 0; i < n; i++)
+		put32(b, seed * 2654435761u + i);
+}
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* Chunks for pCPUs 0-3 (mostly alternating, sometimes the same pCPU twice
+ * in a row), each a mix of HVM-like noise, runstate changes, INFPREV,
+ * records without TSC and the odd TSC going backwards; one chunk holds
+ * more wanted records than a scan ahead keeps. */
+static void build(struct tbuf *b)
+{
+	uint32_t s = 12345;
+	uint64_t tsc[4] = { 1000, 2000, 3000, 4000 };
+	memset(b, 0, sizeof(*b));
+	for (int c = 0; c < 40; c++) {
+		uint32_t cpu = (uint32_t)c % 4;
+		if (c % 7 == 6)
+			cpu = ((uint32_t)c - 1) % 4;
+		chunk(b, cpu);
+		int nrec = c == 9 ? 3000 : (int)(rnd(&s) % 400);
+		for (int i = 0; i < nrec; i++) {
+			uint32_t r = rnd(&s), ev;
+			tsc[cpu] += r % 1000;
+			if (r % 97 == 0)
+				tsc[cpu] -= 5000;   /* TSC goes back */
+			switch (c == 9 ? 0 : r % 9) {
+			case 0: case 1:
+				ev = XT_RUNSTATE_CHANGE | (r >> 8 & 3) << 8 | (r >> 10 & 3) << 4;
+				break;
+			case 2: ev = XT_CONTINUE_RUNNING; break;
+			case 3: ev = XT_SWITCH_INFPREV; break;
+			case 4: ev = 0x0002800fu; break;
+			default: ev = 0x00081000u | (r >> 12 & 0xfff); break;
+			}
+			rec(b, ev, r % 11 != 0, tsc[cpu], (r >> 4) % 8, r);
+		}
+		if (c == 20)
+			rec(b, XT_LOST_RECORDS, 1, tsc[cpu], 4, 7);
+		chunk_end(b);
+	}
+}
+
+struct got {
+	struct xt_rec *r;
+	size_t n, cap;
+	uint64_t stop_at;   /* stop at the record at this offset (0: never) */
+};
+
+static int collect(void *ctx, const struct xt_rec *r)
+{
+	struct got *g = ctx;
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 1024;
+		g->r = realloc(g->r, g->cap * sizeof(*g->r));
+		assert_non_null(g->r);
+	}
+	g->r[g->n++] = *r;
+	return g->stop_at && r->offset == g->stop_at;
+}
+
+/* Unfiltered reference: keeps only what the filter would let through. */
+static int collect_wanted(void *ctx, const struct xt_rec *r)
+{
+	if (!xt_sched_wanted(r->event, true))
+		return 0;
+	return collect(ctx, r);
+}
+
+struct run {
+	struct xt_decoder d;
+	struct got g;
+	int rc;
+};
+
+static void run_decode(struct run *x, const struct tbuf *b, bool filter, size_t piece, uint64_t stop_at)
+{
+	struct xg_err err;
+	memset(x, 0, sizeof(*x));
+	x->g.stop_at = stop_at;
+	xt_decoder_init(&x->d, filter ? collect : collect_wanted, &x->g);
+	x->d.sched_only = filter;
+	x->d.want_infprev = true;
+	for (size_t o = 0; o < b->n && !x->rc; o += piece)
+		x->rc = xt_decode_feed(&x->d, b->b + o, b->n - o < piece ? b->n - o : piece, &err);
+	if (!x->rc)
+		x->rc = xt_decode_finish(&x->d, &err);
+}
+
+static void same(const struct run *a, const struct run *b)
+{
+	assert_int_equal(a->rc, b->rc);
+	assert_int_equal(a->g.n, b->g.n);
+	for (size_t i = 0; i < a->g.n; i++) {
+		const struct xt_rec *x = &a->g.r[i], *y = &b->g.r[i];
+		assert_int_equal(x->event, y->event);
+		assert_int_equal(x->offset, y->offset);
+		assert_int_equal(x->pcpu, y->pcpu);
+		assert_int_equal(x->tsc, y->tsc);
+		assert_int_equal(x->has_tsc, y->has_tsc);
+		assert_int_equal(x->nwords, y->nwords);
+		assert_memory_equal(x->d, y->d, 4u * x->nwords);
+	}
+	assert_int_equal(a->d.records, b->d.records);
+	assert_int_equal(a->d.chunks, b->d.chunks);
+	assert_int_equal(a->d.npcpu, b->d.npcpu);
+	assert_int_equal(a->d.failed, b->d.failed);
+	assert_int_equal(a->d.fail_offset, b->d.fail_offset);
+	for (size_t p = 0; p < a->d.npcpu; p++) {
+		const struct xt_pcpu_info *x = &a->d.pcpu[p], *y = &b->d.pcpu[p];
+		assert_int_equal(x->records, y->records);
+		assert_int_equal(x->tsc_backwards, y->tsc_backwards);
+		assert_int_equal(x->first_tsc, y->first_tsc);
+		assert_int_equal(x->last_tsc, y->last_tsc);
+		assert_int_equal(x->has_tsc, y->has_tsc);
+	}
+}
+
+static void done(struct run *x)
+{
+	xt_decoder_free(&x->d);
+	free(x->g.r);
+}
+
+static void fast_scan_matches_plain_path(void **state)
+{
+	(void)state;
+	struct tbuf b;
+	build(&b);
+	struct run ref, fast;
+	run_decode(&ref, &b, false, b.n, 0);
+	assert_int_equal(ref.rc, 0);
+	assert_true(ref.g.n > 4000);
+	static const size_t pieces[] = { 1, 7, 40, 1000, 4096, 65536, 1 << 30 };
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
+		run_decode(&fast, &b, true, pieces[i], 0);
+		same(&ref, &fast);
+		done(&fast);
+	}
+	done(&ref);
+	free(b.b);
+}
+
+static void consumer_stop_is_exact(void **state)
+{
+	(void)state;
+	struct tbuf b;
+	build(&b);
+	struct run all, ref, fast;
+	run_decode(&all, &b, false, b.n, 0);
+	/* Stop at many wanted records: first ones, inside batches, inside
+	 * chunks scanned ahead, the last one. */
+	for (size_t i = 0; i < all.g.n; i += (i < 200 ? 1 : 97)) {
+		uint64_t at = all.g.r[i].offset;
+		run_decode(&ref, &b, false, b.n, at);
+		run_decode(&fast, &b, true, b.n, at);
+		assert_int_equal(fast.rc, -1);
+		assert_int_equal(fast.d.fail_offset, at);
+		same(&ref, &fast);
+		done(&ref);
+		done(&fast);
+	}
+	done(&all);
+	free(b.b);
+}
+
+static void corrupt_chunk_after_scan_ahead(void **state)
+{
+	(void)state;
+	struct tbuf b;
+	build(&b);
+	/* Shorten a chunk's window by 4 bytes so its last record overruns:
+	 * decoding must fail there with everything before it delivered, even
+	 * though the chunk may have been scanned ahead with the one before. */
+	size_t off = 0;
+	for (int c = 0; c < 12; c++) {
+		uint32_t win;
+		memcpy(&win, b.b + off + 8, 4);
+		if (c == 11) {
+			win -= 4;
+			memcpy(b.b + off + 8, &win, 4);
+			break;
+		}
+		off += 12 + win;
+	}
+	struct run ref, fast;
+	run_decode(&ref, &b, false, b.n, 0);
+	assert_int_equal(ref.rc, -1);
+	run_decode(&fast, &b, true, b.n, 0);
+	same(&ref, &fast);
+	done(&ref);
+	done(&fast);
+	free(b.b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fast_scan_matches_plain_path),
+		cmocka_unit_test(consumer_stop_is_exact),
+		cmocka_unit_test(corrupt_chunk_after_scan_ahead),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
