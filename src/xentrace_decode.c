@@ -253,6 +253,12 @@ static int deliver_wanted(struct xt_decoder *dec, uint32_t cpu, const struct xt_
                           const uint8_t *base, uint64_t base_off, const uint8_t *b0,
                           const struct scan_state *st0, struct xg_err *err)
 {
+	/* xt_events_add never stops decoding and ignores offsets: hand it the
+	 * records as they are, without building an xt_rec for each. */
+	if (dec->fn == xt_events_add) {
+		xt_events_add_wanted(dec->ctx, cpu, w, k);
+		return 0;
+	}
 	for (size_t j = 0; j < k; j++) {
 		const uint8_t *q = w[j].p;
 		uint32_t hdr = rd32(q);

@@ -60,61 +60,85 @@ static void hz_sample(struct xt_events *e, const struct xt_rec *r)
 	e->hz_samples[e->nhz++] = hz;
 }
 
-int xt_events_add(void *ctx, const struct xt_rec *r)
+static inline uint32_t rd32(const uint8_t *p)
 {
-	struct xt_events *e = ctx;
-	struct xt_evq *q = queue(e, r->pcpu);
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline struct xt_evq *queue_of(struct xt_events *e, uint32_t p)
+{
+	return __builtin_expect(p < e->nq, 1) ? &e->q[p] : queue(e, p);
+}
+
+static inline void note_tsc(struct xt_events *e, struct xt_evq *q, uint64_t tsc)
+{
+	if (!e->has_tsc || tsc < e->first_tsc)
+		e->first_tsc = tsc;
+	if (!e->has_tsc || tsc > e->last_tsc)
+		e->last_tsc = tsc;
+	e->has_tsc = true;
+	if (!q->has_first) {
+		q->first_tsc = tsc;
+		q->has_first = true;
+	}
+	q->last_tsc = tsc;
+}
+
+static inline bool is_runstate(uint32_t event)
+{
+	uint32_t lo = event & 0x0ffff00fu;
+	return lo == XT_RUNSTATE_CHANGE || lo == XT_CONTINUE_RUNNING;
+}
+
+/* A runstate change or "continue running" record of pCPU pcpu; d0 is its
+ * first extra word (when nwords >= 1). */
+static inline void add_runstate(struct xt_events *e, struct xt_evq *q, uint32_t pcpu,
+                                uint32_t event, unsigned nwords, uint64_t tsc, uint32_t d0)
+{
+	uint32_t lo = event & 0x0ffff00fu;
+	uint32_t oldst = (event >> 8) & 0xf, newst = (event >> 4) & 0xf;
+	struct xt_ev ev = { .tsc = tsc, .pcpu = (uint16_t)pcpu };
+	e->sched_records++;
+	/* {vcpu:16, dom:16} in the first word; Xen builds with perf
+	 * counters appended two u64s, which we ignore. */
+	if (nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > 3 || newst > 3))) {
+		e->short_records++;
+		return;
+	}
+	ev.vcpu = d0 & 0xffff;
+	ev.dom = d0 >> 16;
+	if (lo == XT_CONTINUE_RUNNING) {
+		ev.kind = XT_EV_CONTINUE;
+		ev.old_new = XT_RUNNING << 4 | XT_RUNNING;
+		newst = XT_RUNNING;
+	} else {
+		ev.kind = XT_EV_CHANGE;
+		ev.old_new = (uint8_t)(oldst << 4 | newst);
+	}
+	if (newst == XT_RUNNING) {
+		if (pcpu >= e->ncur) {
+			size_t cap = e->ncur;
+			xg_grow(&e->cur, &cap, (size_t)pcpu + 1, sizeof(*e->cur));
+			memset(e->cur + e->ncur, 0, (cap - e->ncur) * sizeof(*e->cur));
+			e->ncur = cap;
+		}
+		if (lo == XT_RUNSTATE_CHANGE || !e->cur[pcpu].valid ||
+		    e->cur[pcpu].dom != ev.dom || e->cur[pcpu].vcpu != ev.vcpu) {
+			e->cur[pcpu].dom = ev.dom;
+			e->cur[pcpu].vcpu = ev.vcpu;
+			e->cur[pcpu].tsc = tsc;
+			e->cur[pcpu].valid = true;
+		}
+	}
+	push(q, &ev);
+}
+
+/* Any other record: lost records, INFPREV (the TSC-rate estimate). */
+static void add_other(struct xt_events *e, struct xt_evq *q, const struct xt_rec *r)
+{
 	struct xt_ev ev = { .tsc = r->tsc, .pcpu = (uint16_t)r->pcpu };
-	if (r->has_tsc) {
-		if (!e->has_tsc || r->tsc < e->first_tsc)
-			e->first_tsc = r->tsc;
-		if (!e->has_tsc || r->tsc > e->last_tsc)
-			e->last_tsc = r->tsc;
-		e->has_tsc = true;
-		if (!q->has_first) {
-			q->first_tsc = r->tsc;
-			q->has_first = true;
-		}
-		q->last_tsc = r->tsc;
-	}
-	uint32_t lo = r->event & 0x0ffff00fu;
-	if (lo == XT_RUNSTATE_CHANGE || lo == XT_CONTINUE_RUNNING) {
-		uint32_t oldst = (r->event >> 8) & 0xf, newst = (r->event >> 4) & 0xf;
-		e->sched_records++;
-		/* {vcpu:16, dom:16} in the first word; Xen builds with perf
-		 * counters appended two u64s, which we ignore. */
-		if (r->nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > 3 || newst > 3))) {
-			e->short_records++;
-			return 0;
-		}
-		ev.vcpu = r->d[0] & 0xffff;
-		ev.dom = r->d[0] >> 16;
-		if (lo == XT_CONTINUE_RUNNING) {
-			ev.kind = XT_EV_CONTINUE;
-			ev.old_new = XT_RUNNING << 4 | XT_RUNNING;
-			newst = XT_RUNNING;
-		} else {
-			ev.kind = XT_EV_CHANGE;
-			ev.old_new = (uint8_t)(oldst << 4 | newst);
-		}
-		if (newst == XT_RUNNING) {
-			if (r->pcpu >= e->ncur) {
-				size_t cap = e->ncur;
-				xg_grow(&e->cur, &cap, (size_t)r->pcpu + 1, sizeof(*e->cur));
-				memset(e->cur + e->ncur, 0, (cap - e->ncur) * sizeof(*e->cur));
-				e->ncur = cap;
-			}
-			if (lo == XT_RUNSTATE_CHANGE || !e->cur[r->pcpu].valid ||
-			    e->cur[r->pcpu].dom != ev.dom || e->cur[r->pcpu].vcpu != ev.vcpu) {
-				e->cur[r->pcpu].dom = ev.dom;
-				e->cur[r->pcpu].vcpu = ev.vcpu;
-				e->cur[r->pcpu].tsc = r->tsc;
-				e->cur[r->pcpu].valid = true;
-			}
-		}
-		push(q, &ev);
-		return 0;
-	}
 	if (r->event == XT_LOST_RECORDS) {
 		uint64_t first = r->tsc;
 		uint32_t count = r->nwords >= 1 ? r->d[0] : 0;
@@ -139,11 +163,48 @@ int xt_events_add(void *ctx, const struct xt_rec *r)
 		ev.dom = did;
 		ev.vcpu = vid;
 		push(q, &ev);
-		return 0;
+		return;
 	}
 	if (r->event == XT_SWITCH_INFPREV && r->has_tsc)
 		hz_sample(e, r);
+}
+
+int xt_events_add(void *ctx, const struct xt_rec *r)
+{
+	struct xt_events *e = ctx;
+	struct xt_evq *q = queue_of(e, r->pcpu);
+	if (r->has_tsc)
+		note_tsc(e, q, r->tsc);
+	if (is_runstate(r->event))
+		add_runstate(e, q, r->pcpu, r->event, r->nwords, r->tsc, r->d[0]);
+	else
+		add_other(e, q, r);
 	return 0;
+}
+
+void xt_events_add_wanted(struct xt_events *e, uint32_t pcpu, const struct xt_wanted *w, size_t k)
+{
+	if (!k)
+		return;
+	struct xt_evq *q = queue_of(e, pcpu);
+	for (size_t j = 0; j < k; j++) {
+		const uint8_t *p = w[j].p;
+		uint32_t hdr = rd32(p);
+		uint32_t event = hdr & 0x0fffffffu;
+		unsigned nwords = (hdr >> 28) & 7;
+		bool has_tsc = hdr >> 31;
+		const uint8_t *d = p + (has_tsc ? 12 : 4);
+		if (has_tsc)
+			note_tsc(e, q, w[j].tsc);
+		if (is_runstate(event)) {
+			add_runstate(e, q, pcpu, event, nwords, w[j].tsc, nwords ? rd32(d) : 0);
+		} else {
+			struct xt_rec r = { .event = event, .nwords = (uint8_t)nwords, .has_tsc = has_tsc,
+			                    .tsc = w[j].tsc, .pcpu = pcpu };
+			memcpy(r.d, d, 4u * nwords);
+			add_other(e, q, &r);
+		}
+	}
 }
 
 void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last)
@@ -277,6 +338,10 @@ size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run)
 			k++;
 	}
 	*run = &q->ev[i];
+	/* Each queue is read front to back, but eight or more of them in
+	 * turn, from memory written long before: fetch this one's next
+	 * events while the caller works on the run. */
+	__builtin_prefetch(&q->ev[k + 8]);
 	if (k == q->n) {
 		q->head = q->n = 0;   /* the memory stays: *run is still valid */
 		h[0] = h[--m->nh];

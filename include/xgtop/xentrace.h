@@ -172,6 +172,9 @@ void xt_events_init(struct xt_events *e);
 void xt_events_free(struct xt_events *e);
 /* An xt_rec_fn: pass &events as ctx. */
 int xt_events_add(void *events, const struct xt_rec *r);
+/* The same for k records of pCPU pcpu straight from the input (the
+ * decoder's fast path when its consumer is xt_events_add). */
+void xt_events_add_wanted(struct xt_events *e, uint32_t pcpu, const struct xt_wanted *w, size_t k);
 /* Widens pCPU p's (and the trace's) TSC span with records not delivered. */
 void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last);
 /* Appends an XT_EV_PCPU_END per pCPU (call once, at the end of input). */

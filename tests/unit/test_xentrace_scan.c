@@ -39,7 +39,9 @@ static void chunk_end(struct tbuf *b)
 	memcpy(b->b + b->hdr + 8, &len, 4);
 }
 
-static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed)
+/* Extra words: w[] where given, else derived from seed. */
+static void recw(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed,
+                 const uint32_t *w)
 {
 	put32(b, ev | n << 28 | (tsc_on ? 1u << 31 : 0));
 	if (tsc_on) {
@@ -47,7 +49,12 @@ static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned 
 		put32(b, (uint32_t)(tsc >> 32));
 	}
 	for (unsigned i = 0; i < n; i++)
-		put32(b, seed * 2654435761u + i);
+		put32(b, w ? w[i] : seed * 2654435761u + i);
+}
+
+static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed)
+{
+	recw(b, ev, tsc_on, tsc, n, seed, NULL);
 }
 
 static uint32_t rnd(uint32_t *s)
@@ -91,6 +98,10 @@ static void build(struct tbuf *b)
 		}
 		if (c == 20)
 			rec(b, XT_LOST_RECORDS, 1, tsc[cpu], 4, 7);
+		/* A run of d5v1 long enough for the TSC-rate estimate. */
+		uint32_t rs = 5u << 16 | 1, prev[3] = { 5, 1, 2000000 };
+		recw(b, XT_RUNSTATE_CHANGE | 1u << 8, 1, tsc[cpu] += 10, 1, 0, &rs);
+		recw(b, XT_SWITCH_INFPREV, 1, tsc[cpu] += 4800000, 3, 0, prev);
 		chunk_end(b);
 	}
 }
@@ -247,12 +258,64 @@ static void corrupt_chunk_after_scan_ahead(void **state)
 	free(b.b);
 }
 
+/* Same as xt_events_add, but not it: the decoder then takes its general
+ * per-record path instead of the batch hand-over. */
+static int events_add_slow(void *ctx, const struct xt_rec *r)
+{
+	return xt_events_add(ctx, r);
+}
+
+static void load_events(struct xt_events *ev, const struct tbuf *b, xt_rec_fn fn, size_t piece)
+{
+	struct xt_decoder d;
+	struct xg_err err;
+	xt_events_init(ev);
+	xt_decoder_init(&d, fn, ev);
+	d.sched_only = true;
+	d.want_infprev = true;
+	for (size_t o = 0; o < b->n; o += piece)
+		assert_int_equal(xt_decode_feed(&d, b->b + o, b->n - o < piece ? b->n - o : piece, &err), 0);
+	assert_int_equal(xt_decode_finish(&d, &err), 0);
+	xt_decoder_free(&d);
+}
+
+static void events_fast_path_matches(void **state)
+{
+	(void)state;
+	struct tbuf b;
+	build(&b);
+	struct xt_events slow, fast;
+	load_events(&slow, &b, events_add_slow, b.n);
+	load_events(&fast, &b, xt_events_add, b.n);
+	assert_true(slow.sched_records > 1000);
+	assert_int_equal(slow.nq, fast.nq);
+	for (size_t p = 0; p < slow.nq; p++) {
+		assert_int_equal(slow.q[p].n, fast.q[p].n);
+		assert_memory_equal(slow.q[p].ev, fast.q[p].ev, slow.q[p].n * sizeof(struct xt_ev));
+		assert_int_equal(slow.q[p].first_tsc, fast.q[p].first_tsc);
+		assert_int_equal(slow.q[p].last_tsc, fast.q[p].last_tsc);
+	}
+	assert_int_equal(slow.first_tsc, fast.first_tsc);
+	assert_int_equal(slow.last_tsc, fast.last_tsc);
+	assert_int_equal(slow.sched_records, fast.sched_records);
+	assert_int_equal(slow.short_records, fast.short_records);
+	assert_int_equal(slow.lost_records, fast.lost_records);
+	assert_int_equal(slow.lost_events, fast.lost_events);
+	assert_true(slow.nhz > 0);
+	assert_int_equal(slow.nhz, fast.nhz);
+	assert_memory_equal(slow.hz_samples, fast.hz_samples, slow.nhz * sizeof(double));
+	xt_events_free(&slow);
+	xt_events_free(&fast);
+	free(b.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fast_scan_matches_plain_path),
 		cmocka_unit_test(consumer_stop_is_exact),
 		cmocka_unit_test(corrupt_chunk_after_scan_ahead),
+		cmocka_unit_test(events_fast_path_matches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
