@@ -116,7 +116,7 @@ void xt_acct_pcpu_first(struct xt_acct *a, uint32_t p, uint64_t tsc)
 }
 
 /* Ends v's current interval at tsc and starts state s there. */
-static void set_state(struct xt_vcpu_acct *v, unsigned s, uint64_t tsc)
+static inline void set_state(struct xt_vcpu_acct *v, unsigned s, uint64_t tsc)
 {
 	if (v->state < XT_NSTATES && tsc > v->since) {
 		v->cyc[v->state] += tsc - v->since;
@@ -151,7 +151,7 @@ void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint
 
 /* First record of a vCPU nobody seeded: before it, the vCPU was in its
  * old state since the trace start, unless records were lost meanwhile. */
-static void first_sight(struct xt_acct *a, struct xt_vcpu_acct *v, unsigned old, uint64_t t)
+static __attribute__((noinline)) void first_sight(struct xt_acct *a, struct xt_vcpu_acct *v, unsigned old, uint64_t t)
 {
 	if (!a->started) {
 		v->state = (uint8_t)old;
@@ -164,7 +164,8 @@ static void first_sight(struct xt_acct *a, struct xt_vcpu_acct *v, unsigned old,
 		set_state(v, XT_LOST, a->first_lost_tsc > a->start_tsc ? a->first_lost_tsc : a->start_tsc);
 }
 
-static void native_event(struct xt_acct *a, const struct xt_ev *ev)
+/* Inlined into the batch loop: it runs once per scheduler event. */
+static inline __attribute__((always_inline)) void native_event(struct xt_acct *a, const struct xt_ev *ev)
 {
 	struct xt_pcpu_acct *p = xt_acct_pcpu(a, ev->pcpu);
 	uint64_t t = ev->tsc;

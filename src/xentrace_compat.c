@@ -185,7 +185,8 @@ static void runstate(struct xt_acct *a, const struct xt_ev *ev)
 	}
 }
 
-void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
+static inline __attribute__((always_inline)) void compat_event(struct xt_acct *a,
+                                                               const struct xt_ev *ev)
 {
 	uint32_t p = ev->pcpu;
 	struct xt_pcpu_acct *pc;
@@ -247,8 +248,13 @@ void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
 	}
 }
 
+void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
+{
+	compat_event(a, ev);
+}
+
 void xt_compat_events(struct xt_acct *a, const struct xt_ev *ev, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		xt_compat_event(a, &ev[i]);
+		compat_event(a, &ev[i]);
 }

@@ -94,7 +94,7 @@ static inline bool is_runstate(uint32_t event)
 
 /* A runstate change or "continue running" record of pCPU pcpu; d0 is its
  * first extra word (when nwords >= 1). */
-static inline void add_runstate(struct xt_events *e, struct xt_evq *q, uint32_t pcpu,
+static inline __attribute__((always_inline)) void add_runstate(struct xt_events *e, struct xt_evq *q, uint32_t pcpu,
                                 uint32_t event, unsigned nwords, uint64_t tsc, uint32_t d0)
 {
 	uint32_t lo = event & 0x0ffff00fu;
@@ -266,12 +266,12 @@ static inline bool key_less(const struct xt_mh *x, const struct xt_mh *y)
 static void sift_down(struct xt_mh *h, size_t n, size_t i)
 {
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < n && key_less(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && key_less(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
+		size_t l = 2 * i + 1;
+		if (l >= n)
+			return;
+		/* The smaller child without a branch: which one it is is a coin toss. */
+		size_t m = l + (l + 1 < n && key_less(&h[l + 1], &h[l]));
+		if (!key_less(&h[m], &h[i]))
 			return;
 		struct xt_mh t = h[i];
 		h[i] = h[m];
