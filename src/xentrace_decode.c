@@ -225,14 +225,20 @@ static inline __attribute__((always_inline)) void step(struct stream *s, bool in
 	if (infprev)
 		want |= (hdr & 0x0fffffffu) == XT_SWITCH_INFPREV;
 	s->k += want;
-	s->n++;
 	s->p = p + xt_rec_size(hdr);
 }
 
+/* The loops count steps once for their streams (s->n), and compare with
+ * stop - 40 precomputed: two chunks' state must fit in registers. */
 static inline __attribute__((always_inline)) void run_one(struct stream *a, bool infprev)
 {
-	while (a->k < XT_BATCH && a->stop - a->p >= 40)
+	const uint8_t *lim = a->stop - 40;
+	uint64_t n = 0;
+	while (a->k < XT_BATCH && a->p <= lim) {
 		step(a, infprev);
+		n++;
+	}
+	a->n += n;
 }
 
 /* Two chunks at once: their chains of record sizes are independent, so
@@ -240,10 +246,15 @@ static inline __attribute__((always_inline)) void run_one(struct stream *a, bool
 static inline __attribute__((always_inline)) void run_two(struct stream *a, struct stream *b,
                                                           bool infprev)
 {
-	while (a->k < XT_BATCH && a->stop - a->p >= 40 && b->k < XT_PRE_CAP && b->stop - b->p >= 40) {
+	const uint8_t *alim = a->stop - 40, *blim = b->stop - 40;
+	uint64_t n = 0;
+	while (a->k < XT_BATCH && a->p <= alim && b->k < XT_PRE_CAP && b->p <= blim) {
 		step(a, infprev);
 		step(b, infprev);
+		n++;
 	}
+	a->n += n;
+	b->n += n;
 }
 
 /* Hands the wanted records w[0..k) of pCPU cpu to the consumer; on a stop,
