@@ -341,7 +341,7 @@ size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run)
 	/* Each queue is read front to back, but eight or more of them in
 	 * turn, from memory written long before: fetch this one's next
 	 * events while the caller works on the run. */
-	__builtin_prefetch(&q->ev[k + 8]);
+	__builtin_prefetch(&q->ev[k + 32]);
 	if (k == q->n) {
 		q->head = q->n = 0;   /* the memory stays: *run is still valid */
 		h[0] = h[--m->nh];
