@@ -117,7 +117,9 @@ static inline __attribute__((always_inline)) void add_runstate(struct xt_events 
 		ev.kind = XT_EV_CHANGE;
 		ev.old_new = (uint8_t)(oldst << 4 | newst);
 	}
-	if (newst == XT_RUNNING) {
+	/* Who runs where matters only to the TSC-rate estimate; without it
+	 * this data-dependent branch is skipped altogether. */
+	if (!e->no_hz && newst == XT_RUNNING) {
 		if (pcpu >= e->ncur) {
 			size_t cap = e->ncur;
 			xg_grow(&e->cur, &cap, (size_t)pcpu + 1, sizeof(*e->cur));

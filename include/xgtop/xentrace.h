@@ -166,6 +166,7 @@ struct xt_events {
 	size_t nhz, hz_cap;
 	struct { uint16_t dom, vcpu; bool valid; uint64_t tsc; } *cur;  /* per pCPU */
 	size_t ncur;
+	bool no_hz;                    /* set: no TSC-rate estimate wanted */
 };
 
 void xt_events_init(struct xt_events *e);
