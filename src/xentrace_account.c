@@ -187,13 +187,12 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 		}
 		if (ev->kind == XT_EV_CHANGE || v->state != XT_RUNNING)
 			set_state(v, nw, t);
-		/* Who runs on the pCPU, without branches: the answer is a coin
-		 * toss from one event to the next. */
-		int32_t cur = p->current;
-		bool run = nw == XT_RUNNING;
-		cur = old == XT_RUNNING && cur == vi && !run ? -1 : cur;
-		p->current = run ? vi : cur;
-		v->pcpu = run ? ev->pcpu : v->pcpu;
+		if (old == XT_RUNNING && p->current == vi && nw != XT_RUNNING)
+			p->current = -1;
+		if (nw == XT_RUNNING) {
+			p->current = vi;
+			v->pcpu = ev->pcpu;
+		}
 		break;
 	}
 	case XT_EV_LOST_START:
