@@ -59,7 +59,7 @@ static inline struct xt_pcpu_acct *pcpu(struct xt_acct *a, uint32_t p)
 	return pcpu_activate(a, p);
 }
 
-static void prev_update(struct xt_acct *a, int32_t p, int32_t vi, uint64_t tsc, unsigned nw)
+static inline __attribute__((always_inline)) void prev_update(struct xt_acct *a, int32_t p, int32_t vi, uint64_t tsc, unsigned nw)
 {
 	struct xt_vcpu_acct *v = V(a, vi);
 	struct xt_pcpu_acct *pc = p >= 0 ? pcpu(a, (uint32_t)p) : NULL;
@@ -74,7 +74,7 @@ static void prev_update(struct xt_acct *a, int32_t p, int32_t vi, uint64_t tsc, 
 	update(v, nw, tsc);
 }
 
-static void next_update(struct xt_acct *a, uint32_t p, int32_t vi, uint64_t tsc)
+static inline __attribute__((always_inline)) void next_update(struct xt_acct *a, uint32_t p, int32_t vi, uint64_t tsc)
 {
 	struct xt_pcpu_acct *pc = pcpu(a, p);
 	struct xt_vcpu_acct *v;
@@ -126,7 +126,7 @@ static void lose_all_idle(struct xt_acct *a, uint64_t tsc)
 			update(&a->v[i], XT_LOST, tsc);
 }
 
-static void runstate(struct xt_acct *a, const struct xt_ev *ev)
+static inline __attribute__((always_inline)) void runstate(struct xt_acct *a, const struct xt_ev *ev)
 {
 	bool cont = ev->kind == XT_EV_CONTINUE;
 	unsigned old = ev->old_new >> 4, nw = ev->old_new & 0xf;
