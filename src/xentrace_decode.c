@@ -21,9 +21,11 @@ void xt_decoder_free(struct xt_decoder *dec)
 {
 	free(dec->pcpu);
 	dec->pcpu = NULL;
-	free(dec->pre.w);
-	dec->pre.w = NULL;
-	dec->pre.valid = false;
+	for (size_t i = 0; i < XT_PRE_MAX; i++) {
+		free(dec->pre[i].w);
+		dec->pre[i].w = NULL;
+	}
+	dec->npre = 0;
 	dec->npcpu = dec->pcpu_cap = 0;
 }
 
@@ -153,7 +155,7 @@ static inline uint64_t rd64(const uint8_t *p)
 }
 
 #define XT_BATCH 64
-/* Wanted records a chunk scanned ahead may hold before its scan pauses. */
+/* Wanted records a chunk scanned ahead may hold before its scan stops. */
 #define XT_PRE_CAP 2048
 /* The scan is one long dependency chain (a record's size says where the
  * next one starts), so every cache or TLB miss stalls it in full; asking
@@ -294,52 +296,109 @@ static int deliver_wanted(struct xt_decoder *dec, uint32_t cpu, const struct xt_
 	return 0;
 }
 
-/* Can the chunk whose header is at q be scanned ahead alongside pCPU
- * cpu's? Only if it is whole in the buffer, for another pCPU (whose
- * counters nothing else touches until then) that has a TSC already. The
- * header is checked again, and any error reported, when decoding gets
- * there. */
-static bool plan_ahead(struct xt_decoder *dec, uint32_t cpu, const uint8_t *q, const uint8_t *end,
-                       struct stream *b)
+/* Offsets in the input and pointers into the buffer of this feed. */
+struct feed_pos {
+	const uint8_t *base;   /* the current chunk's records start here ... */
+	uint64_t off;          /* ... at this input offset */
+	const uint8_t *end;    /* the end of the buffer */
+};
+
+static const uint8_t *at(const struct feed_pos *f, uint64_t off)
 {
-	if (end - q < 12)
-		return false;
-	uint32_t hdr = rd32(q);
-	size_t hs = xt_rec_size(hdr);
-	if (!is_chunk_header(hdr) || (size_t)(end - q) < hs)
-		return false;
-	const uint8_t *d = q + 4 + ((hdr >> 31) ? 8 : 0);
-	uint32_t bcpu = rd32(d), win = rd32(d + 4);
-	if (bcpu == cpu || bcpu >= dec->npcpu || !dec->pcpu[bcpu].has_tsc || win % 4 || win < 40 ||
-	    win > (size_t)(end - q) - hs)
-		return false;
-	if (!dec->pre.w)
-		dec->pre.w = xg_malloc(XT_PRE_CAP * sizeof(*dec->pre.w));
-	memset(b, 0, sizeof(*b));
-	b->p = q + hs;
-	b->stop = b->p + win;
-	b->last = dec->pcpu[bcpu].last_tsc;
-	b->w = dec->pre.w;
-	dec->pre.cpu = bcpu;
-	return true;
+	return f->base + (off - f->off);
 }
 
-/* The results of a chunk scanned ahead, now that decoding reached it at
- * p (offset dec->offset): delivers its wanted records and counts its
+static uint64_t off_of(const struct feed_pos *f, const uint8_t *p)
+{
+	return f->off + (uint64_t)(p - f->base);
+}
+
+static void to_stream(const struct xt_prescan *s, const struct feed_pos *f, struct stream *b)
+{
+	b->p = at(f, s->body + s->len);
+	b->stop = at(f, s->end);
+	b->n = s->n;
+	b->back = s->back;
+	b->last = s->last;
+	b->w = s->w;
+	b->k = s->nw;
+}
+
+static void from_stream(struct xt_prescan *s, const struct feed_pos *f, const struct stream *b)
+{
+	s->len = off_of(f, b->p) - s->body;
+	s->n = b->n;
+	s->back = b->back;
+	s->last = b->last;
+	s->nw = b->k;
+}
+
+static bool stream_open(const struct stream *b)
+{
+	return b->k < XT_PRE_CAP && b->stop - b->p >= 40;
+}
+
+/* A chunk to scan ahead alongside pCPU cpu's chunk, which ends at stop:
+ * the last pending one if it can go on, else the chunk after it (or after
+ * this one), if that is whole in the buffer and for a pCPU with a TSC
+ * already and no pending results (nothing else touches its counters until
+ * decoding gets there). Its header is checked again, and any error
+ * reported, when decoding gets there. Returns its slot, or -1. */
+static int partner(struct xt_decoder *dec, uint32_t cpu, const uint8_t *stop,
+                   const struct feed_pos *f, struct stream *b)
+{
+	if (dec->npre) {
+		struct xt_prescan *last = &dec->pre[dec->npre - 1];
+		to_stream(last, f, b);
+		if (stream_open(b))
+			return (int)dec->npre - 1;
+		stop = at(f, last->end);
+	}
+	if (dec->npre == XT_PRE_MAX || f->end - stop < 12)
+		return -1;
+	uint32_t hdr = rd32(stop);
+	size_t hs = xt_rec_size(hdr);
+	if (!is_chunk_header(hdr) || (size_t)(f->end - stop) < hs)
+		return -1;
+	const uint8_t *d = stop + 4 + ((hdr >> 31) ? 8 : 0);
+	uint32_t bcpu = rd32(d), win = rd32(d + 4);
+	if (bcpu == cpu || bcpu >= dec->npcpu || !dec->pcpu[bcpu].has_tsc || win % 4 || win < 40 ||
+	    win > (size_t)(f->end - stop) - hs)
+		return -1;
+	for (size_t i = 0; i < dec->npre; i++)
+		if (dec->pre[i].cpu == bcpu)
+			return -1;
+	struct xt_prescan *s = &dec->pre[dec->npre];
+	if (!s->w)
+		s->w = xg_malloc(XT_PRE_CAP * sizeof(*s->w));
+	s->cpu = bcpu;
+	s->body = off_of(f, stop + hs);
+	s->end = s->body + win;
+	s->len = s->n = s->back = s->nw = 0;
+	s->last = dec->pcpu[bcpu].last_tsc;
+	to_stream(s, f, b);
+	return (int)dec->npre++;
+}
+
+/* The results of the chunk scanned ahead first, now that decoding reached
+ * it at p (offset dec->offset): delivers its wanted records and counts its
  * records, as if scanned now. Returns the bytes it covers, or -1. */
 static int64_t apply_ahead(struct xt_decoder *dec, const uint8_t *p, struct xg_err *err)
 {
-	struct xt_prescan *pre = &dec->pre;
-	struct xt_pcpu_info *pi = &dec->pcpu[pre->cpu];
+	struct xt_prescan s = dec->pre[0];
+	/* Slot 0 goes to the back, keeping its buffer. */
+	memmove(&dec->pre[0], &dec->pre[1], (XT_PRE_MAX - 1) * sizeof(dec->pre[0]));
+	dec->pre[XT_PRE_MAX - 1] = s;
+	dec->npre--;
+	struct xt_pcpu_info *pi = &dec->pcpu[s.cpu];
 	struct scan_state st = { 0, 0, pi->last_tsc, pi->has_tsc };
-	pre->valid = false;
-	if (deliver_wanted(dec, pre->cpu, pre->w, pre->nw, p, dec->offset, p, &st, err))
+	if (deliver_wanted(dec, s.cpu, s.w, s.nw, p, dec->offset, p, &st, err))
 		return -1;
-	st.n = pre->n;
-	st.back = pre->back;
-	st.last = pre->last;
+	st.n = s.n;
+	st.back = s.back;
+	st.last = s.last;
 	scan_commit(dec, pi, &st);
-	return (int64_t)pre->len;
+	return (int64_t)s.len;
 }
 
 /* The hot loop: the whole records of the open chunk in [p, stop); end is
@@ -353,34 +412,38 @@ static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t
 	const uint32_t cpu = dec->chunk_cpu;
 	struct xt_pcpu_info *pi = pcpu_get(dec, cpu);
 	const bool filter = dec->sched_only, infprev = dec->want_infprev;
-	if (dec->pre.valid && dec->pre.cpu == cpu && dec->pre.body == dec->offset) {
+	const struct feed_pos f = { start, dec->offset, end };
+	if (dec->npre && dec->pre[0].cpu == cpu && dec->pre[0].body == dec->offset) {
 		int64_t done = apply_ahead(dec, p, err);
 		if (done < 0)
 			return (size_t)-1;
 		p += done;
+	} else {
+		dec->npre = 0;
 	}
-	dec->pre.valid = false;
 	struct scan_state st = { 0, 0, pi->last_tsc, pi->has_tsc };
 	struct xt_wanted w[XT_BATCH];
 	struct stream b;
-	/* The next chunk is scanned ahead with this one when this one ends in
-	 * the buffer (stop < end: stop is the chunk's end, not the buffer's). */
-	const bool planned = filter && st.has && stop < end && stop - p >= 40 &&
-	                     plan_ahead(dec, cpu, stop, end, &b);
-	const uint8_t *bstart = planned ? b.p : NULL;
-	bool ahead = planned;
+	/* Chunks after this one are scanned ahead with it while it lasts,
+	 * if it ends in the buffer (stop < end: stop is the chunk's end). */
+	bool seek = filter && stop < end;
+	int bi = -1;
 	for (;;) {
 		while (filter && st.has && stop - p >= 40) {
 			const uint8_t *b0 = p;
 			struct scan_state s0 = st;
 			struct stream a = { p, stop, st.n, st.back, st.last, w, 0 };
-			if (ahead) {
+			if (bi < 0 && seek && (bi = partner(dec, cpu, stop, &f, &b)) < 0)
+				seek = false;
+			if (bi >= 0) {
 				if (infprev)
 					run_two(&a, &b, true);
 				else
 					run_two(&a, &b, false);
-				if (b.k == XT_PRE_CAP || b.stop - b.p < 40)
-					ahead = false;   /* b is done: its results wait in dec->pre */
+				if (!stream_open(&b)) {
+					from_stream(&dec->pre[bi], &f, &b);   /* done: results wait */
+					bi = -1;
+				}
 			}
 			if (infprev)
 				run_one(&a, true);
@@ -421,15 +484,8 @@ static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t
 		p += size;
 	}
 	scan_commit(dec, pi, &st);
-	if (planned) {
-		dec->pre.valid = true;
-		dec->pre.body = dec->offset + (uint64_t)(bstart - start);
-		dec->pre.len = (uint64_t)(b.p - bstart);
-		dec->pre.n = b.n;
-		dec->pre.back = b.back;
-		dec->pre.last = b.last;
-		dec->pre.nw = b.k;
-	}
+	if (bi >= 0)
+		from_stream(&dec->pre[bi], &f, &b);
 	return (size_t)(p - start);
 }
 
@@ -491,7 +547,7 @@ int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct x
 	}
 	memcpy(dec->carry, p, (size_t)(end - p));
 	dec->ncarry = (size_t)(end - p);
-	dec->pre.valid = false;   /* it points into this buffer */
+	dec->npre = 0;   /* they point into this buffer */
 	return 0;
 }
 

@@ -43,6 +43,9 @@ struct xt_rec {
 	uint64_t offset;       /* byte offset of the record in the input */
 };
 
+/* Chunks the file decoder may scan ahead of the current one. */
+#define XT_PRE_MAX 4
+
 /* Called for every record; a non-zero return stops decoding. */
 typedef int (*xt_rec_fn)(void *ctx, const struct xt_rec *r);
 
@@ -75,17 +78,20 @@ struct xt_decoder {
 	bool want_infprev;        /* ... including INFPREV (TSC-rate estimate) */
 	bool failed;              /* a corrupt input stopped decoding */
 	uint64_t fail_offset;
-	/* File mode: the next chunk's records, scanned ahead interleaved with
-	 * the current chunk's (two independent chains of record sizes run
-	 * faster than one); applied, in file order, when decoding gets there. */
+	/* File mode: the chunks after the current one, scanned ahead
+	 * interleaved with it (two independent chains of record sizes run
+	 * faster than one); applied, in file order, when decoding gets there.
+	 * pre[0..npre) are pending, in file order; every slot keeps its
+	 * buffer of wanted records. */
 	struct xt_prescan {
-		bool valid;
 		uint32_t cpu;
-		uint64_t body, len;       /* input offset of its records, bytes scanned */
+		uint64_t body, end;       /* input offsets of its records and its end */
+		uint64_t len;             /* bytes scanned so far */
 		uint64_t n, back, last;   /* records, TSCs gone back, last TSC */
 		struct xt_wanted { const uint8_t *p; uint64_t tsc; } *w;
 		size_t nw;
-	} pre;
+	} pre[XT_PRE_MAX];
+	size_t npre;
 };
 
 /* Highest pCPU id accepted (Xen's NR_CPUS limit is 4096 on x86). */

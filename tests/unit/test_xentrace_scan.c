@@ -69,16 +69,23 @@ static uint32_t rnd(uint32_t *s)
  * in a row), each a mix of HVM-like noise, runstate changes, INFPREV,
  * records without TSC and the odd TSC going backwards; one chunk holds
  * more wanted records than a scan ahead keeps. */
-static void build(struct tbuf *b)
+static void build_seed(struct tbuf *b, uint32_t s)
 {
-	uint32_t s = 12345;
 	uint64_t tsc[4] = { 1000, 2000, 3000, 4000 };
 	memset(b, 0, sizeof(*b));
-	for (int c = 0; c < 40; c++) {
+	for (int c = 0; c < 60; c++) {
 		uint32_t cpu = (uint32_t)c % 4;
 		if (c % 7 == 6)
 			cpu = ((uint32_t)c - 1) % 4;
 		chunk(b, cpu);
+		/* Chunk starts test the state carried over from the pCPU's
+		 * previous chunk: a TSC older than its last one, a wanted
+		 * record that inherits its TSC. */
+		uint32_t r0 = rnd(&s);
+		if (r0 % 3 == 0)
+			tsc[cpu] -= 3000;
+		if (r0 & 8)
+			rec(b, XT_RUNSTATE_CHANGE | 1u << 8, 0, 0, 1, r0);
 		int nrec = c == 9 ? 3000 : (int)(rnd(&s) % 400);
 		for (int i = 0; i < nrec; i++) {
 			uint32_t r = rnd(&s), ev;
@@ -104,6 +111,11 @@ static void build(struct tbuf *b)
 		recw(b, XT_SWITCH_INFPREV, 1, tsc[cpu] += 4800000, 3, 0, prev);
 		chunk_end(b);
 	}
+}
+
+static void build(struct tbuf *b)
+{
+	build_seed(b, 12345);
 }
 
 struct got {
@@ -204,6 +216,16 @@ static void fast_scan_matches_plain_path(void **state)
 	}
 	done(&ref);
 	free(b.b);
+	/* More shapes of chunk sequences, whole-buffer feeds. */
+	for (uint32_t seed = 1; seed <= 40; seed++) {
+		build_seed(&b, seed * 7919);
+		run_decode(&ref, &b, false, b.n, 0);
+		run_decode(&fast, &b, true, b.n, 0);
+		same(&ref, &fast);
+		done(&ref);
+		done(&fast);
+		free(b.b);
+	}
 }
 
 static void consumer_stop_is_exact(void **state)
