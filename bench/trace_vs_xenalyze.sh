@@ -32,6 +32,9 @@ best() {  # runs "$@" 3 times; prints the lowest CPU time (user+sys) and its wal
 	echo "$b $w"
 }
 cat "$BIG" >/dev/null   # page cache: time the programs, not the disk
+# Other work on the machine inflates CPU times too (shared caches, memory
+# bandwidth): the load averages before and after say how quiet it was.
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 t_xa=$(best xenalyze --summary --cpu-hz=$HZ "$BIG") || exit 1
 cp "$TMP/out.last" "$TMP/xa.txt"
 t_compat=$(best "${XGTRACE[@]}" --cpu-hz $HZ --xenalyze-compat -o csv "$BIG") || exit 1
@@ -48,4 +51,5 @@ printf '%-30s %8s %8s %8s\n' "" "cpu s" "wall s" "speed"
 printf '%-30s %8.3f %8.3f\n' "xenalyze --summary" "$c_xa" "$w_xa"
 printf '%-30s %8.3f %8.3f %7.1fx\n' "xgtop trace --xenalyze-compat" "$c_co" "$w_co" "$(echo "$c_xa $c_co" | awk '{print $1/($2>0?$2:0.001)}')"
 printf '%-30s %8.3f %8.3f %7.1fx\n' "xgtop trace (native)" "$c_na" "$w_na" "$(echo "$c_xa $c_na" | awk '{print $1/($2>0?$2:0.001)}')"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$eq" -eq 0 ] && echo "results equal: yes" || { echo "results equal: NO"; exit 1; }
