@@ -37,9 +37,11 @@ void xt_acct_free(struct xt_acct *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Points the direct index at v[i] for every vCPU in v. */
+/* Points the direct index for (dom, vcpu) at v[i]. */
 static void index_put(struct xt_acct *a, uint32_t dom, uint32_t vcpu, size_t i)
 {
+	if (dom > 0xffffu)
+		return;   /* not indexed: see xt_acct_vcpu_add */
 	if (dom >= a->ndix) {
 		size_t cap = a->ndix;
 		xg_grow(&a->dix, &cap, (size_t)dom + 1, sizeof(*a->dix));
@@ -79,6 +81,12 @@ size_t xt_acct_vcpu_add(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
 	vcpu &= 0xffffu;   /* vCPU ids are 16 bits in every record */
 	if (dom < a->ndix && vcpu < a->dix[dom].cap && a->dix[dom].ix[vcpu])
 		return a->dix[dom].ix[vcpu] - 1;
+	/* Records carry 16-bit domids; a caller's larger id is looked up by
+	 * a search rather than growing the table to it. */
+	if (dom > 0xffffu)
+		for (size_t i = 0; i < a->nv; i++)
+			if (a->v[i].dom == dom && a->v[i].vcpu == vcpu)
+				return i;
 	xg_grow(&a->v, &a->vcap, a->nv + 1, sizeof(*a->v));
 	struct xt_vcpu_acct *v = &a->v[a->nv++];
 	memset(v, 0, sizeof(*v));

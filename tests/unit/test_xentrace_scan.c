@@ -331,6 +331,28 @@ static void events_fast_path_matches(void **state)
 	free(b.b);
 }
 
+/* vCPUs are found again by (domid, vcpu) id, before and after sorting,
+ * including ids beyond the 16 bits records carry. */
+static void vcpu_index_finds_any_id(void **state)
+{
+	(void)state;
+	static const uint32_t doms[] = { 0, 7, 32767, 32768, 65535, 70000, 0xffffffffu };
+	struct xt_acct a;
+	xt_acct_init(&a, XT_NATIVE);
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < sizeof(doms) / sizeof(doms[0]); i++)
+			for (uint32_t v = 0; v < 300; v += 37) {
+				size_t k = xt_acct_vcpu(&a, doms[i], v);
+				assert_int_equal(a.v[k].dom, doms[i]);
+				assert_int_equal(a.v[k].vcpu, v);
+				assert_int_equal(xt_acct_vcpu(&a, doms[i], v), k);
+			}
+		assert_int_equal(a.nv, 7 * 9);   /* nothing created twice */
+		xt_acct_sort(&a);
+	}
+	xt_acct_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +360,7 @@ int main(void)
 		cmocka_unit_test(consumer_stop_is_exact),
 		cmocka_unit_test(corrupt_chunk_after_scan_ahead),
 		cmocka_unit_test(events_fast_path_matches),
+		cmocka_unit_test(vcpu_index_finds_any_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
