@@ -258,27 +258,43 @@ bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out)
 	return true;
 }
 
-/* Heap of pCPU queue heads ordered by (tsc, pCPU); each entry keeps its
- * head's TSC so comparisons touch no queue memory. */
+/* A loser tree over the pCPU queues: leaf p holds queue p's head key
+ * (tsc, p), or a key above all others when the queue is empty; each inner
+ * node keeps the leaf that lost the match there. Taking the earliest head
+ * and replaying its leaf costs one comparison per level, done with
+ * selects: which queue wins is a coin toss the CPU would mispredict. The
+ * runner-up, which bounds a run from one queue, is the least of the
+ * losers on the winner's path. */
 static inline bool key_less(const struct xt_mh *x, const struct xt_mh *y)
 {
-	return x->tsc < y->tsc || (x->tsc == y->tsc && x->q < y->q);
+	return (x->tsc < y->tsc) | ((x->tsc == y->tsc) & (x->q < y->q));
 }
 
-static void sift_down(struct xt_mh *h, size_t n, size_t i)
+static const struct xt_mh no_key = { UINT64_MAX, UINT32_MAX };
+
+/* Plays leaf p up to the root. */
+static inline void replay(struct xt_merge *m, uint32_t p)
 {
-	for (;;) {
-		size_t l = 2 * i + 1;
-		if (l >= n)
-			return;
-		/* The smaller child without a branch: which one it is is a coin toss. */
-		size_t m = l + (l + 1 < n && key_less(&h[l + 1], &h[l]));
-		if (!key_less(&h[m], &h[i]))
-			return;
-		struct xt_mh t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
+	uint32_t cur = p;
+	for (size_t node = (m->nleaf + p) / 2; node; node /= 2) {
+		uint32_t other = m->lt[node];
+		bool swap = key_less(&m->h[other], &m->h[cur]);
+		m->lt[node] = swap ? cur : other;
+		cur = swap ? other : cur;
+	}
+	m->win = cur;
+}
+
+/* Queue p's head key after its events before index k were taken. */
+static inline void set_head(struct xt_merge *m, uint32_t p, size_t k)
+{
+	struct xt_evq *q = &m->e->q[p];
+	if (k >= q->n) {
+		q->head = q->n = 0;   /* the memory stays: a run is still valid */
+		m->h[p] = no_key;
+	} else {
+		q->head = k;
+		m->h[p].tsc = q->ev[k].tsc;
 	}
 }
 
@@ -286,14 +302,30 @@ void xt_merge_init(struct xt_merge *m, struct xt_events *e)
 {
 	memset(m, 0, sizeof(*m));
 	m->e = e;
-	m->h = xg_malloc((e->nq ? e->nq : 1) * sizeof(*m->h));
-	for (size_t p = 0; p < e->nq; p++)
-		if (e->q[p].head < e->q[p].n) {
-			m->h[m->nh].tsc = e->q[p].ev[e->q[p].head].tsc;
-			m->h[m->nh++].q = (uint32_t)p;
+	m->nleaf = 1;
+	while (m->nleaf < e->nq)
+		m->nleaf *= 2;
+	m->h = xg_malloc(m->nleaf * sizeof(*m->h));
+	m->lt = xg_malloc(m->nleaf * sizeof(*m->lt));
+	for (size_t p = 0; p < m->nleaf; p++) {
+		m->h[p] = no_key;
+		if (p < e->nq && e->q[p].head < e->q[p].n) {
+			m->h[p].tsc = e->q[p].ev[e->q[p].head].tsc;
+			m->h[p].q = (uint32_t)p;
 		}
-	for (size_t i = m->nh / 2; i-- > 0;)
-		sift_down(m->h, m->nh, i);
+	}
+	/* Build bottom-up: each inner node's winner goes up, its loser stays. */
+	uint32_t *win = xg_malloc(2 * m->nleaf * sizeof(*win));
+	for (size_t p = 0; p < m->nleaf; p++)
+		win[m->nleaf + p] = (uint32_t)p;
+	for (size_t node = m->nleaf - 1; node >= 1; node--) {
+		uint32_t a = win[2 * node], b = win[2 * node + 1];
+		bool b_wins = key_less(&m->h[b], &m->h[a]);
+		win[node] = b_wins ? b : a;
+		m->lt[node] = b_wins ? a : b;
+	}
+	m->win = m->nleaf > 1 ? win[1] : 0;
+	free(win);
 }
 
 bool xt_merge_next(struct xt_merge *m, struct xt_ev *out)
@@ -303,63 +335,48 @@ bool xt_merge_next(struct xt_merge *m, struct xt_ev *out)
 
 bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out)
 {
-	if (!m->nh || m->h[0].tsc > upto)
+	uint32_t w = m->win;
+	if (m->h[w].q == UINT32_MAX || m->h[w].tsc > upto)
 		return false;
-	struct xt_evq *q = &m->e->q[m->h[0].q];
-	*out = q->ev[q->head++];
-	if (q->head == q->n) {
-		q->head = q->n = 0;
-		m->h[0] = m->h[--m->nh];
-	} else {
-		m->h[0].tsc = q->ev[q->head].tsc;
-		/* Runs from one pCPU stay at the root without any sifting. */
-		if ((m->nh < 2 || key_less(&m->h[0], &m->h[1])) &&
-		    (m->nh < 3 || key_less(&m->h[0], &m->h[2])))
-			return true;
-	}
-	sift_down(m->h, m->nh, 0);
+	struct xt_evq *q = &m->e->q[w];
+	*out = q->ev[q->head];
+	set_head(m, w, q->head + 1);
+	replay(m, w);
 	return true;
 }
 
 size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run)
 {
-	if (!m->nh)
+	uint32_t w = m->win;
+	if (m->h[w].q == UINT32_MAX)
 		return 0;
-	struct xt_mh *h = m->h;
-	uint32_t qi = h[0].q;
-	struct xt_evq *q = &m->e->q[qi];
-	size_t i = q->head, k = q->n;
-	if (m->nh > 1) {
-		/* The run ends where another queue's head comes first; the
-		 * smaller child of the root is the earliest other head. */
-		struct xt_mh b = h[1];
-		if (m->nh > 2 && key_less(&h[2], &b))
-			b = h[2];
-		k = i + 1;
-		while (k < q->n && (q->ev[k].tsc < b.tsc || (q->ev[k].tsc == b.tsc && qi < b.q)))
-			k++;
+	/* The runner-up: the least loser on the winner's path. */
+	struct xt_mh b = no_key;
+	for (size_t node = (m->nleaf + w) / 2; node; node /= 2) {
+		const struct xt_mh *x = &m->h[m->lt[node]];
+		b = key_less(x, &b) ? *x : b;
 	}
+	struct xt_evq *q = &m->e->q[w];
+	size_t i = q->head, k = i + 1;
+	while (k < q->n && (q->ev[k].tsc < b.tsc || (q->ev[k].tsc == b.tsc && w < b.q)))
+		k++;
 	*run = &q->ev[i];
 	/* Each queue is read front to back, but eight or more of them in
 	 * turn, from memory written long before: fetch this one's next
 	 * events while the caller works on the run. */
 	__builtin_prefetch(&q->ev[k + 32]);
-	if (k == q->n) {
-		q->head = q->n = 0;   /* the memory stays: *run is still valid */
-		h[0] = h[--m->nh];
-	} else {
-		q->head = k;
-		h[0].tsc = q->ev[k].tsc;
-	}
-	sift_down(h, m->nh, 0);
+	set_head(m, w, k);
+	replay(m, w);
 	return k - i;
 }
 
 void xt_merge_free(struct xt_merge *m)
 {
 	free(m->h);
+	free(m->lt);
 	m->h = NULL;
-	m->nh = 0;
+	m->lt = NULL;
+	m->nleaf = 0;
 }
 
 struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n)

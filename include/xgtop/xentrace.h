@@ -193,8 +193,10 @@ bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out);
 struct xt_mh { uint64_t tsc; uint32_t q; };
 struct xt_merge {
 	struct xt_events *e;
-	struct xt_mh *h;      /* heap of pCPU queues keyed by their head's TSC */
-	size_t nh;
+	struct xt_mh *h;      /* per pCPU queue: its head's (tsc, queue) key */
+	uint32_t *lt;         /* loser tree over h: inner node -> losing queue */
+	size_t nleaf;         /* leaves: nq rounded up to a power of two */
+	uint32_t win;         /* the queue with the earliest head */
 };
 void xt_merge_init(struct xt_merge *m, struct xt_events *e);
 bool xt_merge_next(struct xt_merge *m, struct xt_ev *out);

@@ -331,6 +331,93 @@ static void events_fast_path_matches(void **state)
 	free(b.b);
 }
 
+/* Random per-pCPU queues (TSC ties, TSCs going back, empty queues). */
+static void random_queues(struct xt_events *e, size_t nq, uint32_t *seed)
+{
+	xt_events_init(e);
+	e->q = calloc(nq, sizeof(*e->q));
+	assert_non_null(e->q);
+	e->nq = e->qcap = nq;
+	for (size_t p = 0; p < nq; p++) {
+		struct xt_evq *q = &e->q[p];
+		q->n = q->cap = rnd(seed) % 5 == 0 ? 0 : rnd(seed) % 200;
+		q->ev = calloc(q->cap ? q->cap : 1, sizeof(*q->ev));
+		assert_non_null(q->ev);
+		uint64_t t = 1000 + rnd(seed) % 50;
+		for (size_t i = 0; i < q->n; i++) {
+			uint32_t r = rnd(seed);
+			t = r % 13 == 0 ? t - r % 7 : t + r % 4;   /* ties and steps back */
+			q->ev[i].tsc = t;
+			q->ev[i].pcpu = (uint16_t)p;
+			q->ev[i].dom = (uint16_t)i;
+		}
+	}
+}
+
+/* The merged order by definition: take the earliest head by (tsc, pCPU). */
+static size_t reference_merge(const struct xt_events *e, struct xt_ev *out)
+{
+	size_t *head = calloc(e->nq, sizeof(*head)), n = 0;
+	assert_non_null(head);
+	for (;;) {
+		size_t best = e->nq;
+		for (size_t p = 0; p < e->nq; p++)
+			if (head[p] < e->q[p].n &&
+			    (best == e->nq || e->q[p].ev[head[p]].tsc < e->q[best].ev[head[best]].tsc))
+				best = p;
+		if (best == e->nq)
+			break;
+		out[n++] = e->q[best].ev[head[best]++];
+	}
+	free(head);
+	return n;
+}
+
+static void merge_order_is_exact(void **state)
+{
+	(void)state;
+	uint32_t seed = 99;
+	for (int round = 0; round < 60; round++) {
+		size_t nq = 1 + (size_t)round % 37;
+		struct xt_events e;
+		random_queues(&e, nq, &seed);
+		struct xt_ev ref[40 * 200], got[40 * 200];
+		size_t n = reference_merge(&e, ref), k = 0, len;
+		struct xt_merge m;
+		const struct xt_ev *run;
+		xt_merge_init(&m, &e);
+		if (round % 3 == 0) {
+			while (xt_merge_next(&m, &got[k]))
+				k++;
+		} else if (round % 3 == 1) {
+			while ((len = xt_merge_run(&m, &run))) {
+				memcpy(&got[k], run, len * sizeof(*run));
+				k += len;
+			}
+		} else {
+			/* Live style: up to a rising time, several drains. */
+			xt_merge_free(&m);
+			for (uint64_t upto = 0; k < n && upto < 100000; upto += rnd(&seed) % 300)
+				for (;;) {
+					xt_merge_init(&m, &e);
+					bool ok = xt_merge_next_upto(&m, upto, &got[k]);
+					xt_merge_free(&m);
+					if (!ok)
+						break;
+					k++;
+				}
+		}
+		xt_merge_free(&m);
+		assert_int_equal(k, n);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(got[i].tsc, ref[i].tsc);
+			assert_int_equal(got[i].pcpu, ref[i].pcpu);
+			assert_int_equal(got[i].dom, ref[i].dom);
+		}
+		xt_events_free(&e);
+	}
+}
+
 /* vCPUs are found again by (domid, vcpu) id, before and after sorting,
  * including ids beyond the 16 bits records carry. */
 static void vcpu_index_finds_any_id(void **state)
@@ -361,6 +448,7 @@ int main(void)
 		cmocka_unit_test(corrupt_chunk_after_scan_ahead),
 		cmocka_unit_test(events_fast_path_matches),
 		cmocka_unit_test(vcpu_index_finds_any_id),
+		cmocka_unit_test(merge_order_is_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
