@@ -332,7 +332,8 @@ int trace_main(int argc, char **argv)
 	for (size_t p = 0; p < r.fe.dec.npcpu; p++)
 		r.npcpu += r.fe.dec.pcpu[p].seen;
 	struct xt_merge m;
-	struct xt_ev ev;
+	const struct xt_ev *run;
+	size_t n;
 	xt_acct_init(&r.acct, o.compat ? XT_COMPAT : XT_NATIVE);
 	xt_acct_start(&r.acct, r.fe.ev.first_tsc);
 	for (size_t p = 0; p < r.fe.ev.nq; p++)
@@ -341,8 +342,8 @@ int trace_main(int argc, char **argv)
 	/* No look-ahead needed: native accounting back-dates each vCPU's first
 	 * record to the trace start by itself. */
 	xt_merge_init(&m, &r.fe.ev);
-	while (xt_merge_next(&m, &ev))
-		xt_acct_event(&r.acct, &ev);
+	while ((n = xt_merge_run(&m, &run)))
+		xt_acct_events(&r.acct, run, n);
 	xt_merge_free(&m);
 	xt_acct_finish(&r.acct, r.fe.ev.last_tsc);
 	r.span = r.fe.ev.last_tsc - r.fe.ev.first_tsc;

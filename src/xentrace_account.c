@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void index_free(struct xt_acct *a);
+
 void xt_acct_init(struct xt_acct *a, enum xt_mode mode)
 {
 	memset(a, 0, sizeof(*a));
@@ -30,41 +32,61 @@ void xt_acct_init(struct xt_acct *a, enum xt_mode mode)
 void xt_acct_free(struct xt_acct *a)
 {
 	free(a->v);
-	free(a->hash);
+	index_free(a);
 	free(a->p);
 	memset(a, 0, sizeof(*a));
 }
 
-static inline uint32_t key_of(uint32_t dom, uint32_t vcpu) { return dom << 16 | vcpu; }
-
-static size_t slot_of(uint32_t key, size_t cap)
+/* Points the direct index for (dom, vcpu) at v[i]. */
+static void index_put(struct xt_acct *a, uint32_t dom, uint32_t vcpu, size_t i)
 {
-	return (size_t)((key * 2654435761u) & (cap - 1));
+	if (dom > 0xffffu)
+		return;   /* not indexed: see xt_acct_vcpu_add */
+	if (dom >= a->ndix) {
+		size_t cap = a->ndix;
+		xg_grow(&a->dix, &cap, (size_t)dom + 1, sizeof(*a->dix));
+		memset(a->dix + a->ndix, 0, (cap - a->ndix) * sizeof(*a->dix));
+		a->ndix = cap;
+	}
+	struct xt_dom_ix *d = &a->dix[dom];
+	if (vcpu >= d->cap) {
+		size_t cap = d->cap;
+		xg_grow(&d->ix, &cap, (size_t)vcpu + 1, sizeof(*d->ix));
+		memset(d->ix + d->cap, 0, (cap - d->cap) * sizeof(*d->ix));
+		d->cap = (uint32_t)cap;
+	}
+	d->ix[vcpu] = (uint32_t)i + 1;
 }
 
-static void rehash(struct xt_acct *a, size_t cap)
+static void reindex(struct xt_acct *a)
 {
-	free(a->hash);
-	a->hash = xg_calloc(cap, sizeof(*a->hash));
-	a->hcap = cap;
-	for (size_t i = 0; i < a->nv; i++) {
-		size_t s = slot_of(key_of(a->v[i].dom, a->v[i].vcpu), cap);
-		while (a->hash[s])
-			s = (s + 1) & (cap - 1);
-		a->hash[s] = (uint32_t)i + 1;
-	}
+	for (size_t d = 0; d < a->ndix; d++)
+		if (a->dix[d].cap)
+			memset(a->dix[d].ix, 0, a->dix[d].cap * sizeof(*a->dix[d].ix));
+	for (size_t i = 0; i < a->nv; i++)
+		index_put(a, a->v[i].dom, a->v[i].vcpu, i);
 }
 
-size_t xt_acct_vcpu(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
+static void index_free(struct xt_acct *a)
 {
-	uint32_t key = key_of(dom, vcpu);
-	if (a->hcap) {
-		for (size_t s = slot_of(key, a->hcap); a->hash[s]; s = (s + 1) & (a->hcap - 1)) {
-			struct xt_vcpu_acct *v = &a->v[a->hash[s] - 1];
-			if (v->dom == dom && v->vcpu == vcpu)
-				return a->hash[s] - 1;
-		}
-	}
+	for (size_t d = 0; d < a->ndix; d++)
+		free(a->dix[d].ix);
+	free(a->dix);
+	a->dix = NULL;
+	a->ndix = 0;
+}
+
+size_t xt_acct_vcpu_add(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
+{
+	vcpu &= 0xffffu;   /* vCPU ids are 16 bits in every record */
+	if (dom < a->ndix && vcpu < a->dix[dom].cap && a->dix[dom].ix[vcpu])
+		return a->dix[dom].ix[vcpu] - 1;
+	/* Records carry 16-bit domids; a caller's larger id is looked up by
+	 * a search rather than growing the table to it. */
+	if (dom > 0xffffu)
+		for (size_t i = 0; i < a->nv; i++)
+			if (a->v[i].dom == dom && a->v[i].vcpu == vcpu)
+				return i;
 	xg_grow(&a->v, &a->vcap, a->nv + 1, sizeof(*a->v));
 	struct xt_vcpu_acct *v = &a->v[a->nv++];
 	memset(v, 0, sizeof(*v));
@@ -74,18 +96,11 @@ size_t xt_acct_vcpu(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
 	v->xs = XT_CS_INIT;
 	v->xp = -1;
 	v->lo_wrong = XT_CS_INIT;
-	if (2 * a->nv > a->hcap)
-		rehash(a, a->hcap ? 2 * a->hcap : 64);
-	else {
-		size_t s = slot_of(key, a->hcap);
-		while (a->hash[s])
-			s = (s + 1) & (a->hcap - 1);
-		a->hash[s] = (uint32_t)a->nv;
-	}
+	index_put(a, dom, (uint16_t)vcpu, a->nv - 1);
 	return a->nv - 1;
 }
 
-struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p)
+struct xt_pcpu_acct *xt_acct_pcpu_add(struct xt_acct *a, uint32_t p)
 {
 	while (p >= a->np) {
 		xg_grow(&a->p, &a->pcap, a->np + 1, sizeof(*a->p));
@@ -109,7 +124,7 @@ void xt_acct_pcpu_first(struct xt_acct *a, uint32_t p, uint64_t tsc)
 }
 
 /* Ends v's current interval at tsc and starts state s there. */
-static void set_state(struct xt_vcpu_acct *v, unsigned s, uint64_t tsc)
+static inline void set_state(struct xt_vcpu_acct *v, unsigned s, uint64_t tsc)
 {
 	if (v->state < XT_NSTATES && tsc > v->since) {
 		v->cyc[v->state] += tsc - v->since;
@@ -144,7 +159,7 @@ void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint
 
 /* First record of a vCPU nobody seeded: before it, the vCPU was in its
  * old state since the trace start, unless records were lost meanwhile. */
-static void first_sight(struct xt_acct *a, struct xt_vcpu_acct *v, unsigned old, uint64_t t)
+static __attribute__((noinline)) void first_sight(struct xt_acct *a, struct xt_vcpu_acct *v, unsigned old, uint64_t t)
 {
 	if (!a->started) {
 		v->state = (uint8_t)old;
@@ -157,7 +172,8 @@ static void first_sight(struct xt_acct *a, struct xt_vcpu_acct *v, unsigned old,
 		set_state(v, XT_LOST, a->first_lost_tsc > a->start_tsc ? a->first_lost_tsc : a->start_tsc);
 }
 
-static void native_event(struct xt_acct *a, const struct xt_ev *ev)
+/* Inlined into the batch loop: it runs once per scheduler event. */
+static inline __attribute__((always_inline)) void native_event(struct xt_acct *a, const struct xt_ev *ev)
 {
 	struct xt_pcpu_acct *p = xt_acct_pcpu(a, ev->pcpu);
 	uint64_t t = ev->tsc;
@@ -230,6 +246,15 @@ void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev)
 		native_event(a, ev);
 }
 
+void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n)
+{
+	if (a->mode == XT_COMPAT)
+		xt_compat_events(a, ev, n);
+	else
+		for (size_t i = 0; i < n; i++)
+			native_event(a, &ev[i]);
+}
+
 void xt_acct_finish(struct xt_acct *a, uint64_t tsc)
 {
 	if (a->mode == XT_COMPAT)
@@ -264,8 +289,7 @@ void xt_acct_sort(struct xt_acct *a)
 		qsort(a->v, a->nv, sizeof(*a->v), cmp_vcpu);
 	for (size_t i = 0; i < a->np; i++)
 		a->p[i].current = a->p[i].dflt = -1;
-	if (a->hcap)
-		rehash(a, a->hcap);
+	reindex(a);
 }
 
 uint64_t xt_cyc_to_ns(uint64_t cyc, double hz)

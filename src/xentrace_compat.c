@@ -35,25 +35,31 @@ static void update(struct xt_vcpu_acct *v, unsigned nw, uint64_t tsc)
 	v->xtsc = tsc;
 }
 
-static struct xt_pcpu_acct *pcpu(struct xt_acct *a, uint32_t p)
+static struct xt_pcpu_acct *pcpu_activate(struct xt_acct *a, uint32_t p)
 {
 	struct xt_pcpu_acct *pc = xt_acct_pcpu(a, p);
-	if (!pc->active) {
-		/* xenalyze makes a placeholder vCPU current on each new pCPU. */
-		pc->active = true;
-		int32_t d = (int32_t)xt_acct_vcpu(a, XT_DEFAULT_DOMID, p);
-		pc = xt_acct_pcpu(a, p);
-		pc->dflt = d;
-		pc->current = d;
-		a->v[d].xs = XT_RUNNING;
-		a->v[d].xtsc = 0;
-		a->v[d].xp = (int32_t)p;
-		a->v[d].activated = true;
-	}
+	/* xenalyze makes a placeholder vCPU current on each new pCPU. */
+	pc->active = true;
+	int32_t d = (int32_t)xt_acct_vcpu(a, XT_DEFAULT_DOMID, p);
+	pc = xt_acct_pcpu(a, p);
+	pc->dflt = d;
+	pc->current = d;
+	a->v[d].xs = XT_RUNNING;
+	a->v[d].xtsc = 0;
+	a->v[d].xp = (int32_t)p;
+	a->v[d].activated = true;
 	return pc;
 }
 
-static void prev_update(struct xt_acct *a, int32_t p, int32_t vi, uint64_t tsc, unsigned nw)
+/* Runs several times per event: the common case stays inline. */
+static inline struct xt_pcpu_acct *pcpu(struct xt_acct *a, uint32_t p)
+{
+	if (__builtin_expect(p < a->np && a->p[p].active, 1))
+		return &a->p[p];
+	return pcpu_activate(a, p);
+}
+
+static inline __attribute__((always_inline)) void prev_update(struct xt_acct *a, int32_t p, int32_t vi, uint64_t tsc, unsigned nw)
 {
 	struct xt_vcpu_acct *v = V(a, vi);
 	struct xt_pcpu_acct *pc = p >= 0 ? pcpu(a, (uint32_t)p) : NULL;
@@ -68,7 +74,7 @@ static void prev_update(struct xt_acct *a, int32_t p, int32_t vi, uint64_t tsc, 
 	update(v, nw, tsc);
 }
 
-static void next_update(struct xt_acct *a, uint32_t p, int32_t vi, uint64_t tsc)
+static inline __attribute__((always_inline)) void next_update(struct xt_acct *a, uint32_t p, int32_t vi, uint64_t tsc)
 {
 	struct xt_pcpu_acct *pc = pcpu(a, p);
 	struct xt_vcpu_acct *v;
@@ -120,7 +126,7 @@ static void lose_all_idle(struct xt_acct *a, uint64_t tsc)
 			update(&a->v[i], XT_LOST, tsc);
 }
 
-static void runstate(struct xt_acct *a, const struct xt_ev *ev)
+static inline __attribute__((always_inline)) void runstate(struct xt_acct *a, const struct xt_ev *ev)
 {
 	bool cont = ev->kind == XT_EV_CONTINUE;
 	unsigned old = ev->old_new >> 4, nw = ev->old_new & 0xf;
@@ -179,7 +185,8 @@ static void runstate(struct xt_acct *a, const struct xt_ev *ev)
 	}
 }
 
-void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
+static inline __attribute__((always_inline)) void compat_event(struct xt_acct *a,
+                                                               const struct xt_ev *ev)
 {
 	uint32_t p = ev->pcpu;
 	struct xt_pcpu_acct *pc;
@@ -239,4 +246,15 @@ void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
 		pc->current = -1;
 		break;
 	}
+}
+
+void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev)
+{
+	compat_event(a, ev);
+}
+
+void xt_compat_events(struct xt_acct *a, const struct xt_ev *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		compat_event(a, &ev[i]);
 }

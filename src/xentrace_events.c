@@ -33,9 +33,9 @@ static struct xt_evq *queue(struct xt_events *e, uint32_t p)
 	return &e->q[p];
 }
 
-static void push(struct xt_evq *q, const struct xt_ev *ev)
+static inline void push(struct xt_evq *q, const struct xt_ev *ev)
 {
-	if (q->n == q->cap)
+	if (__builtin_expect(q->n == q->cap, 0))
 		xg_grow(&q->ev, &q->cap, q->n + 1, sizeof(*q->ev));
 	q->ev[q->n++] = *ev;
 }
@@ -60,61 +60,87 @@ static void hz_sample(struct xt_events *e, const struct xt_rec *r)
 	e->hz_samples[e->nhz++] = hz;
 }
 
-int xt_events_add(void *ctx, const struct xt_rec *r)
+static inline uint32_t rd32(const uint8_t *p)
 {
-	struct xt_events *e = ctx;
-	struct xt_evq *q = queue(e, r->pcpu);
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline struct xt_evq *queue_of(struct xt_events *e, uint32_t p)
+{
+	return __builtin_expect(p < e->nq, 1) ? &e->q[p] : queue(e, p);
+}
+
+static inline void note_tsc(struct xt_events *e, struct xt_evq *q, uint64_t tsc)
+{
+	if (!e->has_tsc || tsc < e->first_tsc)
+		e->first_tsc = tsc;
+	if (!e->has_tsc || tsc > e->last_tsc)
+		e->last_tsc = tsc;
+	e->has_tsc = true;
+	if (!q->has_first) {
+		q->first_tsc = tsc;
+		q->has_first = true;
+	}
+	q->last_tsc = tsc;
+}
+
+static inline bool is_runstate(uint32_t event)
+{
+	uint32_t lo = event & 0x0ffff00fu;
+	return lo == XT_RUNSTATE_CHANGE || lo == XT_CONTINUE_RUNNING;
+}
+
+/* A runstate change or "continue running" record of pCPU pcpu; d0 is its
+ * first extra word (when nwords >= 1). */
+static inline __attribute__((always_inline)) void add_runstate(struct xt_events *e, struct xt_evq *q, uint32_t pcpu,
+                                uint32_t event, unsigned nwords, uint64_t tsc, uint32_t d0)
+{
+	uint32_t lo = event & 0x0ffff00fu;
+	uint32_t oldst = (event >> 8) & 0xf, newst = (event >> 4) & 0xf;
+	struct xt_ev ev = { .tsc = tsc, .pcpu = (uint16_t)pcpu };
+	e->sched_records++;
+	/* {vcpu:16, dom:16} in the first word; Xen builds with perf
+	 * counters appended two u64s, which we ignore. */
+	if (nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > 3 || newst > 3))) {
+		e->short_records++;
+		return;
+	}
+	ev.vcpu = d0 & 0xffff;
+	ev.dom = d0 >> 16;
+	if (lo == XT_CONTINUE_RUNNING) {
+		ev.kind = XT_EV_CONTINUE;
+		ev.old_new = XT_RUNNING << 4 | XT_RUNNING;
+		newst = XT_RUNNING;
+	} else {
+		ev.kind = XT_EV_CHANGE;
+		ev.old_new = (uint8_t)(oldst << 4 | newst);
+	}
+	/* Who runs where matters only to the TSC-rate estimate; without it
+	 * this data-dependent branch is skipped altogether. */
+	if (!e->no_hz && newst == XT_RUNNING) {
+		if (pcpu >= e->ncur) {
+			size_t cap = e->ncur;
+			xg_grow(&e->cur, &cap, (size_t)pcpu + 1, sizeof(*e->cur));
+			memset(e->cur + e->ncur, 0, (cap - e->ncur) * sizeof(*e->cur));
+			e->ncur = cap;
+		}
+		if (lo == XT_RUNSTATE_CHANGE || !e->cur[pcpu].valid ||
+		    e->cur[pcpu].dom != ev.dom || e->cur[pcpu].vcpu != ev.vcpu) {
+			e->cur[pcpu].dom = ev.dom;
+			e->cur[pcpu].vcpu = ev.vcpu;
+			e->cur[pcpu].tsc = tsc;
+			e->cur[pcpu].valid = true;
+		}
+	}
+	push(q, &ev);
+}
+
+/* Any other record: lost records, INFPREV (the TSC-rate estimate). */
+static void add_other(struct xt_events *e, struct xt_evq *q, const struct xt_rec *r)
+{
 	struct xt_ev ev = { .tsc = r->tsc, .pcpu = (uint16_t)r->pcpu };
-	if (r->has_tsc) {
-		if (!e->has_tsc || r->tsc < e->first_tsc)
-			e->first_tsc = r->tsc;
-		if (!e->has_tsc || r->tsc > e->last_tsc)
-			e->last_tsc = r->tsc;
-		e->has_tsc = true;
-		if (!q->has_first) {
-			q->first_tsc = r->tsc;
-			q->has_first = true;
-		}
-		q->last_tsc = r->tsc;
-	}
-	uint32_t lo = r->event & 0x0ffff00fu;
-	if (lo == XT_RUNSTATE_CHANGE || lo == XT_CONTINUE_RUNNING) {
-		uint32_t oldst = (r->event >> 8) & 0xf, newst = (r->event >> 4) & 0xf;
-		e->sched_records++;
-		/* {vcpu:16, dom:16} in the first word; Xen builds with perf
-		 * counters appended two u64s, which we ignore. */
-		if (r->nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > 3 || newst > 3))) {
-			e->short_records++;
-			return 0;
-		}
-		ev.vcpu = r->d[0] & 0xffff;
-		ev.dom = r->d[0] >> 16;
-		if (lo == XT_CONTINUE_RUNNING) {
-			ev.kind = XT_EV_CONTINUE;
-			ev.old_new = XT_RUNNING << 4 | XT_RUNNING;
-			newst = XT_RUNNING;
-		} else {
-			ev.kind = XT_EV_CHANGE;
-			ev.old_new = (uint8_t)(oldst << 4 | newst);
-		}
-		if (newst == XT_RUNNING) {
-			if (r->pcpu >= e->ncur) {
-				size_t cap = e->ncur;
-				xg_grow(&e->cur, &cap, (size_t)r->pcpu + 1, sizeof(*e->cur));
-				memset(e->cur + e->ncur, 0, (cap - e->ncur) * sizeof(*e->cur));
-				e->ncur = cap;
-			}
-			if (lo == XT_RUNSTATE_CHANGE || !e->cur[r->pcpu].valid ||
-			    e->cur[r->pcpu].dom != ev.dom || e->cur[r->pcpu].vcpu != ev.vcpu) {
-				e->cur[r->pcpu].dom = ev.dom;
-				e->cur[r->pcpu].vcpu = ev.vcpu;
-				e->cur[r->pcpu].tsc = r->tsc;
-				e->cur[r->pcpu].valid = true;
-			}
-		}
-		push(q, &ev);
-		return 0;
-	}
 	if (r->event == XT_LOST_RECORDS) {
 		uint64_t first = r->tsc;
 		uint32_t count = r->nwords >= 1 ? r->d[0] : 0;
@@ -139,11 +165,48 @@ int xt_events_add(void *ctx, const struct xt_rec *r)
 		ev.dom = did;
 		ev.vcpu = vid;
 		push(q, &ev);
-		return 0;
+		return;
 	}
 	if (r->event == XT_SWITCH_INFPREV && r->has_tsc)
 		hz_sample(e, r);
+}
+
+int xt_events_add(void *ctx, const struct xt_rec *r)
+{
+	struct xt_events *e = ctx;
+	struct xt_evq *q = queue_of(e, r->pcpu);
+	if (r->has_tsc)
+		note_tsc(e, q, r->tsc);
+	if (is_runstate(r->event))
+		add_runstate(e, q, r->pcpu, r->event, r->nwords, r->tsc, r->d[0]);
+	else
+		add_other(e, q, r);
 	return 0;
+}
+
+void xt_events_add_wanted(struct xt_events *e, uint32_t pcpu, const struct xt_wanted *w, size_t k)
+{
+	if (!k)
+		return;
+	struct xt_evq *q = queue_of(e, pcpu);
+	for (size_t j = 0; j < k; j++) {
+		const uint8_t *p = w[j].p;
+		uint32_t hdr = rd32(p);
+		uint32_t event = hdr & 0x0fffffffu;
+		unsigned nwords = (hdr >> 28) & 7;
+		bool has_tsc = hdr >> 31;
+		const uint8_t *d = p + (has_tsc ? 12 : 4);
+		if (has_tsc)
+			note_tsc(e, q, w[j].tsc);
+		if (is_runstate(event)) {
+			add_runstate(e, q, pcpu, event, nwords, w[j].tsc, nwords ? rd32(d) : 0);
+		} else {
+			struct xt_rec r = { .event = event, .nwords = (uint8_t)nwords, .has_tsc = has_tsc,
+			                    .tsc = w[j].tsc, .pcpu = pcpu };
+			memcpy(r.d, d, 4u * nwords);
+			add_other(e, q, &r);
+		}
+	}
 }
 
 void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last)
@@ -195,27 +258,43 @@ bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out)
 	return true;
 }
 
-/* Heap of pCPU queue heads ordered by (tsc, pCPU); each entry keeps its
- * head's TSC so comparisons touch no queue memory. */
+/* A loser tree over the pCPU queues: leaf p holds queue p's head key
+ * (tsc, p), or a key above all others when the queue is empty; each inner
+ * node keeps the leaf that lost the match there. Taking the earliest head
+ * and replaying its leaf costs one comparison per level, done with
+ * selects: which queue wins is a coin toss the CPU would mispredict. The
+ * runner-up, which bounds a run from one queue, is the least of the
+ * losers on the winner's path. */
 static inline bool key_less(const struct xt_mh *x, const struct xt_mh *y)
 {
-	return x->tsc < y->tsc || (x->tsc == y->tsc && x->q < y->q);
+	return (x->tsc < y->tsc) | ((x->tsc == y->tsc) & (x->q < y->q));
 }
 
-static void sift_down(struct xt_mh *h, size_t n, size_t i)
+static const struct xt_mh no_key = { UINT64_MAX, UINT32_MAX };
+
+/* Plays leaf p up to the root. */
+static inline void replay(struct xt_merge *m, uint32_t p)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < n && key_less(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && key_less(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		struct xt_mh t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
+	uint32_t cur = p;
+	for (size_t node = (m->nleaf + p) / 2; node; node /= 2) {
+		uint32_t other = m->lt[node];
+		bool swap = key_less(&m->h[other], &m->h[cur]);
+		m->lt[node] = swap ? cur : other;
+		cur = swap ? other : cur;
+	}
+	m->win = cur;
+}
+
+/* Queue p's head key after its events before index k were taken. */
+static inline void set_head(struct xt_merge *m, uint32_t p, size_t k)
+{
+	struct xt_evq *q = &m->e->q[p];
+	if (k >= q->n) {
+		q->head = q->n = 0;   /* the memory stays: a run is still valid */
+		m->h[p] = no_key;
+	} else {
+		q->head = k;
+		m->h[p].tsc = q->ev[k].tsc;
 	}
 }
 
@@ -223,14 +302,30 @@ void xt_merge_init(struct xt_merge *m, struct xt_events *e)
 {
 	memset(m, 0, sizeof(*m));
 	m->e = e;
-	m->h = xg_malloc((e->nq ? e->nq : 1) * sizeof(*m->h));
-	for (size_t p = 0; p < e->nq; p++)
-		if (e->q[p].head < e->q[p].n) {
-			m->h[m->nh].tsc = e->q[p].ev[e->q[p].head].tsc;
-			m->h[m->nh++].q = (uint32_t)p;
+	m->nleaf = 1;
+	while (m->nleaf < e->nq)
+		m->nleaf *= 2;
+	m->h = xg_malloc(m->nleaf * sizeof(*m->h));
+	m->lt = xg_malloc(m->nleaf * sizeof(*m->lt));
+	for (size_t p = 0; p < m->nleaf; p++) {
+		m->h[p] = no_key;
+		if (p < e->nq && e->q[p].head < e->q[p].n) {
+			m->h[p].tsc = e->q[p].ev[e->q[p].head].tsc;
+			m->h[p].q = (uint32_t)p;
 		}
-	for (size_t i = m->nh / 2; i-- > 0;)
-		sift_down(m->h, m->nh, i);
+	}
+	/* Build bottom-up: each inner node's winner goes up, its loser stays. */
+	uint32_t *win = xg_malloc(2 * m->nleaf * sizeof(*win));
+	for (size_t p = 0; p < m->nleaf; p++)
+		win[m->nleaf + p] = (uint32_t)p;
+	for (size_t node = m->nleaf - 1; node >= 1; node--) {
+		uint32_t a = win[2 * node], b = win[2 * node + 1];
+		bool b_wins = key_less(&m->h[b], &m->h[a]);
+		win[node] = b_wins ? b : a;
+		m->lt[node] = b_wins ? a : b;
+	}
+	m->win = m->nleaf > 1 ? win[1] : 0;
+	free(win);
 }
 
 bool xt_merge_next(struct xt_merge *m, struct xt_ev *out)
@@ -240,29 +335,48 @@ bool xt_merge_next(struct xt_merge *m, struct xt_ev *out)
 
 bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out)
 {
-	if (!m->nh || m->h[0].tsc > upto)
+	uint32_t w = m->win;
+	if (m->h[w].q == UINT32_MAX || m->h[w].tsc > upto)
 		return false;
-	struct xt_evq *q = &m->e->q[m->h[0].q];
-	*out = q->ev[q->head++];
-	if (q->head == q->n) {
-		q->head = q->n = 0;
-		m->h[0] = m->h[--m->nh];
-	} else {
-		m->h[0].tsc = q->ev[q->head].tsc;
-		/* Runs from one pCPU stay at the root without any sifting. */
-		if ((m->nh < 2 || key_less(&m->h[0], &m->h[1])) &&
-		    (m->nh < 3 || key_less(&m->h[0], &m->h[2])))
-			return true;
-	}
-	sift_down(m->h, m->nh, 0);
+	struct xt_evq *q = &m->e->q[w];
+	*out = q->ev[q->head];
+	set_head(m, w, q->head + 1);
+	replay(m, w);
 	return true;
+}
+
+size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run)
+{
+	uint32_t w = m->win;
+	if (m->h[w].q == UINT32_MAX)
+		return 0;
+	/* The runner-up: the least loser on the winner's path. */
+	struct xt_mh b = no_key;
+	for (size_t node = (m->nleaf + w) / 2; node; node /= 2) {
+		const struct xt_mh *x = &m->h[m->lt[node]];
+		b = key_less(x, &b) ? *x : b;
+	}
+	struct xt_evq *q = &m->e->q[w];
+	size_t i = q->head, k = i + 1;
+	while (k < q->n && (q->ev[k].tsc < b.tsc || (q->ev[k].tsc == b.tsc && w < b.q)))
+		k++;
+	*run = &q->ev[i];
+	/* Each queue is read front to back, but eight or more of them in
+	 * turn, from memory written long before: fetch this one's next
+	 * events while the caller works on the run. */
+	__builtin_prefetch(&q->ev[k + 32]);
+	set_head(m, w, k);
+	replay(m, w);
+	return k - i;
 }
 
 void xt_merge_free(struct xt_merge *m)
 {
 	free(m->h);
+	free(m->lt);
 	m->h = NULL;
-	m->nh = 0;
+	m->lt = NULL;
+	m->nleaf = 0;
 }
 
 struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n)

@@ -44,6 +44,7 @@ int xt_file_load(struct xt_file *fe, const char *path, bool estimate_hz, struct 
 	xt_decoder_init(&fe->dec, xt_events_add, &fe->ev);
 	fe->dec.sched_only = true;
 	fe->dec.want_infprev = estimate_hz;
+	fe->ev.no_hz = !estimate_hz;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return xg_fail_errno(err, errno, "%s", path);

@@ -43,6 +43,9 @@ struct xt_rec {
 	uint64_t offset;       /* byte offset of the record in the input */
 };
 
+/* Chunks the file decoder may scan ahead of the current one. */
+#define XT_PRE_MAX 4
+
 /* Called for every record; a non-zero return stops decoding. */
 typedef int (*xt_rec_fn)(void *ctx, const struct xt_rec *r);
 
@@ -75,6 +78,20 @@ struct xt_decoder {
 	bool want_infprev;        /* ... including INFPREV (TSC-rate estimate) */
 	bool failed;              /* a corrupt input stopped decoding */
 	uint64_t fail_offset;
+	/* File mode: the chunks after the current one, scanned ahead
+	 * interleaved with it (two independent chains of record sizes run
+	 * faster than one); applied, in file order, when decoding gets there.
+	 * pre[0..npre) are pending, in file order; every slot keeps its
+	 * buffer of wanted records. */
+	struct xt_prescan {
+		uint32_t cpu;
+		uint64_t body, end;       /* input offsets of its records and its end */
+		uint64_t len;             /* bytes scanned so far */
+		uint64_t n, back, last;   /* records, TSCs gone back, last TSC */
+		struct xt_wanted { const uint8_t *p; uint64_t tsc; } *w;
+		size_t nw;
+	} pre[XT_PRE_MAX];
+	size_t npre;
 };
 
 /* Highest pCPU id accepted (Xen's NR_CPUS limit is 4096 on x86). */
@@ -99,11 +116,12 @@ static inline bool xt_sched_wanted(uint32_t event, bool infprev)
 	uint32_t sub = event & 0x0ffff000u;
 	return sub == 0x00021000u || sub == 0x0001f000u || (infprev && event == XT_SWITCH_INFPREV);
 }
-/* Size in bytes of the record whose first word is hdr (4..40). */
+/* Size in bytes of the record whose first word is hdr (4..40): the
+ * header, 4 per extra word (bits 28-30), 8 more with a TSC (bit 31).
+ * Arithmetic rather than a table: it is on the decoder's critical path. */
 static inline size_t xt_rec_size(uint32_t hdr)
 {
-	static const uint8_t size[16] = { 4, 8, 12, 16, 20, 24, 28, 32, 12, 16, 20, 24, 28, 32, 36, 40 };
-	return size[hdr >> 28];
+	return 4 + ((hdr >> 26) & 0x1cu) + ((hdr >> 28) & 8u);
 }
 
 /* ---- scheduler events and merging -------------------------------------- */
@@ -154,12 +172,16 @@ struct xt_events {
 	size_t nhz, hz_cap;
 	struct { uint16_t dom, vcpu; bool valid; uint64_t tsc; } *cur;  /* per pCPU */
 	size_t ncur;
+	bool no_hz;                    /* set: no TSC-rate estimate wanted */
 };
 
 void xt_events_init(struct xt_events *e);
 void xt_events_free(struct xt_events *e);
 /* An xt_rec_fn: pass &events as ctx. */
 int xt_events_add(void *events, const struct xt_rec *r);
+/* The same for k records of pCPU pcpu straight from the input (the
+ * decoder's fast path when its consumer is xt_events_add). */
+void xt_events_add_wanted(struct xt_events *e, uint32_t pcpu, const struct xt_wanted *w, size_t k);
 /* Widens pCPU p's (and the trace's) TSC span with records not delivered. */
 void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last);
 /* Appends an XT_EV_PCPU_END per pCPU (call once, at the end of input). */
@@ -171,12 +193,18 @@ bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out);
 struct xt_mh { uint64_t tsc; uint32_t q; };
 struct xt_merge {
 	struct xt_events *e;
-	struct xt_mh *h;      /* heap of pCPU queues keyed by their head's TSC */
-	size_t nh;
+	struct xt_mh *h;      /* per pCPU queue: its head's (tsc, queue) key */
+	uint32_t *lt;         /* loser tree over h: inner node -> losing queue */
+	size_t nleaf;         /* leaves: nq rounded up to a power of two */
+	uint32_t win;         /* the queue with the earliest head */
 };
 void xt_merge_init(struct xt_merge *m, struct xt_events *e);
 bool xt_merge_next(struct xt_merge *m, struct xt_ev *out);
 bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out);
+/* The next events in merged order that all come from one queue, in place
+ * (no copy): *run points at them, the return value is their count (0 at
+ * the end). Same order as xt_merge_next; valid until the queues change. */
+size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run);
 void xt_merge_free(struct xt_merge *m);
 /* Live use: passes every queued event with tsc <= upto to fn in merged
  * order (upto = a time all pCPU buffers have been read to). Returns the
@@ -213,14 +241,20 @@ struct xt_vcpu_acct {
 enum xt_mode { XT_NATIVE, XT_COMPAT };
 
 /* Per (domain, vCPU) running / runnable / blocked / offline / lost time.
- * Domain ids are 16 bits (idle = 32767): vCPUs live in an open-addressing
- * hash keyed by dom << 16 | vcpu, so no domid or vcpu limit applies. */
+ * Domain ids and vCPU ids are 16 bits (idle = 32767): v[] is found through
+ * a table indexed directly by domain id, each entry a table indexed by
+ * vCPU id (both grown on demand), so every event costs two array reads
+ * rather than a hash probe, and no domid or vcpu limit applies. */
+struct xt_dom_ix {
+	uint32_t *ix;             /* index + 1 into v by vCPU id, 0 = none */
+	uint32_t cap;
+};
 struct xt_acct {
 	enum xt_mode mode;
 	struct xt_vcpu_acct *v;
 	size_t nv, vcap;
-	uint32_t *hash;           /* index + 1 into v, 0 = empty */
-	size_t hcap;
+	struct xt_dom_ix *dix;    /* by domain id */
+	size_t ndix;
 	uint64_t start_tsc, end_tsc;
 	bool started;
 	uint64_t lost_records, lost_events;
@@ -254,6 +288,8 @@ void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint
 /* Tells compat mode the first TSC of pCPU p (xenalyze back-dates to it). */
 void xt_acct_pcpu_first(struct xt_acct *a, uint32_t p, uint64_t tsc);
 void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev);
+/* n events in merged order (xt_merge_run's runs). */
+void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
 /* Native: closes every open interval at tsc (end of trace). */
 void xt_acct_finish(struct xt_acct *a, uint64_t tsc);
 /* Native: cumulative cycles of v up to tsc, counting its open interval. */
@@ -265,9 +301,22 @@ void xt_acct_sort(struct xt_acct *a);
 /* Internal to the accounting modules. */
 #define XT_DEFAULT_DOMID 32768u   /* compat: xenalyze's placeholder domain */
 enum { XT_CS_INIT = XT_NSTATES, XT_CS_QUEUED };
-size_t xt_acct_vcpu(struct xt_acct *a, uint32_t dom, uint32_t vcpu);
-struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p);
+size_t xt_acct_vcpu_add(struct xt_acct *a, uint32_t dom, uint32_t vcpu);
+struct xt_pcpu_acct *xt_acct_pcpu_add(struct xt_acct *a, uint32_t p);
+/* Index of (dom, vcpu) in a->v, created in the state "not known yet" on
+ * first use. Inline: it runs for every scheduler event. */
+static inline size_t xt_acct_vcpu(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
+{
+	if (dom < a->ndix && vcpu < a->dix[dom].cap && a->dix[dom].ix[vcpu])
+		return a->dix[dom].ix[vcpu] - 1;
+	return xt_acct_vcpu_add(a, dom, vcpu);   /* new, or a vCPU id above 16 bits */
+}
+static inline struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p)
+{
+	return p < a->np ? &a->p[p] : xt_acct_pcpu_add(a, p);
+}
 void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev);
+void xt_compat_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
 
 /* Cycles to ns at hz (exact 128-bit arithmetic, rounded to nearest). */
 uint64_t xt_cyc_to_ns(uint64_t cyc, double hz);

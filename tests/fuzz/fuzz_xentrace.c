@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer harness: the xentrace decoder (file mode fed in pieces of a
- * size the input chooses, and live raw mode), the event merger and both
- * accountings run on arbitrary bytes. Any crash, leak, sanitizer report
+ * size the input chooses, its fast scan fed the whole input, and live raw
+ * mode), the event merger and both accountings run on arbitrary bytes. Any crash, leak, sanitizer report
  * or broken invariant is a bug. */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +42,37 @@ static void account(struct xt_events *ev, enum xt_mode mode)
 	free(all);
 }
 
+/* The file decoder's fast scan (sched_only: batches, chunks scanned
+ * ahead) must give exactly what the plain per-record path gives. */
+static void same_as_fast_scan(const struct xt_decoder *d0, const struct xt_events *e0,
+                              const uint8_t *data, size_t size, bool infprev)
+{
+	struct xt_events ev;
+	struct xt_decoder d;
+	struct xg_err err;
+	xt_events_init(&ev);
+	xt_decoder_init(&d, xt_events_add, &ev);
+	d.sched_only = true;
+	d.want_infprev = infprev;
+	if (!xt_decode_feed(&d, data, size, &err))
+		xt_decode_finish(&d, &err);
+	if (d.records != d0->records || d.chunks != d0->chunks || d.failed != d0->failed ||
+	    d.fail_offset != d0->fail_offset || d.npcpu != d0->npcpu)
+		abort();
+	for (size_t p = 0; p < d.npcpu; p++)
+		if (memcmp(&d.pcpu[p], &d0->pcpu[p], sizeof(d.pcpu[p])))
+			abort();
+	for (size_t p = 0; p < ev.nq && p < e0->nq; p++)
+		if (ev.q[p].n != e0->q[p].n ||
+		    (ev.q[p].n && memcmp(ev.q[p].ev, e0->q[p].ev, ev.q[p].n * sizeof(struct xt_ev))))
+			abort();
+	if (ev.sched_records != e0->sched_records || ev.lost_records != e0->lost_records ||
+	    (infprev && ev.nhz != e0->nhz))
+		abort();
+	xt_decoder_free(&d);
+	xt_events_free(&ev);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct xt_events ev;
@@ -61,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		xt_decode_finish(&d, &err);
 	if (d.failed && d.fail_offset > size)
 		abort();   /* an error must point inside the input */
+	same_as_fast_scan(&d, &ev, data, size, piece & 2);
 	account(&ev, (piece & 1) ? XT_COMPAT : XT_NATIVE);
 	xt_decoder_free(&d);
 	xt_events_free(&ev);
