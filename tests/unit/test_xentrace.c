@@ -7,34 +7,14 @@
 #include <string.h>
 
 #include "xgtop/xentrace.h"
+#include "xt_tbuf.h"
 
 /* ---- building traces in memory ---- */
-struct buf { uint8_t b[8192]; size_t n; size_t hdr; };
-
-static void put32(struct buf *b, uint32_t v) { memcpy(b->b + b->n, &v, 4); b->n += 4; }
-static void chunk(struct buf *b, uint32_t cpu)
+static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, const uint32_t *w)
 {
-	b->hdr = b->n;
-	put32(b, XT_CPU_CHANGE | 2u << 28);
-	put32(b, cpu);
-	put32(b, 0);
+	recw(b, ev, tsc_on, tsc, n, 0, w);
 }
-static void chunk_end(struct buf *b)
-{
-	uint32_t len = (uint32_t)(b->n - b->hdr - 12);
-	memcpy(b->b + b->hdr + 8, &len, 4);
-}
-static void rec(struct buf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, const uint32_t *w)
-{
-	put32(b, ev | n << 28 | (tsc_on ? 1u << 31 : 0));
-	if (tsc_on) {
-		put32(b, (uint32_t)tsc);
-		put32(b, (uint32_t)(tsc >> 32));
-	}
-	for (unsigned i = 0; i < n; i++)
-		put32(b, w[i]);
-}
-static void rs(struct buf *b, uint64_t tsc, uint32_t dom, uint32_t vcpu, unsigned old, unsigned nw)
+static void rs(struct tbuf *b, uint64_t tsc, uint32_t dom, uint32_t vcpu, unsigned old, unsigned nw)
 {
 	uint32_t w = dom << 16 | vcpu;
 	rec(b, XT_RUNSTATE_CHANGE | old << 8 | nw << 4, 1, tsc, 1, &w);
@@ -50,7 +30,7 @@ static int collect(void *ctx, const struct xt_rec *r)
 	return 0;
 }
 
-static void sample_trace(struct buf *b)
+static void sample_trace(struct tbuf *b)
 {
 	static const uint32_t junk[7] = { 1, 2, 3, 4, 5, 6, 7 };
 	memset(b, 0, sizeof(*b));
@@ -71,7 +51,7 @@ static void sample_trace(struct buf *b)
 static void split_feeds_decode_the_same(void **state)
 {
 	(void)state;
-	struct buf b;
+	struct tbuf b;
 	sample_trace(&b);
 	struct seen whole = { .n = 0 }, bytes = { .n = 0 };
 	struct xt_decoder d;
@@ -100,12 +80,13 @@ static void split_feeds_decode_the_same(void **state)
 		assert_memory_equal(bytes.r[i].d, whole.r[i].d, 4 * whole.r[i].nwords);
 	}
 	xt_decoder_free(&d);
+	free(b.b);
 }
 
 static void truncation_reports_offset(void **state)
 {
 	(void)state;
-	struct buf b;
+	struct tbuf b;
 	sample_trace(&b);
 	struct seen s = { .n = 0 };
 	struct xt_decoder d;
@@ -116,13 +97,14 @@ static void truncation_reports_offset(void **state)
 	assert_non_null(strstr(err.msg, "truncated trace at byte"));
 	assert_int_equal(s.n, 5);   /* everything before the cut */
 	xt_decoder_free(&d);
+	free(b.b);
 }
 
 static void raw_buffers_and_merge(void **state)
 {
 	(void)state;
 	/* Live style: two pCPUs' buffers, fed separately, merged by TSC. */
-	struct buf p0 = { .n = 0 }, p1 = { .n = 0 };
+	struct tbuf p0 = { .n = 0 }, p1 = { .n = 0 };
 	static const uint32_t pad[2] = { 0, 0 };
 	rs(&p0, 10, 1, 0, 1, 0);
 	rs(&p0, 40, 1, 0, 0, 2);
@@ -148,6 +130,8 @@ static void raw_buffers_and_merge(void **state)
 	assert_int_equal(xt_decode_raw(&d, 1, p1.b, 6, &err), -1);
 	assert_non_null(strstr(err.msg, "ends inside a record"));
 	xt_decoder_free(&d);
+	free(p0.b);
+	free(p1.b);
 	xt_events_free(&ev);
 }
 

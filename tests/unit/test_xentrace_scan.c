@@ -11,46 +11,7 @@
 #include <string.h>
 
 #include "xgtop/xentrace.h"
-
-struct tbuf { uint8_t *b; size_t n, cap, hdr; };
-
-static void put32(struct tbuf *b, uint32_t v)
-{
-	if (b->n + 4 > b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 1 << 16;
-		b->b = realloc(b->b, b->cap);
-		assert_non_null(b->b);
-	}
-	memcpy(b->b + b->n, &v, 4);
-	b->n += 4;
-}
-
-static void chunk(struct tbuf *b, uint32_t cpu)
-{
-	b->hdr = b->n;
-	put32(b, XT_CPU_CHANGE | 2u << 28);
-	put32(b, cpu);
-	put32(b, 0);
-}
-
-static void chunk_end(struct tbuf *b)
-{
-	uint32_t len = (uint32_t)(b->n - b->hdr - 12);
-	memcpy(b->b + b->hdr + 8, &len, 4);
-}
-
-/* Extra words: w[] where given, else derived from seed. */
-static void recw(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed,
-                 const uint32_t *w)
-{
-	put32(b, ev | n << 28 | (tsc_on ? 1u << 31 : 0));
-	if (tsc_on) {
-		put32(b, (uint32_t)tsc);
-		put32(b, (uint32_t)(tsc >> 32));
-	}
-	for (unsigned i = 0; i < n; i++)
-		put32(b, w ? w[i] : seed * 2654435761u + i);
-}
+#include "xt_tbuf.h"
 
 static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed)
 {
