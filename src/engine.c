@@ -67,9 +67,9 @@ int engine_step(struct xg_engine *e, struct xg_err *err)
 	if (!s->host.real_ns)
 		s->host.real_ns = xg_now_real_ns();
 	sample_sort(s);
-	if (e->rec && recorder_append(e->rec, s, err) < 0)
-		return -1;
 	const struct xg_sample *prev = e->nsamples ? &e->sample[e->cur] : NULL;
+	if (e->rec && recorder_append(e->rec, prev, s, err) < 0)
+		return -1;
 	e->cur = next;
 	e->nsamples++;
 	metrics_compute_rows(prev, s, view_row_kinds(&e->view), &e->table);

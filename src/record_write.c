@@ -26,8 +26,14 @@ struct xg_recorder {
 	struct rec_buf text;
 	unsigned char *zout;
 	size_t zlen, zcap;
-	struct xg_sample prev, empty;
+	/* Samples are written as differences from the previous one, which
+	 * the caller still holds (the engine keeps two): no copy here. base
+	 * points to it during recorder_append; last_* identify it. */
+	const struct xg_sample *base;
+	struct xg_sample empty;
 	bool have_prev;
+	size_t last_ndom;
+	uint64_t last_mono;
 	struct rec_index pix;
 	uint32_t *owner;
 	size_t owner_cap;
@@ -221,7 +227,7 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 {
 	static const struct xg_dom zero;
 	struct rec_buf *b = &r->text;
-	const struct xg_dom *pd = r->have_prev ? rec_index_find(&r->pix, &r->prev, d->id) : NULL;
+	const struct xg_dom *pd = r->have_prev ? rec_index_find(&r->pix, r->base, d->id) : NULL;
 	const struct xg_dom *o = pd ? pd : &zero;
 
 	if (!pd || pd->gen != d->gen || memcmp(pd->handle, d->handle, 16) ||
@@ -289,7 +295,7 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 	}
 	rbuf_trim_tabs(b, ls);
 	rbuf_putc(b, '\n');
-	put_socks(b, s, d, pd, &r->prev);
+	put_socks(b, s, d, pd, r->base);
 }
 
 /* The blocked time of a vCPU is mostly what the interval leaves after
@@ -351,7 +357,7 @@ static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg
 static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 {
 	struct rec_buf *b = &r->text;
-	const struct xg_sample *p = r->have_prev ? &r->prev : &r->empty;
+	const struct xg_sample *p = r->have_prev ? r->base : &r->empty;
 	b->len = 0;
 	put_host(b, s, p);
 	uint64_t expect = 0;
@@ -362,7 +368,7 @@ static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 	xg_grow(&r->owner, &r->owner_cap, s->nvcpu, sizeof(*r->owner));
 	rec_vcpu_owner(s, r->owner);
 	for (size_t i = 0; i < s->nvcpu; i++) {
-		const struct xg_vcpu *o = r->have_prev ? rec_vcpu_base(s, r->owner, i, &r->prev, &r->pix) : NULL;
+		const struct xg_vcpu *o = r->have_prev ? rec_vcpu_base(s, r->owner, i, r->base, &r->pix) : NULL;
 		put_vcpu(b, &s->vcpu[i], o, s->host.mono_ns - p->host.mono_ns);
 	}
 	uint32_t crc = (uint32_t)crc32(0, (const unsigned char *)b->p, (uInt)b->len);
@@ -513,7 +519,6 @@ struct xg_recorder *recorder_open(const char *path, struct xg_err *err)
 	r->fd = fd;
 	r->member_limit = REC_MEMBER_SAMPLES;
 	r->path = xg_strdup(path);
-	sample_init(&r->prev);
 	sample_init(&r->empty);
 	r->level = REC_LEVEL;
 	if (deflateInit2(&r->z, REC_LEVEL, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
@@ -526,7 +531,8 @@ struct xg_recorder *recorder_open(const char *path, struct xg_err *err)
 	return r;
 }
 
-int recorder_append(struct xg_recorder *r, const struct xg_sample *s, struct xg_err *err)
+int recorder_append(struct xg_recorder *r, const struct xg_sample *prev, const struct xg_sample *s,
+                    struct xg_err *err)
 {
 	if (r->broken)
 		return xg_fail(err, "%s: recording stopped after an earlier write error", r->path);
@@ -534,7 +540,15 @@ int recorder_append(struct xg_recorder *r, const struct xg_sample *s, struct xg_
 		member_end(r);
 	if (!r->member_open)
 		member_begin(r);
+	if (r->have_prev) {
+		/* A programming error; refused rather than writing garbage. */
+		if (!prev || prev == s || prev->ndom != r->last_ndom || prev->host.mono_ns != r->last_mono)
+			return xg_fail(err, "%s: recorder_append needs the sample it appended last", r->path);
+		r->base = prev;
+		rec_index_build(&r->pix, prev);
+	}
 	put_sample(r, s);
+	r->base = NULL;
 	/* Thousands of domains make megabytes of text per sample; a faster
 	 * level there keeps the recorder's CPU cost per refresh small. Safe to
 	 * switch here: nothing is pending after the last sync flush. */
@@ -547,9 +561,9 @@ int recorder_append(struct xg_recorder *r, const struct xg_sample *s, struct xg_
 	if (flush_out(r, err) < 0)
 		return -1;
 	r->member_samples++;
-	sample_copy(&r->prev, s);
-	rec_index_build(&r->pix, &r->prev);
 	r->have_prev = true;
+	r->last_ndom = s->ndom;
+	r->last_mono = s->host.mono_ns;
 	return 0;
 }
 
@@ -569,7 +583,6 @@ int recorder_close(struct xg_recorder *r, struct xg_err *err)
 	free(r->zout);
 	free(r->owner);
 	rec_index_free(&r->pix);
-	sample_free(&r->prev);
 	sample_free(&r->empty);
 	free(r->path);
 	free(r);

@@ -12,8 +12,11 @@ struct xg_reader;
 /* Opens path for appending (creates it with a header if new or empty;
  * refuses a file that is not an xgtop recording). */
 struct xg_recorder *recorder_open(const char *path, struct xg_err *err);
-/* Appends one sample; durable up to the OS once this returns. */
-int recorder_append(struct xg_recorder *r, const struct xg_sample *s, struct xg_err *err);
+/* Appends one sample; durable up to the OS once this returns. Samples are
+ * stored as differences, so prev must be the sample appended last by this
+ * recorder, unchanged (NULL for the first), and not s. */
+int recorder_append(struct xg_recorder *r, const struct xg_sample *prev, const struct xg_sample *s,
+                    struct xg_err *err);
 int recorder_close(struct xg_recorder *r, struct xg_err *err);
 
 struct xg_reader *reader_open(const char *path, struct xg_err *err);

@@ -293,8 +293,9 @@ static int generate(const struct opts *o, const char *out)
 	unsigned long n = o->domains, t = o->samples ? o->samples : 30;
 	struct dstate *st = calloc(n, sizeof(*st));
 	uint64_t ival = (uint64_t)llround(o->interval * 1e9);
-	struct xg_sample s;
+	struct xg_sample s, last;   /* last: appended before s, the recorder's baseline */
 	sample_init(&s);
+	sample_init(&last);
 	uint64_t self = 0, append_ns = 0, doms = 0;
 	for (unsigned long k = 0; !o->samples || k < o->samples; k++) {
 		sample_clear(&s);
@@ -335,13 +336,16 @@ static int generate(const struct opts *o, const char *out)
 		}
 		s.host.mem_free = s.host.mem_total > used ? s.host.mem_total - used : 0;
 		uint64_t t0 = xg_now_mono_ns();
-		int arc = recorder_append(rec, &s, &err);
+		int arc = recorder_append(rec, k ? &last : NULL, &s, &err);
 		append_ns += xg_now_mono_ns() - t0;
 		doms += s.ndom;
 		if (arc < 0) {
 			fprintf(stderr, "xgtop-gen: %s\n", err.msg);
 			return 1;
 		}
+		struct xg_sample t = last;
+		last = s;
+		s = t;
 		if (o->progress) {
 			printf("appended %lu\n", k + 1);
 			fflush(stdout);
@@ -350,6 +354,7 @@ static int generate(const struct opts *o, const char *out)
 			nanosleep(&(struct timespec){ o->slow_ms / 1000, (o->slow_ms % 1000) * 1000000 }, NULL);
 	}
 	sample_free(&s);
+	sample_free(&last);
 	free(st);
 	if (recorder_close(rec, &err) < 0) {
 		fprintf(stderr, "xgtop-gen: %s\n", err.msg);

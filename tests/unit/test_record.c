@@ -229,18 +229,21 @@ static void write_n(const char *path, unsigned first, unsigned n, unsigned membe
 	if (!r)
 		fail_msg("%s", err.msg);
 	recorder_set_member_samples(r, member);
-	struct xg_sample s;
-	sample_init(&s);
+	struct xg_sample sv[2];
+	sample_init(&sv[0]);
+	sample_init(&sv[1]);
 	for (unsigned k = first; k < first + n; k++) {
-		make_sample(&s, k, seed);
-		assert_int_equal(recorder_append(r, &s, &err), 0);
+		struct xg_sample *s = &sv[k & 1], *prev = k > first ? &sv[(k - 1) & 1] : NULL;
+		make_sample(s, k, seed);
+		assert_int_equal(recorder_append(r, prev, s, &err), 0);
 		if (ends) {
 			struct stat st;
 			assert_int_equal(stat(path, &st), 0);
 			ends[k - first] = st.st_size;
 		}
 	}
-	sample_free(&s);
+	sample_free(&sv[0]);
+	sample_free(&sv[1]);
 	assert_int_equal(recorder_close(r, &err), 0);
 }
 
@@ -342,6 +345,19 @@ static void wrong_previous_is_refused(void **state)
 	assert_int_equal(reader_next(r, NULL, &a, &err), 0);
 	assert_int_equal(reader_next(r, NULL, &b, &err), -1);
 	reader_close(r);
+	/* The writer side has the same contract. */
+	const char *q = tmp("prev-w.xgrec");
+	unlink(q);
+	struct xg_recorder *w = recorder_open(q, &err);
+	assert_non_null(w);
+	make_sample(&a, 0, 5);
+	make_sample(&b, 1, 5);
+	assert_int_equal(recorder_append(w, NULL, &a, &err), 0);
+	assert_int_equal(recorder_append(w, NULL, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "needs the sample it appended last"));
+	assert_int_equal(recorder_append(w, &c, &b, &err), -1);
+	assert_int_equal(recorder_append(w, &a, &b, &err), 0);
+	assert_int_equal(recorder_close(w, &err), 0);
 	sample_free(&a);
 	sample_free(&b);
 	sample_free(&c);
@@ -817,9 +833,9 @@ static void write_error_stops(void **state)
 	struct xg_sample s;
 	sample_init(&s);
 	make_sample(&s, 0, 9);
-	assert_int_equal(recorder_append(r, &s, &err), -1);
+	assert_int_equal(recorder_append(r, NULL, &s, &err), -1);
 	assert_non_null(strstr(err.msg, "/dev/full: write failed, recording stopped: "));
-	assert_int_equal(recorder_append(r, &s, &err), -1);
+	assert_int_equal(recorder_append(r, NULL, &s, &err), -1);
 	assert_non_null(strstr(err.msg, "recording stopped after an earlier write error"));
 	recorder_close(r, &err);
 	sample_free(&s);
