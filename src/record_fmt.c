@@ -233,6 +233,30 @@ void rec_index_free(struct rec_index *ix)
 	memset(ix, 0, sizeof(*ix));
 }
 
+bool rec_prev_bind(struct rec_prev *p, const struct xg_sample *prev, const struct xg_sample *cur)
+{
+	if (!p->have)
+		return true;
+	if (!prev || prev == cur || prev->ndom != p->ndom || prev->host.mono_ns != p->mono)
+		return false;
+	p->base = prev;
+	rec_index_build(&p->ix, prev);
+	return true;
+}
+
+void rec_prev_keep(struct rec_prev *p, const struct xg_sample *s)
+{
+	p->have = true;
+	p->ndom = s->ndom;
+	p->mono = s->host.mono_ns;
+}
+
+void rec_prev_free(struct rec_prev *p)
+{
+	rec_index_free(&p->ix);
+	memset(p, 0, sizeof(*p));
+}
+
 void rec_vcpu_owner(const struct xg_sample *s, uint32_t *owner)
 {
 	for (size_t i = 0; i < s->nvcpu; i++)

@@ -79,6 +79,24 @@ void rec_index_build(struct rec_index *ix, const struct xg_sample *s);
 const struct xg_dom *rec_index_find(const struct rec_index *ix, const struct xg_sample *s, uint32_t id);
 void rec_index_free(struct rec_index *ix);
 
+/* The previous sample a reader or recorder works against. Its caller holds
+ * it anyway (the engine and a replay keep two samples), so neither keeps a
+ * copy; what identifies it is remembered so that a wrong one is refused
+ * rather than turned into wrong differences. */
+struct rec_prev {
+	const struct xg_sample *base;  /* the caller's sample, valid during one call */
+	bool have;                     /* an earlier sample of this member exists */
+	size_t ndom;                   /* ... and these identify it */
+	uint64_t mono;
+	struct rec_index ix;           /* base's domains by id */
+};
+/* Binds the caller's prev for one call when an earlier sample exists.
+ * false: prev is missing, is cur, or is not the sample remembered. */
+bool rec_prev_bind(struct rec_prev *p, const struct xg_sample *prev, const struct xg_sample *cur);
+/* Remembers s as the sample the next call must pass. */
+void rec_prev_keep(struct rec_prev *p, const struct xg_sample *s);
+void rec_prev_free(struct rec_prev *p);
+
 /* For each vCPU of s, the index of the first domain whose slice holds it
  * (UINT32_MAX if none); owner must hold s->nvcpu entries. */
 void rec_vcpu_owner(const struct xg_sample *s, uint32_t *owner);

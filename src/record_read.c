@@ -55,15 +55,8 @@ struct xg_reader {
 	uint32_t *owner;          /* owner domain of vCPU i, for i < owner_n */
 	size_t owner_cap, owner_n;
 	bool owner_done;
-	/* Samples are deltas against the previous one, which the caller keeps
-	 * (a replay holds it anyway): no copy here. base points to it during
-	 * reader_next; last_* identify it so a wrong one is refused. */
-	const struct xg_sample *base;
+	struct rec_prev prev;      /* samples are deltas against the caller's */
 	struct xg_sample empty;
-	bool have_prev;
-	size_t last_ndom;
-	uint64_t last_mono;
-	struct rec_index pix;
 
 	/* Torn-tail bookkeeping: a candidate is a byte-aligned block boundary;
 	 * it becomes the safe point once the text before it parsed to a
@@ -211,7 +204,7 @@ static void member_begin(struct xg_reader *r)
 	r->member_out = 0;
 	r->member_crc = (uint32_t)crc32(0, NULL, 0);
 	r->hdr = 0;
-	r->have_prev = false;
+	r->prev.have = false;
 	r->cand = false;
 	r->safe_in = r->member_start;
 	r->safe_out = 0;
@@ -435,7 +428,7 @@ static int parse_header(struct xg_reader *r, struct xg_err *err)
 
 static int parse_S(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 {
-	const struct xg_sample *p = r->have_prev ? r->base : &r->empty;
+	const struct xg_sample *p = r->prev.have ? r->prev.base : &r->empty;
 	uint64_t ndom, nvcpu;
 	if (!parse_u64(col(r, RS_NDOM), &ndom) || !parse_u64(col(r, RS_NVCPU), &nvcpu) ||
 	    ndom > (1u << 24) || nvcpu > (1u << 26))
@@ -533,7 +526,7 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 		return bad_line(r, err, "more domains than the 'S' line announced");
 	if (!parse_u64(col(r, RD_ID), &id) || id > UINT32_MAX)
 		return bad_line(r, err, "bad domain id");
-	const struct xg_dom *o = r->have_prev ? rec_index_find(&r->pix, r->base, (uint32_t)id) : NULL;
+	const struct xg_dom *o = r->prev.have ? rec_index_find(&r->prev.ix, r->prev.base, (uint32_t)id) : NULL;
 	if (r->have_ident && r->ident_id != id)
 		return bad_line(r, err, "identity line for domain %u is followed by domain %" PRIu64, r->ident_id, id);
 	if (!r->have_ident && !o)
@@ -618,8 +611,8 @@ static int parse_k(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 		d->sock_first = (uint32_t)out->nsock;
 	if (d->sock_count >= UINT32_MAX || out->nsock >= UINT32_MAX)
 		return bad_line(r, err, "too many socket entries");
-	const struct xg_dom *pd = r->have_prev ? rec_index_find(&r->pix, r->base, d->id) : NULL;
-	const struct xg_sock *o = pd ? rec_sock_base(pd, r->base, d->sock_count) : NULL;
+	const struct xg_dom *pd = r->prev.have ? rec_index_find(&r->prev.ix, r->prev.base, d->id) : NULL;
+	const struct xg_sock *o = pd ? rec_sock_base(pd, r->prev.base, d->sock_count) : NULL;
 	if (!o)
 		o = &zero;
 	uint64_t sock, valid, v[XG_SOCK_EVENT_COUNT];
@@ -699,7 +692,7 @@ static int parse_c(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	owner_extend(r, out, i + 1);
 	xg_grow(&out->vcpu, &out->vcpu_cap, i + 1, sizeof(*out->vcpu));
 	out->nvcpu = i + 1;
-	const struct xg_vcpu *o = r->have_prev ? rec_vcpu_base(out, r->owner, i, r->base, &r->pix) : NULL;
+	const struct xg_vcpu *o = r->prev.have ? rec_vcpu_base(out, r->owner, i, r->prev.base, &r->prev.ix) : NULL;
 	if (!o)
 		o = &zero;
 	struct xg_vcpu *v = &out->vcpu[i];
@@ -717,7 +710,7 @@ static int parse_c(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 			return bad_line(r, err, "bad scheduler time on a 'c' line");
 	if (*blk == '~') {
 		/* Relative to what the interval leaves after the other states. */
-		uint64_t dmono = out->host.mono_ns - (r->have_prev ? r->base->host.mono_ns : 0);
+		uint64_t dmono = out->host.mono_ns - (r->prev.have ? r->prev.base->host.mono_ns : 0);
 		uint64_t rest = dmono - (v->sched_ns[0] - o->sched_ns[0]) - (v->sched_ns[1] - o->sched_ns[1]) -
 		                (v->sched_ns[3] - o->sched_ns[3]);
 		uint64_t d;
@@ -779,9 +772,7 @@ static int parse_E(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 		}
 	}
 	r->in_sample = false;
-	r->have_prev = true;
-	r->last_ndom = out->ndom;
-	r->last_mono = out->host.mono_ns;
+	rec_prev_keep(&r->prev, out);
 	return 1;
 }
 
@@ -905,19 +896,13 @@ int reader_next(struct xg_reader *r, const struct xg_sample *prev, struct xg_sam
 			*err = r->saved;
 		return -1;
 	}
-	if (r->have_prev) {
-		/* A programming error, reported like bad data rather than
-		 * decoding garbage. */
-		if (!prev || prev == out || prev->ndom != r->last_ndom || prev->host.mono_ns != r->last_mono) {
-			xg_fail(err ? err : &r->saved, "%s: reader_next needs the sample it returned last", r->path);
-			r->state = -1;
-			return -1;
-		}
-		r->base = prev;
-		rec_index_build(&r->pix, prev);
+	if (!rec_prev_bind(&r->prev, prev, out)) {
+		/* A programming error, reported like bad data. */
+		xg_fail(err ? err : &r->saved, "%s: reader_next needs the sample it returned last", r->path);
+		r->state = -1;
+		return -1;
 	}
 	int rc = step(r, out, err ? err : &r->saved);
-	r->base = NULL;
 	if (rc == 1) {
 		r->samples++;
 		r->done_after_safe = true;
@@ -962,7 +947,7 @@ void reader_close(struct xg_reader *r)
 	free(r->mark);
 	free(r->kmark);
 	free(r->owner);
-	rec_index_free(&r->pix);
+	rec_prev_free(&r->prev);
 	sample_free(&r->empty);
 	free(r->path);
 	free(r);

@@ -26,15 +26,8 @@ struct xg_recorder {
 	struct rec_buf text;
 	unsigned char *zout;
 	size_t zlen, zcap;
-	/* Samples are written as differences from the previous one, which
-	 * the caller still holds (the engine keeps two): no copy here. base
-	 * points to it during recorder_append; last_* identify it. */
-	const struct xg_sample *base;
+	struct rec_prev prev;      /* samples are written as differences from it */
 	struct xg_sample empty;
-	bool have_prev;
-	size_t last_ndom;
-	uint64_t last_mono;
-	struct rec_index pix;
 	uint32_t *owner;
 	size_t owner_cap;
 };
@@ -93,7 +86,7 @@ static void member_begin(struct xg_recorder *r)
 	rbuf_free(&h);
 	r->member_open = true;
 	r->member_samples = 0;
-	r->have_prev = false;
+	r->prev.have = false;
 }
 
 static void member_end(struct xg_recorder *r)
@@ -227,7 +220,7 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 {
 	static const struct xg_dom zero;
 	struct rec_buf *b = &r->text;
-	const struct xg_dom *pd = r->have_prev ? rec_index_find(&r->pix, r->base, d->id) : NULL;
+	const struct xg_dom *pd = r->prev.have ? rec_index_find(&r->prev.ix, r->prev.base, d->id) : NULL;
 	const struct xg_dom *o = pd ? pd : &zero;
 
 	if (!pd || pd->gen != d->gen || memcmp(pd->handle, d->handle, 16) ||
@@ -295,7 +288,7 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 	}
 	rbuf_trim_tabs(b, ls);
 	rbuf_putc(b, '\n');
-	put_socks(b, s, d, pd, r->base);
+	put_socks(b, s, d, pd, r->prev.base);
 }
 
 /* The blocked time of a vCPU is mostly what the interval leaves after
@@ -357,7 +350,7 @@ static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg
 static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 {
 	struct rec_buf *b = &r->text;
-	const struct xg_sample *p = r->have_prev ? r->base : &r->empty;
+	const struct xg_sample *p = r->prev.have ? r->prev.base : &r->empty;
 	b->len = 0;
 	put_host(b, s, p);
 	uint64_t expect = 0;
@@ -368,7 +361,7 @@ static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 	xg_grow(&r->owner, &r->owner_cap, s->nvcpu, sizeof(*r->owner));
 	rec_vcpu_owner(s, r->owner);
 	for (size_t i = 0; i < s->nvcpu; i++) {
-		const struct xg_vcpu *o = r->have_prev ? rec_vcpu_base(s, r->owner, i, r->base, &r->pix) : NULL;
+		const struct xg_vcpu *o = r->prev.have ? rec_vcpu_base(s, r->owner, i, r->prev.base, &r->prev.ix) : NULL;
 		put_vcpu(b, &s->vcpu[i], o, s->host.mono_ns - p->host.mono_ns);
 	}
 	uint32_t crc = (uint32_t)crc32(0, (const unsigned char *)b->p, (uInt)b->len);
@@ -540,15 +533,9 @@ int recorder_append(struct xg_recorder *r, const struct xg_sample *prev, const s
 		member_end(r);
 	if (!r->member_open)
 		member_begin(r);
-	if (r->have_prev) {
-		/* A programming error; refused rather than writing garbage. */
-		if (!prev || prev == s || prev->ndom != r->last_ndom || prev->host.mono_ns != r->last_mono)
-			return xg_fail(err, "%s: recorder_append needs the sample it appended last", r->path);
-		r->base = prev;
-		rec_index_build(&r->pix, prev);
-	}
+	if (!rec_prev_bind(&r->prev, prev, s))
+		return xg_fail(err, "%s: recorder_append needs the sample it appended last", r->path);
 	put_sample(r, s);
-	r->base = NULL;
 	/* Thousands of domains make megabytes of text per sample; a faster
 	 * level there keeps the recorder's CPU cost per refresh small. Safe to
 	 * switch here: nothing is pending after the last sync flush. */
@@ -561,9 +548,7 @@ int recorder_append(struct xg_recorder *r, const struct xg_sample *prev, const s
 	if (flush_out(r, err) < 0)
 		return -1;
 	r->member_samples++;
-	r->have_prev = true;
-	r->last_ndom = s->ndom;
-	r->last_mono = s->host.mono_ns;
+	rec_prev_keep(&r->prev, s);
 	return 0;
 }
 
@@ -582,7 +567,7 @@ int recorder_close(struct xg_recorder *r, struct xg_err *err)
 	rbuf_free(&r->text);
 	free(r->zout);
 	free(r->owner);
-	rec_index_free(&r->pix);
+	rec_prev_free(&r->prev);
 	sample_free(&r->empty);
 	free(r->path);
 	free(r);
