@@ -365,6 +365,14 @@ static void teardown(struct xtl *t)
 	t->xt_ready = false;
 }
 
+/* Live tracing cannot go on: set_unavailable() (or map_buffers) has put
+ * the reason in t->why, which teardown leaves alone. */
+static void give_up(struct xtl *t)
+{
+	teardown(t);
+	t->mode = XTL_UNAVAILABLE;
+}
+
 static void account_ev(void *ctx, const struct xt_ev *ev)
 {
 	xt_acct_event(ctx, ev);
@@ -476,8 +484,7 @@ static void setup(struct xtl *t)
 			set_unavailable(t, "trace buffers in use by another consumer (xentrace?)");
 		else
 			set_unavailable(t, "cannot bind the trace VIRQ: %s", strerror(e));
-		teardown(t);
-		t->mode = XTL_UNAVAILABLE;
+		give_up(t);
 		return;
 	}
 	t->port = port;
@@ -488,16 +495,14 @@ static void setup(struct xtl *t)
 	if (tbuf_info(t->xch, &mask, &mfn, &size)) {
 		int e = errno;
 		set_unavailable(t, "reading the trace buffer settings: %s", perm_or(e, strerror(e)));
-		teardown(t);
-		t->mode = XTL_UNAVAILABLE;
+		give_up(t);
 		return;
 	}
 	t->saved_mask = mask;
 	t->fmem = xenforeignmemory_open(NULL, 0);
 	if (!t->fmem) {
 		set_unavailable(t, "cannot open foreign memory mapping: %s", strerror(errno));
-		teardown(t);
-		t->mode = XTL_UNAVAILABLE;
+		give_up(t);
 		return;
 	}
 	bool was_tracing = false;
@@ -505,11 +510,7 @@ static void setup(struct xtl *t)
 		/* Allocated earlier (boot tbuf_size=, or an earlier tracer): was
 		 * anyone tracing? Map first to look. */
 		if (map_buffers(t, mfn, size, pi.max_cpu_id)) {
-			char why[sizeof(t->why)];
-			memcpy(why, t->why, sizeof(why));
-			teardown(t);
-			memcpy(t->why, why, sizeof(why));
-			t->mode = XTL_UNAVAILABLE;
+			give_up(t);
 			return;
 		}
 		was_tracing = !recovered && buffers_active(t);
@@ -520,8 +521,7 @@ static void setup(struct xtl *t)
 		if (xc_tbuf_set_evt_mask(t->xch, XTL_MASK)) {
 			int e = errno;
 			set_unavailable(t, "xc_tbuf_set_evt_mask: %s", perm_or(e, strerror(e)));
-			teardown(t);
-			t->mode = XTL_UNAVAILABLE;
+			give_up(t);
 			return;
 		}
 		t->mask_changed = true;
@@ -544,8 +544,7 @@ static void setup(struct xtl *t)
 					"and allocation failed (%s)", strerror(e));
 		else
 			set_unavailable(t, "xc_tbuf_enable: %s", strerror(e));
-		teardown(t);
-		t->mode = XTL_UNAVAILABLE;
+		give_up(t);
 		return;
 	}
 	t->we_enabled = !was_tracing;
@@ -555,16 +554,11 @@ static void setup(struct xtl *t)
 		/* xc_tbuf_enable returns 0 even when get_info failed: ask again. */
 		if (tbuf_info(t->xch, &mask, &mfn, &size) || !mfn) {
 			set_unavailable(t, "trace buffers not available after enabling them");
-			teardown(t);
-			t->mode = XTL_UNAVAILABLE;
+			give_up(t);
 			return;
 		}
 		if (map_buffers(t, mfn, size, pi.max_cpu_id)) {
-			char why[sizeof(t->why)];
-			memcpy(why, t->why, sizeof(why));
-			teardown(t);
-			memcpy(t->why, why, sizeof(why));
-			t->mode = XTL_UNAVAILABLE;
+			give_up(t);
 			return;
 		}
 	}
@@ -594,8 +588,7 @@ static void start_session(struct xtl *t)
 
 	if (pipe2(t->stop_pipe, O_CLOEXEC)) {
 		set_unavailable(t, "pipe: %s", strerror(errno));
-		teardown(t);
-		t->mode = XTL_UNAVAILABLE;
+		give_up(t);
 		return;
 	}
 	/* Signals go to the main thread, whose loops watch for them. */
@@ -606,8 +599,7 @@ static void start_session(struct xtl *t)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		set_unavailable(t, "cannot start the trace poll thread: %s", strerror(rc));
-		teardown(t);
-		t->mode = XTL_UNAVAILABLE;
+		give_up(t);
 		return;
 	}
 	t->thr_running = true;
