@@ -104,34 +104,34 @@ static const char *errno_reason(char *buf, size_t n, const char *file, int e)
 	return buf;
 }
 
+/* RUN/WAIT/BLK (and CPU time when it also comes from the threads) of x
+ * cannot be given, for the same reason. */
+static void sched_invalid(struct xg_sample *out, struct xg_dom *x, const char *why, bool cpu_too)
+{
+	dom_invalid(out, x, XG_F_RUN_NS, why);
+	dom_invalid(out, x, XG_F_WAIT_NS, why);
+	dom_invalid(out, x, XG_F_BLK_NS, why);
+	if (cpu_too)
+		dom_invalid(out, x, XG_F_CPU_NS, why);
+}
+
 static void fill_sched(struct xg_source *s, struct xg_sample *out, struct xg_dom *x,
 		       const struct lx_dom *d, bool cpu_from_cgroup)
 {
 	char why[128];
 	if (!s->sched_supported) {
-		const char *r = "schedstat missing (kernel built without CONFIG_SCHED_INFO)";
-		dom_invalid(out, x, XG_F_RUN_NS, r);
-		dom_invalid(out, x, XG_F_WAIT_NS, r);
-		dom_invalid(out, x, XG_F_BLK_NS, r);
-		if (!cpu_from_cgroup)
-			dom_invalid(out, x, XG_F_CPU_NS, r);
+		sched_invalid(out, x, "schedstat missing (kernel built without CONFIG_SCHED_INFO)",
+			      !cpu_from_cgroup);
 		return;
 	}
 	if (d->sched_err) {
 		errno_reason(why, sizeof(why), "/proc/PID/task/TID/schedstat", d->sched_err);
-		dom_invalid(out, x, XG_F_RUN_NS, why);
-		dom_invalid(out, x, XG_F_WAIT_NS, why);
-		dom_invalid(out, x, XG_F_BLK_NS, why);
-		if (!cpu_from_cgroup)
-			dom_invalid(out, x, XG_F_CPU_NS, why);
+		sched_invalid(out, x, why, !cpu_from_cgroup);
 		return;
 	}
 	if (s->notrace) {
 		/* the threads are still read: CPU and thread counts need them */
-		const char *r = "scheduler split not shown (--notrace)";
-		dom_invalid(out, x, XG_F_RUN_NS, r);
-		dom_invalid(out, x, XG_F_WAIT_NS, r);
-		dom_invalid(out, x, XG_F_BLK_NS, r);
+		sched_invalid(out, x, "scheduler split not shown (--notrace)", false);
 	} else {
 		dom_set(x, XG_F_RUN_NS, d->run);
 		dom_set(x, XG_F_WAIT_NS, d->wait);
