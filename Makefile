@@ -35,9 +35,10 @@ CFLAGS  += -DHAVE_MHD $(shell $(PKG) --cflags libmicrohttpd)
 LDLIBS  += $(shell $(PKG) --libs libmicrohttpd)
 endif
 
-SRCS    := $(wildcard src/*.c)
-OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o)
-LIBOBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
+# src/<stage>/*.c: one folder per pipeline stage (see src/README.md).
+SRCS    := $(wildcard src/*/*.c)
+OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+LIBOBJS := $(filter-out $(BUILD)/obj/app/main.o,$(OBJS))
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -52,7 +53,8 @@ all: xgtop
 xgtop: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: src/%.c | $(BUILD)
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD) $(BUILD)/tests $(BUILD)/tools:
@@ -114,7 +116,7 @@ man: man/xgtop.1
 
 man/xgtop.1: man/xgtop.1.in xgtop contrib/man-columns.sh
 	contrib/man-columns.sh ./xgtop > $(BUILD)/columns.man
-	sed -e 's/@VERSION@/$(shell sed -n 's/.*XG_VERSION "\(.*\)"/\1/p' include/xgtop/common.h)/' \
+	sed -e 's/@VERSION@/$(shell sed -n 's/.*XG_VERSION "\(.*\)"/\1/p' include/xgtop/core/common.h)/' \
 	    -e '/^\.\\" BEGIN COLUMNS/r $(BUILD)/columns.man' $< > $@
 
 install: xgtop

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# CPU cost of the whole live trace consumer (src/xen_trace_live.c: poll
+# CPU cost of the whole live trace consumer (src/xen/xen_trace_live.c: poll
 # thread every 100 ms, ring reads, decoder, merge, accounting, a fill per
 # second) over in-memory rings laid out as Xen's, filled by a producer
 # thread at 100,000 scheduler records per second across 8 pCPUs with the

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "xgtop/record.h"
+#include "xgtop/record/record.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -7,7 +7,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/fuzz/lib.sh
 fuzz_build fuzz_xentrace tests/fuzz/fuzz_xentrace.c \
-	"src/xentrace_decode.c src/xentrace_events.c src/xentrace_account.c src/xentrace_compat.c src/common.c" -lm
+	"src/trace/xentrace_decode.c src/trace/xentrace_events.c src/trace/xentrace_account.c src/trace/xentrace_compat.c src/core/common.c" -lm
 # Seeds: first byte = feed piece size, then a trace.
 mkdir -p "$OUT/seeds"
 gen=build/tools/xentrace-gen

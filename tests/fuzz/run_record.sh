@@ -7,7 +7,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/fuzz/lib.sh
 fuzz_build fuzz_record tests/fuzz/fuzz_record.c \
-	"src/record_read.c src/record_write.c src/record_fmt.c src/sample.c src/common.c" \
+	"src/record/record_read.c src/record/record_write.c src/record/record_fmt.c src/core/sample.c src/core/common.c" \
 	-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -lz -lm
 make -s tools >/dev/null || exit 1
 mkdir -p "$OUT/seeds-record"

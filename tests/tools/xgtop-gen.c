@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "xgtop/record.h"
+#include "xgtop/record/record.h"
 
 #define GIB (1ull << 30)
 #define MIB (1ull << 20)

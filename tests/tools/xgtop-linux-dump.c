@@ -5,8 +5,8 @@
  * Usage: xgtop-linux-dump [cgroup|process|auto] [DELAY] [ID...]
  *        xgtop-linux-dump bench [cgroup|process|auto] [N]
  * bench: N collects back to back, prints the mean CPU cost of one. */
-#include "xgtop/linux.h"
-#include "xgtop/source.h"
+#include "xgtop/linux/linux.h"
+#include "xgtop/core/source.h"
 
 #include <dirent.h>
 #include <stdio.h>

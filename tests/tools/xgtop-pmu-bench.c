@@ -3,7 +3,7 @@
  * (software events, so it runs anywhere), read through pmu_read as the
  * Linux source does. Prints milliseconds per refresh.
  *   xgtop-pmu-bench [--domains N] [--refreshes R] [--events LIST] CGROUP2_ROOT */
-#include "xgtop/pmu.h"
+#include "xgtop/pmu/pmu.h"
 
 #include <errno.h>
 #include <getopt.h>

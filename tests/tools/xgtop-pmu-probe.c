@@ -10,7 +10,7 @@
  * With --cgroup and a command, the command runs inside DIR. Without a
  * command, the probe sleeps --ms between reads. Output: label=, event.X=,
  * X= (a number or '-'), why.X=, breakdown W.X=, fds=. */
-#include "xgtop/pmu.h"
+#include "xgtop/pmu/pmu.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "../../src/tui_priv.h"
+#include "../../src/tui/tui_priv.h"
 
 static void usage(void)
 {

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "xgtop/config.h"
-#include "xgtop/sample.h"
-#include "xgtop/source.h"
+#include "xgtop/core/config.h"
+#include "xgtop/core/sample.h"
+#include "xgtop/core/source.h"
 
 #ifdef HAVE_XEN
 extern const struct xg_source_ops source_xen_ops;

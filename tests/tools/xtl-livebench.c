@@ -15,8 +15,8 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include "xgtop/xen_trace_live.h"
-#include "xgtop/xentrace.h"
+#include "xgtop/xen/xen_trace_live.h"
+#include "xgtop/trace/xentrace.h"
 
 #define PAGES 32
 struct ring { uint32_t cons, prod; uint8_t data[]; };

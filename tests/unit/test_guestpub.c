@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xgtop/guestpub.h"
+#include "xgtop/xen/xen_guestpub.h"
 
 #define S 1000000000ull
 

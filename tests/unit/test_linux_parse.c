@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "xgtop/linux.h"
+#include "xgtop/linux/linux.h"
 
 static void stat_plain(void **state)
 {

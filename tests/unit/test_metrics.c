@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xgtop/metrics.h"
-#include "xgtop/view.h"
+#include "xgtop/core/metrics.h"
+#include "xgtop/core/view.h"
 
 #define NS 1000000000ull
 

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "xgtop/pmu.h"
+#include "xgtop/pmu/pmu.h"
 
 #define NDOM 300
 

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "xgtop/pmu.h"
+#include "xgtop/pmu/pmu.h"
 
 static struct xg_pmu_raw raw(uint64_t ref, uint64_t miss, uint64_t en, uint64_t run)
 {

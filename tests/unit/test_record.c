@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../../src/record_fmt.h"
-#include "xgtop/config.h"
-#include "xgtop/source.h"
+#include "../../src/record/record_fmt.h"
+#include "xgtop/core/config.h"
+#include "xgtop/core/source.h"
 
 extern const struct xg_source_ops source_replay_ops;
 

@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "xgtop/sample.h"
+#include "xgtop/core/sample.h"
 
 static void reasons_are_interned(void **state)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgtop/sink.h"
-#include "../../src/sink_int.h"
+#include "xgtop/outputs/output.h"
+#include "../../src/outputs/output_int.h"
 
 #define T0_NS (1796006218ull * 1000000000ull + 123456789ull) /* 2026-11-30T02:36:58.123Z */
 #define NO_PERF "no perf_event access (perf_event_paranoid=3)"

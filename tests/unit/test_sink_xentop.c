@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgtop/sink_xentop.h"
+#include "xgtop/outputs/output_xentop.h"
 
 struct fixture {
 	struct xg_sample s;

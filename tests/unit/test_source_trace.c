@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xgtop/source.h"
-#include "xgtop/xentrace.h"
+#include "xgtop/core/source.h"
+#include "xgtop/trace/xentrace.h"
 
 extern const struct xg_source_ops source_trace_ops;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xgtop/view.h"
+#include "xgtop/core/view.h"
 
 static struct xg_row rows[6];
 static struct xg_table table;

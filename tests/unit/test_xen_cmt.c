@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "xgtop/xen_cmt.h"
+#include "xgtop/xen/xen_cmt.h"
 
 #define NDOM 8
 #define S 1000000000ull

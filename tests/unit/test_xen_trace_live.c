@@ -15,8 +15,8 @@
 #ifdef HAVE_XEN
 #include <x86intrin.h>
 
-#include "xgtop/xen_trace_live.h"
-#include "xgtop/xentrace.h"
+#include "xgtop/xen/xen_trace_live.h"
+#include "xgtop/trace/xentrace.h"
 
 #define DS (4096u - 8u)
 struct ring { uint32_t cons, prod; uint8_t data[DS]; };

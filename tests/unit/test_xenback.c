@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "xgtop/xenback.h"
+#include "xgtop/xen/xen_backends.h"
 
 static char root[256];
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgtop/xentrace.h"
+#include "xgtop/trace/xentrace.h"
 
 struct tbuf { uint8_t *b; size_t n, cap, hdr; };
 

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The column table: the one place that says what each column is, how it is
+ * computed (help text), shown, sorted and named in CSV/JSON/Prometheus. */
+#ifndef XGTOP_COLUMNS_H
+#define XGTOP_COLUMNS_H
+
+#include "xgtop/core/common.h"
+
+enum xg_col {
+	XG_COL_ID, XG_COL_NAME, XG_COL_STATE,
+	XG_COL_CPU_PCT, XG_COL_CPU_S, XG_COL_VCPU,
+	XG_COL_MEM, XG_COL_MEM_PCT, XG_COL_MAXMEM,
+	XG_COL_NET_RX, XG_COL_NET_TX, XG_COL_NET_RXP, XG_COL_NET_TXP,
+	XG_COL_DISK_RD, XG_COL_DISK_WR, XG_COL_DISK_RDB, XG_COL_DISK_WRB,
+	XG_COL_RUN, XG_COL_WAIT, XG_COL_BLK, XG_COL_OFF,
+	XG_COL_LLC_REF, XG_COL_LLC_MISS, XG_COL_HIT, XG_COL_MPKI,
+	XG_COL_L3_OCC, XG_COL_MEM_BW,
+	/* cache breakdown (shown instead of the sums with `m`/--nosumcache) */
+	XG_COL_MISS_GU, XG_COL_MISS_GK, XG_COL_MISS_H,
+	XG_COL_HIT_GU, XG_COL_HIT_GK, XG_COL_HIT_H,
+	XG_COL_COUNT
+};
+
+/* Column groups, toggled from the keyboard and options. */
+enum xg_colgroup {
+	XG_GRP_BASE,
+	XG_GRP_NET,      /* n, --nonet */
+	XG_GRP_DISK,     /* d, --nodisk */
+	XG_GRP_SCHED,    /* w, --notrace */
+	XG_GRP_CACHE,    /* c, --nocache; summed figures */
+	XG_GRP_CACHE_BD, /* c + m / --nosumcache: by where the events happened */
+	XG_GRP_CMT,      /* c: L3 occupancy and memory bandwidth, in both modes */
+};
+
+enum xg_unit {
+	XG_UNIT_NONE,    /* a count or an id */
+	XG_UNIT_TEXT,    /* NAME, STATE */
+	XG_UNIT_PCT,     /* percent */
+	XG_UNIT_SEC,     /* seconds */
+	XG_UNIT_BYTES,   /* bytes */
+	XG_UNIT_BPS,     /* bytes per second */
+	XG_UNIT_PER_S,   /* events per second */
+	XG_UNIT_RATIO,   /* a plain ratio (MPKI) */
+};
+
+struct xg_row;
+
+struct xg_coldef {
+	enum xg_col id;
+	const char *header;     /* TUI / text header, e.g. "CPU%" */
+	const char *key;        /* stable name for --sort, CSV, JSON: "cpu_pct" */
+	const char *metric;     /* Prometheus metric name, NULL = not exported */
+	int width;              /* TUI/text width */
+	enum xg_unit unit;
+	enum xg_colgroup group;
+	int priority;           /* narrow terminals drop the highest number first */
+	bool descending;        /* natural sort order: numbers biggest first */
+	const char *help;       /* what it is and its formula, with unit */
+};
+
+extern const struct xg_coldef xg_columns[XG_COL_COUNT];
+
+/* Looks up a column by key ("cpu_pct"), header ("CPU%") or a short alias
+ * ("cpu", "mem", "name" ...), case-insensitively. Returns -1 if none. */
+int col_lookup(const char *name);
+
+/* Human text for a value, right-aligned by the caller. `-` when not valid.
+ * Numbers are scaled with k/M/G/T suffixes for byte units. */
+void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n);
+/* Plain machine value (CSV/JSON): full precision in the base unit, "" when
+ * not valid (JSON writes null). */
+void col_format_raw(enum xg_col c, const struct xg_row *r, char *buf, size_t n);
+
+#endif

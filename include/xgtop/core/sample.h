@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A host sample: what one source saw at one instant. Counters are
+ * cumulative (never rates); every field has a validity bit, and an invalid
+ * field keeps the reason it could not be measured. */
+#ifndef XGTOP_SAMPLE_H
+#define XGTOP_SAMPLE_H
+
+#include "xgtop/core/common.h"
+
+/* Per-domain fields. Counters (C) are cumulative since some origin the
+ * source chooses; gauges (G) are instantaneous. The order is part of the
+ * recording format: append only, never reorder. */
+enum xg_field {
+	XG_F_CPU_NS,        /* C ns of CPU time used by all vCPUs */
+	XG_F_VCPUS,         /* G vCPUs online (or threads for a process group) */
+	XG_F_VCPUS_MAX,     /* G vCPUs configured (xentop's VCPUS) */
+	XG_F_MEM,           /* G bytes of memory in use */
+	XG_F_MAXMEM,        /* G bytes of memory limit (UINT64_MAX = no limit) */
+	XG_F_NETS,          /* G number of network interfaces */
+	XG_F_NET_RX_BYTES,  /* C bytes received by the guest */
+	XG_F_NET_TX_BYTES,  /* C bytes sent by the guest */
+	XG_F_NET_RX_PKTS,   /* C */
+	XG_F_NET_TX_PKTS,   /* C */
+	XG_F_NET_RX_ERRS,   /* C */
+	XG_F_NET_TX_ERRS,   /* C */
+	XG_F_NET_RX_DROP,   /* C */
+	XG_F_NET_TX_DROP,   /* C */
+	XG_F_VBDS,          /* G number of block devices */
+	XG_F_DISK_RD_OPS,   /* C read requests */
+	XG_F_DISK_WR_OPS,   /* C write requests */
+	XG_F_DISK_RD_BYTES, /* C bytes read (sectors x 512 on Xen) */
+	XG_F_DISK_WR_BYTES, /* C bytes written */
+	XG_F_DISK_OO,       /* C blkback out-of-request events */
+	XG_F_RUN_NS,        /* C ns running, summed over vCPUs/threads */
+	XG_F_WAIT_NS,       /* C ns runnable but waiting for a CPU */
+	XG_F_BLK_NS,        /* C ns blocked (sleeping / waiting for an event) */
+	XG_F_OFF_NS,        /* C ns offline (vCPU down / paused) */
+	XG_F_LLC_REF,       /* C LLC references (scaled for multiplexing) */
+	XG_F_LLC_MISS,      /* C LLC misses (scaled) */
+	XG_F_INSTR,         /* C instructions retired (scaled) */
+	XG_F_CYCLES,        /* C CPU cycles (scaled) */
+	XG_F_L3_OCC,        /* G bytes of L3 occupied (Intel CMT) */
+	XG_F_MBM_TOTAL,     /* C bytes of memory traffic (Intel MBM total) */
+	XG_F_MBM_LOCAL,     /* C bytes of local memory traffic (Intel MBM local) */
+	XG_F_SSID,          /* G XSM ssidref */
+	XG_F_COUNT
+};
+
+/* Where PMU events happened, for the cache breakdown (`m` key). The
+ * XG_F_LLC_* fields above hold the sum over all of these. */
+enum xg_pmu_where {
+	XG_PMU_GUEST_USER,
+	XG_PMU_GUEST_KERNEL,
+	XG_PMU_HOST,        /* host kernel / hypervisor on behalf of the domain */
+	XG_PMU_WHERE_COUNT
+};
+enum xg_pmu_event { XG_PMU_REF, XG_PMU_MISS, XG_PMU_INSTR, XG_PMU_CYCLES, XG_PMU_EVENT_COUNT };
+
+/* State flags, in xentop's letter order d s b c p r. */
+enum xg_state {
+	XG_ST_DYING    = 1u << 0,
+	XG_ST_SHUTDOWN = 1u << 1,
+	XG_ST_BLOCKED  = 1u << 2,
+	XG_ST_CRASHED  = 1u << 3,
+	XG_ST_PAUSED   = 1u << 4,
+	XG_ST_RUNNING  = 1u << 5,
+};
+
+/* Per-socket CMT/MBM events: occupancy, MBM total, MBM local. */
+enum xg_sock_event { XG_SOCK_L3_OCC, XG_SOCK_MBM_TOTAL, XG_SOCK_MBM_LOCAL, XG_SOCK_EVENT_COUNT };
+
+#define XG_NAME_MAX 128
+#define XG_REASON_MAX 64   /* distinct reasons per sample; index 0 = none */
+
+struct xg_vcpu {
+	uint32_t id;
+	uint8_t online;
+	uint8_t valid;        /* bit i set: sched[i] (and cpu_ns for bit 7) valid */
+	uint64_t cpu_ns;      /* C */
+	uint64_t sched_ns[4]; /* C running, waiting, blocked, offline */
+};
+#define XG_VCPU_CPU_VALID 0x80
+
+struct xg_dom {
+	uint32_t id;                /* domid, cgroup/process-group id */
+	uint8_t handle[16];         /* uuid / handle; all zero when unknown */
+	uint32_t gen;               /* bumped by the source when it knows the
+	                               domain restarted under the same id */
+	char name[XG_NAME_MAX];     /* raw bytes as the source gave them */
+	uint32_t state;             /* enum xg_state bits */
+	uint8_t guest_reported;     /* PMU figures published by an in-guest agent */
+	uint64_t valid;             /* bit f set: v[f] measured */
+	uint8_t why[XG_F_COUNT];    /* reason index when invalid, 0 = none given */
+	uint64_t v[XG_F_COUNT];
+	uint64_t pmu_valid;         /* bit (where*XG_PMU_EVENT_COUNT+ev) */
+	uint64_t pmu[XG_PMU_WHERE_COUNT][XG_PMU_EVENT_COUNT];
+	uint32_t vcpu_first, vcpu_count;  /* slice of xg_sample.vcpu */
+	uint32_t sock_first, sock_count;  /* slice of xg_sample.sock */
+};
+
+/* Intel CMT/MBM of one domain on one socket (L3 domain), for the breakdown
+ * under `m`; the domain's XG_F_L3_OCC / XG_F_MBM_* fields hold the sums.
+ * Kept in a pool beside the domains (like vCPUs): most domains have none,
+ * and a fixed array in every domain cost 200 bytes each. */
+struct xg_sock {
+	uint32_t socket;      /* socket index, 0.. */
+	uint8_t valid;        /* bit e set: v[e] measured (enum xg_sock_event) */
+	uint64_t v[XG_SOCK_EVENT_COUNT]; /* same units and rules as the sums */
+};
+
+struct xg_host {
+	char source[16];            /* "xen", "linux", "replay", "trace" */
+	char hypervisor[64];        /* "Xen 4.17.7", "Linux 6.1.0 (KVM)" */
+	char hostname[64];
+	char sched[32];             /* scheduler name when known */
+	char cache_events[96];      /* what the cache columns count, e.g.
+	                               "LLC_REFERENCES/LLC_MISSES (Intel arch.)" */
+	uint64_t mono_ns;           /* when the sample was taken (monotonic) */
+	uint64_t real_ns;           /* the same instant, wall clock */
+	uint32_t pcpus;
+	uint64_t cpu_khz;
+	uint64_t mem_total, mem_free;  /* bytes */
+	uint64_t self_cpu_ns;       /* the monitor's own CPU time (C) */
+	uint64_t lost_records;      /* C trace records lost */
+	uint64_t valid;             /* bit per enum xg_host_field */
+};
+enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST };
+
+struct xg_sample {
+	struct xg_host host;
+	struct xg_dom *dom;
+	size_t ndom, dom_cap;
+	struct xg_vcpu *vcpu;
+	size_t nvcpu, vcpu_cap;
+	struct xg_sock *sock;
+	size_t nsock, sock_cap;
+	/* Reason strings, interned; reason[0] is unused (no reason). Reasons
+	 * that apply to every domain may be given once via host_why. */
+	char *reason[XG_REASON_MAX];
+	size_t nreason;
+	uint8_t host_why[XG_F_COUNT]; /* default reason for an invalid field */
+};
+
+void sample_init(struct xg_sample *s);
+void sample_free(struct xg_sample *s);
+/* Empties s, keeping its buffers. */
+void sample_clear(struct xg_sample *s);
+/* Deep copy (buffers of dst reused). */
+void sample_copy(struct xg_sample *dst, const struct xg_sample *src);
+/* Appends a zeroed domain (all fields invalid) with the given id. */
+struct xg_dom *sample_add_dom(struct xg_sample *s, uint32_t id);
+/* Appends n zeroed vCPUs to the last domain added; returns the first. */
+struct xg_vcpu *sample_add_vcpus(struct xg_sample *s, struct xg_dom *d, size_t n);
+static inline struct xg_vcpu *sample_vcpus(const struct xg_sample *s, const struct xg_dom *d)
+{
+	return s->vcpu + d->vcpu_first;
+}
+/* Appends n zeroed per-socket entries to d (once per domain and sample);
+ * returns the first. */
+struct xg_sock *sample_add_socks(struct xg_sample *s, struct xg_dom *d, size_t n);
+static inline struct xg_sock *sample_socks(const struct xg_sample *s, const struct xg_dom *d)
+{
+	return s->sock + d->sock_first;
+}
+/* Interns reason text; returns its index (1..), or 0 if the table is full. */
+uint8_t sample_reason(struct xg_sample *s, const char *text);
+/* Sets field f of d to v and marks it valid. */
+static inline void dom_set(struct xg_dom *d, enum xg_field f, uint64_t v)
+{
+	d->v[f] = v;
+	d->valid |= 1ull << f;
+}
+static inline bool dom_has(const struct xg_dom *d, enum xg_field f)
+{
+	return (d->valid >> f) & 1;
+}
+/* Marks field f of d invalid with a reason. */
+void dom_invalid(struct xg_sample *s, struct xg_dom *d, enum xg_field f, const char *why);
+/* Marks field f invalid for every domain (present and future) of s. */
+void sample_invalid_all(struct xg_sample *s, enum xg_field f, const char *why);
+/* The reason field f of d is invalid, or NULL. */
+const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_field f);
+/* Sorts domains by id (the order metrics and the recorder expect). */
+void sample_sort(struct xg_sample *s);
+/* Finds a domain by id in a sorted sample. */
+const struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id);
+
+/* Stable lower-case names of the fields ("cpu_ns", "net_rx_bytes" ...), used
+ * by the recorder and the JSON/CSV sinks. */
+const char *field_name(enum xg_field f);
+bool field_is_counter(enum xg_field f);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One refresh of the pipeline: source -> sample -> recorder -> metrics ->
+ * table. The TUI and batch mode both drive it; the view and sinks then
+ * select and show rows. */
+#ifndef XGTOP_ENGINE_H
+#define XGTOP_ENGINE_H
+
+#include "xgtop/core/config.h"
+#include "xgtop/core/metrics.h"
+#include "xgtop/record/record.h"
+#include "xgtop/core/source.h"
+#include "xgtop/core/view.h"
+
+struct xg_engine {
+	const struct xg_config *cfg;
+	const struct xg_source_ops *ops;
+	struct xg_source *src;
+	struct xg_recorder *rec;
+	struct xg_sample sample[2];     /* current and the one before it */
+	int cur;                        /* index of the current one */
+	unsigned nsamples;              /* taken so far */
+	struct xg_table table;
+	struct xg_view view;
+	uint64_t self_cpu_last;         /* to measure our own cost per refresh */
+	bool eof;
+	char end_notice[256];           /* set at eof when the source has one */
+};
+
+/* Opens the source the config names (and the recorder). */
+int engine_open(struct xg_engine *e, const struct xg_config *cfg, struct xg_err *err);
+/* Takes one sample, appends it to the recording, computes the table and
+ * applies the view. Returns 0, 1 at end of a replay/trace, -1 on error. */
+int engine_step(struct xg_engine *e, struct xg_err *err);
+/* Re-applies the view to the current table (after a key changed it). */
+void engine_reapply(struct xg_engine *e);
+/* Nanoseconds to wait before the next step: the delay for live sources,
+ * the recorded gap divided by --speed for replays. */
+uint64_t engine_wait_ns(struct xg_engine *e);
+void engine_close(struct xg_engine *e);
+
+#endif

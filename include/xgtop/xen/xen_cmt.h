@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Intel CMT/MBM per domain through Xen's PSR interface (libxenctrl): L3
+ * occupancy (a gauge, bytes) and memory bandwidth (cumulative bytes, total
+ * and local), per socket and summed. Xen keeps one monitoring ID (RMID)
+ * per domain; RMID 0 means "not monitored". xgtop gives domains an RMID
+ * only with --cmt-attach and then detaches exactly the ones it attached,
+ * on close and at exit. The hypervisor calls go through a table so the
+ * bookkeeping and the MBM wrap handling are tested without Xen.
+ * Rules and every message: doc/cmt-agent.md. */
+#ifndef XGTOP_XEN_CMT_H
+#define XGTOP_XEN_CMT_H
+
+#include "xgtop/core/config.h"
+#include "xgtop/core/sample.h"
+
+/* Sockets xgtop reads (one CPU each); more are summed as unreadable. */
+#define XG_CMT_SOCK_MAX 64
+
+/* The hypervisor calls. All return 0 (or a count) on success, -1 with
+ * errno set on failure; h is the implementation's handle. */
+struct xg_cmt_ops {
+	/* 1 when Xen monitors (booted with psr=cmt on capable hardware), else 0. */
+	int (*enabled)(void *h);
+	/* Why enabled() is 0, in one line for the user. */
+	void (*why_off)(void *h, char *buf, size_t n);
+	int (*event_mask)(void *h, uint32_t *mask);     /* bit i: enum xg_sock_event i */
+	int (*upscaling)(void *h, uint32_t *factor);    /* bytes per counter unit */
+	int (*total_rmid)(void *h, uint32_t *n);
+	/* One CPU of each socket, in socket order; returns the number of
+	 * sockets (at most max), or -1. */
+	int (*socket_cpus)(void *h, uint32_t *cpus, unsigned max);
+	int (*get_rmid)(void *h, uint32_t domid, uint32_t *rmid);
+	int (*attach)(void *h, uint32_t domid);
+	int (*detach)(void *h, uint32_t domid);
+	/* Raw counter of rmid for event ev on the socket of cpu. -1 with
+	 * errno 0: the hardware flagged the value Error/Unavailable. */
+	int (*get_data)(void *h, uint32_t rmid, uint32_t cpu, enum xg_sock_event ev, uint64_t *val);
+};
+
+struct xg_cmt;
+
+/* Prepares monitoring. When CMT is off it still returns a handle whose
+ * collect marks the fields invalid with the reason, except when attach
+ * (--cmt-attach) was asked for: then NULL and err says why nothing can be
+ * attached. */
+struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, struct xg_err *err);
+/* Fills XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL and the per-socket
+ * slots of every domain of s (already listed, with id, handle and gen),
+ * attaching RMIDs when allowed. now_ns: monotonic time of the sample. */
+void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns);
+/* Detaches every RMID this handle attached (domains that still exist),
+ * then frees it. Returns the number of detaches that failed (each also
+ * said on stderr with the xl command that finishes the job). */
+int cmt_close(struct xg_cmt *c);
+/* Why CMT gives nothing on this host, or NULL when it works. */
+const char *cmt_why(const struct xg_cmt *c);
+/* The domains this handle attached and has not detached, sorted; returns
+ * how many (at most max written). For tests and diagnostics. */
+size_t cmt_attached(const struct xg_cmt *c, uint32_t *out, size_t max);
+
+#ifdef HAVE_XEN
+struct xc_interface_core;
+/* cmt_open over libxenctrl (xch stays owned by the caller and must
+ * outlive the handle). */
+struct xg_cmt *cmt_open_xc(struct xc_interface_core *xch, bool attach, struct xg_err *err);
+#endif
+
+/* ---- MBM counter continuity (pure, unit-tested) ---- */
+
+/* The MBM counters are 24 bits wide on the first parts that have them
+ * (wider ones exist, and the width is not visible through Xen), and the
+ * hardware promises at most one wrap per second. */
+#define XG_MBM_WIDTH 24
+#define XG_MBM_WIDTH_WIDE 62     /* bits 62/63 are the error flags */
+#define XG_MBM_MAX_GAP_NS 1500000000ull
+
+struct xg_mbm {
+	uint64_t last;      /* raw value at the previous read */
+	uint64_t last_ns;
+	uint64_t total;     /* cumulative counter units since the first read */
+	unsigned width;     /* 0 until the first read */
+};
+
+enum xg_mbm_rc {
+	XG_MBM_OK,          /* total advanced (or first read: total 0) */
+	XG_MBM_GAP,         /* too long since the last read: wraps uncountable */
+	XG_MBM_RESET,       /* went backwards without a possible wrap */
+};
+
+/* Folds one raw read into m->total. The first read (width 0: set width to
+ * 0 to start over on another counter) and XG_MBM_GAP / _RESET make the raw
+ * value the new baseline and add nothing; the total never goes back. */
+enum xg_mbm_rc cmt_mbm_advance(struct xg_mbm *m, uint64_t raw, uint64_t now_ns);
+
+#define XG_CMT_WHY_GAP "MBM read more than 1.5 s after the last: the counter may have wrapped " \
+		       "more than once (refresh every second or faster)"
+#define XG_CMT_WHY_RESET "MBM counter went backwards (RMID reassigned?): new baseline"
+
+#endif

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Rates between two samples, computed in one place. A domain's baseline is
+ * the same domain in the previous sample: same id, handle, generation and
+ * name. Anything else (new domain, id reused, rename, counter going
+ * backwards) starts a new baseline and shows `-` for one interval instead
+ * of a negative or absurd rate. */
+#include "xgtop/core/metrics.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const mwhy_text[XG_WHY_COUNT - XG_WHY_FIRST] = {
+	[XG_WHY_FIRST - XG_WHY_FIRST] = "first sample of this domain: a rate needs two samples",
+	[XG_WHY_RESET - XG_WHY_FIRST] = "counter reset (domain restarted, id reused or counter wrapped): new baseline",
+	[XG_WHY_NOREFS - XG_WHY_FIRST] = "no LLC references in the interval: the ratio is undefined",
+	[XG_WHY_NOINSTR - XG_WHY_FIRST] = "no instructions counted in the interval: MPKI is undefined",
+	[XG_WHY_NOTIME - XG_WHY_FIRST] = "zero-length interval between samples",
+	[XG_WHY_NOTOTAL - XG_WHY_FIRST] = "host memory total unknown",
+	[XG_WHY_NOLIMIT - XG_WHY_FIRST] = "no memory limit set",
+	[XG_WHY_DOMONLY - XG_WHY_FIRST] = "measured per domain only, not per vCPU",
+	[XG_WHY_NOBREAKDOWN - XG_WHY_FIRST] = "breakdown not counted: start xgtop with --nosumcache to count it",
+	[XG_WHY_SOCKFIRST - XG_WHY_FIRST] = "first sample of this socket's counter: a rate needs two samples",
+	[XG_WHY_SOCKNONE - XG_WHY_FIRST] = "not measured on this socket",
+};
+
+void table_free(struct xg_table *t)
+{
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c)
+{
+	if ((r->valid >> c) & 1)
+		return NULL;
+	uint8_t w = r->why[c];
+	if (w >= XG_WHY_FIRST && w < XG_WHY_COUNT)
+		return mwhy_text[w - XG_WHY_FIRST];
+	if (w && t->cur && w < t->cur->nreason)
+		return t->cur->reason[w];
+	return NULL;
+}
+
+bool row_col_applies(const struct xg_row *r, enum xg_col c)
+{
+	if (!r->sock_row)
+		return true;
+	return c == XG_COL_ID || c == XG_COL_NAME || c == XG_COL_L3_OCC || c == XG_COL_MEM_BW;
+}
+
+bool row_label(const struct xg_row *r, char *buf, size_t n)
+{
+	if (r->sock_row)
+		snprintf(buf, n, "  socket %u", (unsigned)r->socket);
+	else if (r->vcpu >= 0)
+		snprintf(buf, n, "  vCPU %d", (int)r->vcpu);
+	else
+		return false;
+	return true;
+}
+
+/* Everything a row computation needs about one domain's two samples. */
+struct pair {
+	const struct xg_sample *cs, *ps;
+	const struct xg_dom *c, *p;   /* p NULL: no baseline */
+	uint8_t nobase;               /* reason when p is NULL */
+	double dt_s;
+};
+
+static void set(struct xg_row *r, enum xg_col c, double v)
+{
+	r->v[c] = v;
+	r->valid |= 1ull << c;
+}
+
+static void unset(struct xg_row *r, enum xg_col c, uint8_t why)
+{
+	r->valid &= ~(1ull << c);
+	r->why[c] = why;
+}
+
+/* The reason a field of the current sample is invalid, as a row reason. */
+static uint8_t field_why(const struct pair *pr, enum xg_field f)
+{
+	uint8_t w = pr->c->why[f] ? pr->c->why[f] : pr->cs->host_why[f];
+	return w;
+}
+
+/* Delta of counter f; false (with *why set) when it cannot be had. */
+static bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *why)
+{
+	if (!dom_has(pr->c, f)) {
+		*why = field_why(pr, f);
+		return false;
+	}
+	if (!pr->p) {
+		*why = pr->nobase;
+		return false;
+	}
+	if (!dom_has(pr->p, f)) {
+		*why = XG_WHY_FIRST;
+		return false;
+	}
+	if (pr->c->v[f] < pr->p->v[f]) {
+		*why = XG_WHY_RESET;
+		return false;
+	}
+	if (pr->dt_s <= 0) {
+		*why = XG_WHY_NOTIME;
+		return false;
+	}
+	*out = (double)(pr->c->v[f] - pr->p->v[f]);
+	return true;
+}
+
+static void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
+{
+	double d;
+	uint8_t why = 0;
+	if (delta(pr, f, &d, &why))
+		set(r, c, scale * d / pr->dt_s);
+	else
+		unset(r, c, why);
+}
+
+static void gauge(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f)
+{
+	if (dom_has(pr->c, f))
+		set(r, c, (double)pr->c->v[f]);
+	else
+		unset(r, c, field_why(pr, f));
+}
+
+/* 100 * (1 - dmiss/dref), from any two counter deltas. */
+static void hit_ratio(struct xg_row *r, enum xg_col c, bool ok, double dref, double dmiss, uint8_t why)
+{
+	if (!ok)
+		unset(r, c, why);
+	else if (dref <= 0)
+		unset(r, c, XG_WHY_NOREFS);
+	else
+		set(r, c, 100.0 * (1.0 - dmiss / dref));
+}
+
+static void fill_sched(struct xg_row *r, const double d[4], const bool ok[4], const uint8_t why[4])
+{
+	static const enum xg_col cols[4] = { XG_COL_RUN, XG_COL_WAIT, XG_COL_BLK, XG_COL_OFF };
+	double total = 0;
+	for (int i = 0; i < 4; i++)
+		if (ok[i])
+			total += d[i];
+	for (int i = 0; i < 4; i++) {
+		if (!ok[i])
+			unset(r, cols[i], why[i]);
+		else if (total <= 0)
+			unset(r, cols[i], XG_WHY_NOTIME);
+		else
+			set(r, cols[i], 100.0 * d[i] / total);
+	}
+	/* Running, waiting and blocked are only meaningful together. */
+	if (!ok[0] || !ok[1] || !ok[2])
+		for (int i = 0; i < 4; i++)
+			if (ok[i])
+				unset(r, cols[i], why[!ok[0] ? 0 : !ok[1] ? 1 : 2]);
+}
+
+static void fill_pmu_where(struct xg_row *r, const struct pair *pr, enum xg_pmu_where w,
+			   enum xg_col miss_col, enum xg_col hit_col)
+{
+	unsigned bref = w * XG_PMU_EVENT_COUNT + XG_PMU_REF;
+	unsigned bmiss = w * XG_PMU_EVENT_COUNT + XG_PMU_MISS;
+	const struct xg_dom *c = pr->c, *p = pr->p;
+	uint8_t why = dom_has(c, XG_F_LLC_MISS) ? XG_WHY_NOBREAKDOWN : field_why(pr, XG_F_LLC_MISS);
+	bool have = ((c->pmu_valid >> bref) & 1) && ((c->pmu_valid >> bmiss) & 1);
+	bool ok = have && p && ((p->pmu_valid >> bref) & 1) && ((p->pmu_valid >> bmiss) & 1) &&
+		  pr->dt_s > 0;
+	if (have && !ok)
+		why = p ? XG_WHY_FIRST : pr->nobase;
+	if (ok && (c->pmu[w][XG_PMU_REF] < p->pmu[w][XG_PMU_REF] ||
+		   c->pmu[w][XG_PMU_MISS] < p->pmu[w][XG_PMU_MISS])) {
+		ok = false;
+		why = XG_WHY_RESET;
+	}
+	double dref = ok ? (double)(c->pmu[w][XG_PMU_REF] - p->pmu[w][XG_PMU_REF]) : 0;
+	double dmiss = ok ? (double)(c->pmu[w][XG_PMU_MISS] - p->pmu[w][XG_PMU_MISS]) : 0;
+	if (ok)
+		set(r, miss_col, dmiss / pr->dt_s);
+	else
+		unset(r, miss_col, why);
+	hit_ratio(r, hit_col, ok, dref, dmiss, why);
+}
+
+static void state_letters(uint32_t st, char out[8])
+{
+	static const char letters[] = "dsbcpr";
+	for (int i = 0; i < 6; i++)
+		out[i] = (st >> i) & 1 ? letters[i] : '-';
+	out[6] = 0;
+}
+
+static void fill_dom_row(struct xg_row *r, const struct pair *pr)
+{
+	const struct xg_dom *c = pr->c;
+	const struct xg_host *h = &pr->cs->host;
+	double d;
+	uint8_t why = 0;
+
+	set(r, XG_COL_ID, c->id);
+	state_letters(c->state, r->state);
+	rate(r, pr, XG_COL_CPU_PCT, XG_F_CPU_NS, 100.0 / 1e9);
+	if (dom_has(c, XG_F_CPU_NS))
+		set(r, XG_COL_CPU_S, (double)c->v[XG_F_CPU_NS] / 1e9);
+	else
+		unset(r, XG_COL_CPU_S, field_why(pr, XG_F_CPU_NS));
+	gauge(r, pr, XG_COL_VCPU, XG_F_VCPUS);
+	gauge(r, pr, XG_COL_MEM, XG_F_MEM);
+	if (!dom_has(c, XG_F_MEM))
+		unset(r, XG_COL_MEM_PCT, field_why(pr, XG_F_MEM));
+	else if (!((h->valid >> XG_H_MEM) & 1) || !h->mem_total)
+		unset(r, XG_COL_MEM_PCT, XG_WHY_NOTOTAL);
+	else
+		set(r, XG_COL_MEM_PCT, 100.0 * (double)c->v[XG_F_MEM] / (double)h->mem_total);
+	if (dom_has(c, XG_F_MAXMEM) && c->v[XG_F_MAXMEM] == UINT64_MAX)
+		unset(r, XG_COL_MAXMEM, XG_WHY_NOLIMIT);
+	else
+		gauge(r, pr, XG_COL_MAXMEM, XG_F_MAXMEM);
+
+	rate(r, pr, XG_COL_NET_RX, XG_F_NET_RX_BYTES, 1.0);
+	rate(r, pr, XG_COL_NET_TX, XG_F_NET_TX_BYTES, 1.0);
+	rate(r, pr, XG_COL_NET_RXP, XG_F_NET_RX_PKTS, 1.0);
+	rate(r, pr, XG_COL_NET_TXP, XG_F_NET_TX_PKTS, 1.0);
+	rate(r, pr, XG_COL_DISK_RD, XG_F_DISK_RD_OPS, 1.0);
+	rate(r, pr, XG_COL_DISK_WR, XG_F_DISK_WR_OPS, 1.0);
+	rate(r, pr, XG_COL_DISK_RDB, XG_F_DISK_RD_BYTES, 1.0);
+	rate(r, pr, XG_COL_DISK_WRB, XG_F_DISK_WR_BYTES, 1.0);
+
+	double sd[4] = { 0 };
+	bool sok[4];
+	uint8_t swhy[4] = { 0 };
+	for (int i = 0; i < 4; i++)
+		sok[i] = delta(pr, XG_F_RUN_NS + i, &sd[i], &swhy[i]);
+	fill_sched(r, sd, sok, swhy);
+
+	rate(r, pr, XG_COL_LLC_REF, XG_F_LLC_REF, 1.0);
+	rate(r, pr, XG_COL_LLC_MISS, XG_F_LLC_MISS, 1.0);
+	double dref = 0, dmiss = 0;
+	bool ok = delta(pr, XG_F_LLC_REF, &dref, &why);
+	ok = ok && delta(pr, XG_F_LLC_MISS, &dmiss, &why);
+	hit_ratio(r, XG_COL_HIT, ok, dref, dmiss, why);
+	if (!ok)
+		unset(r, XG_COL_MPKI, why);
+	else if (!delta(pr, XG_F_INSTR, &d, &why))
+		unset(r, XG_COL_MPKI, why);
+	else if (d <= 0)
+		unset(r, XG_COL_MPKI, XG_WHY_NOINSTR);
+	else
+		set(r, XG_COL_MPKI, 1000.0 * dmiss / d);
+	gauge(r, pr, XG_COL_L3_OCC, XG_F_L3_OCC);
+	rate(r, pr, XG_COL_MEM_BW, XG_F_MBM_TOTAL, 1.0);
+
+	fill_pmu_where(r, pr, XG_PMU_GUEST_USER, XG_COL_MISS_GU, XG_COL_HIT_GU);
+	fill_pmu_where(r, pr, XG_PMU_GUEST_KERNEL, XG_COL_MISS_GK, XG_COL_HIT_GK);
+	fill_pmu_where(r, pr, XG_PMU_HOST, XG_COL_MISS_H, XG_COL_HIT_H);
+}
+
+static const struct xg_vcpu *find_vcpu(const struct xg_sample *s, const struct xg_dom *d, uint32_t id)
+{
+	const struct xg_vcpu *v = sample_vcpus(s, d);
+	/* vCPU ids are usually dense and in order: try the slot first. */
+	if (id < d->vcpu_count && v[id].id == id)
+		return &v[id];
+	for (uint32_t i = 0; i < d->vcpu_count; i++)
+		if (v[i].id == id)
+			return &v[i];
+	return NULL;
+}
+
+static void fill_vcpu_row(struct xg_row *r, const struct pair *pr, const struct xg_vcpu *vc)
+{
+	const struct xg_vcpu *vp = pr->p ? find_vcpu(pr->ps, pr->p, vc->id) : NULL;
+	for (int c = 0; c < XG_COL_COUNT; c++)
+		r->why[c] = XG_WHY_DOMONLY;
+	r->valid = 0;
+	set(r, XG_COL_ID, pr->c->id);
+	snprintf(r->state, sizeof(r->state), "%s", vc->online ? "online" : "off");
+	uint8_t nob = pr->p ? XG_WHY_FIRST : pr->nobase;
+	if (vc->valid & XG_VCPU_CPU_VALID) {
+		set(r, XG_COL_CPU_S, (double)vc->cpu_ns / 1e9);
+		if (vp && (vp->valid & XG_VCPU_CPU_VALID) && vc->cpu_ns >= vp->cpu_ns && pr->dt_s > 0)
+			set(r, XG_COL_CPU_PCT, 100.0 * (double)(vc->cpu_ns - vp->cpu_ns) / 1e9 / pr->dt_s);
+		else
+			unset(r, XG_COL_CPU_PCT, vp && vc->cpu_ns < vp->cpu_ns ? XG_WHY_RESET : nob);
+	}
+	double sd[4] = { 0 };
+	bool sok[4];
+	uint8_t swhy[4];
+	for (int i = 0; i < 4; i++) {
+		sok[i] = false;
+		swhy[i] = field_why(pr, XG_F_RUN_NS + i);
+		if (!((vc->valid >> i) & 1))
+			continue;
+		if (!vp || !((vp->valid >> i) & 1)) {
+			swhy[i] = nob;
+		} else if (vc->sched_ns[i] < vp->sched_ns[i]) {
+			swhy[i] = XG_WHY_RESET;
+		} else {
+			sd[i] = (double)(vc->sched_ns[i] - vp->sched_ns[i]);
+			sok[i] = true;
+		}
+	}
+	fill_sched(r, sd, sok, swhy);
+}
+
+static const struct xg_sock *find_sock(const struct xg_sample *s, const struct xg_dom *d, uint32_t socket)
+{
+	const struct xg_sock *k = sample_socks(s, d);
+	if (socket < d->sock_count && k[socket].socket == socket)
+		return &k[socket];
+	for (uint32_t i = 0; i < d->sock_count; i++)
+		if (k[i].socket == socket)
+			return &k[i];
+	return NULL;
+}
+
+/* Why a socket's value of event e is not there: the domain's reason for
+ * the summed field when it has one (the source invalidates the sum with
+ * every socket), else this socket alone was not measured. */
+static uint8_t sock_why(const struct pair *pr, enum xg_field f)
+{
+	uint8_t w = dom_has(pr->c, f) ? 0 : field_why(pr, f);
+	return w ? w : XG_WHY_SOCKNONE;
+}
+
+/* L3-OCC and MEM-BW of one socket; the baseline is the same socket of the
+ * domain's baseline, so a socket entry that is new or came back starts
+ * one, and a counter that went backwards starts another. */
+static void fill_sock_row(struct xg_row *r, const struct pair *pr, const struct xg_sock *kc)
+{
+	const struct xg_sock *kp = pr->p ? find_sock(pr->ps, pr->p, kc->socket) : NULL;
+	const unsigned occ = 1u << XG_SOCK_L3_OCC, mbm = 1u << XG_SOCK_MBM_TOTAL;
+	memset(r->why, 0, sizeof(r->why));
+	r->valid = 0;
+	r->state[0] = 0;
+	set(r, XG_COL_ID, pr->c->id);
+	if (kc->valid & occ)
+		set(r, XG_COL_L3_OCC, (double)kc->v[XG_SOCK_L3_OCC]);
+	else
+		unset(r, XG_COL_L3_OCC, sock_why(pr, XG_F_L3_OCC));
+	if (!(kc->valid & mbm))
+		unset(r, XG_COL_MEM_BW, sock_why(pr, XG_F_MBM_TOTAL));
+	else if (!pr->p)
+		unset(r, XG_COL_MEM_BW, pr->nobase);
+	else if (!kp || !(kp->valid & mbm))
+		unset(r, XG_COL_MEM_BW, XG_WHY_SOCKFIRST);
+	else if (kc->v[XG_SOCK_MBM_TOTAL] < kp->v[XG_SOCK_MBM_TOTAL])
+		unset(r, XG_COL_MEM_BW, XG_WHY_RESET);
+	else if (pr->dt_s <= 0)
+		unset(r, XG_COL_MEM_BW, XG_WHY_NOTIME);
+	else
+		set(r, XG_COL_MEM_BW, (double)(kc->v[XG_SOCK_MBM_TOTAL] - kp->v[XG_SOCK_MBM_TOTAL]) / pr->dt_s);
+}
+
+/* Same domain as in the previous sample? Otherwise the reason why not.
+ * Both samples are sorted by id, so *cursor walks prev once per refresh
+ * instead of a search per domain. */
+static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *cursor,
+				     const struct xg_dom *c, uint8_t *why)
+{
+	const struct xg_dom *p = NULL;
+	if (prev) {
+		while (*cursor < prev->ndom && prev->dom[*cursor].id < c->id)
+			(*cursor)++;
+		if (*cursor < prev->ndom && prev->dom[*cursor].id == c->id)
+			p = &prev->dom[*cursor];
+	}
+	if (!p) {
+		*why = XG_WHY_FIRST;
+		return NULL;
+	}
+	if (memcmp(p->handle, c->handle, sizeof(c->handle)) || p->gen != c->gen ||
+	    strcmp(p->name, c->name)) {
+		*why = XG_WHY_RESET;
+		return NULL;
+	}
+	return p;
+}
+
+static void count_state(struct xg_summary *s, uint32_t st)
+{
+	/* xentop's priority when a domain has several flags. */
+	if (st & XG_ST_RUNNING) s->nrunning++;
+	else if (st & XG_ST_BLOCKED) s->nblocked++;
+	else if (st & XG_ST_PAUSED) s->npaused++;
+	else if (st & XG_ST_SHUTDOWN) s->nshutdown++;
+	else if (st & XG_ST_CRASHED) s->ncrashed++;
+	else if (st & XG_ST_DYING) s->ndying++;
+}
+
+static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_t dom_index)
+{
+	struct xg_row *r = &out->rows[out->n++];
+	r->id = pr->c->id;
+	r->vcpu = -1;
+	r->sock_row = 0;
+	r->socket = 0;
+	r->dom_index = (uint32_t)dom_index;
+	r->name = pr->c->name;
+	r->child_first = r->child_count = 0;
+	r->guest_reported = 0;
+	out->rows[dom_index].child_count++;
+	return r;
+}
+
+void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *cur, unsigned rows,
+			  struct xg_table *out)
+{
+	double dt = prev && cur->host.mono_ns > prev->host.mono_ns
+			    ? (double)(cur->host.mono_ns - prev->host.mono_ns) / 1e9 : 0;
+	size_t need = cur->ndom + (rows & XG_ROWS_VCPUS ? cur->nvcpu : 0) +
+		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0);
+	xg_grow(&out->rows, &out->cap, need, sizeof(*out->rows));
+	out->cur = cur;
+	out->n = cur->ndom;
+	out->ndom_rows = cur->ndom;
+	out->row_kinds = rows & (XG_ROWS_VCPUS | XG_ROWS_SOCKETS);
+	memset(&out->sum, 0, sizeof(out->sum));
+	out->sum.interval_s = dt;
+	out->sum.self_cpu_ms = -1;
+	out->sum.ndom = (unsigned)cur->ndom;
+
+	size_t cursor = 0;
+	for (size_t i = 0; i < cur->ndom; i++) {
+		/* Domain rows stay at 0..ndom-1; sub-rows go after them. */
+		struct xg_row *r = &out->rows[i];
+		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt };
+		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
+		r->id = pr.c->id;
+		r->vcpu = -1;
+		r->sock_row = 0;
+		r->socket = 0;
+		r->dom_index = (uint32_t)i;
+		r->name = pr.c->name;
+		r->valid = 0;
+		r->guest_reported = pr.c->guest_reported;
+		fill_dom_row(r, &pr);
+		if ((r->valid >> XG_COL_CPU_PCT) & 1)
+			out->sum.cpu_pct_total += r->v[XG_COL_CPU_PCT];
+		count_state(&out->sum, pr.c->state);
+		r->child_first = (uint32_t)out->n;
+		r->child_count = 0;
+		if (rows & XG_ROWS_SOCKETS) {
+			const struct xg_sock *kc = sample_socks(cur, pr.c);
+			for (uint32_t k = 0; k < pr.c->sock_count; k++) {
+				struct xg_row *sr = sub_row(out, &pr, i);
+				sr->sock_row = 1;
+				sr->socket = kc[k].socket;
+				fill_sock_row(sr, &pr, &kc[k]);
+			}
+		}
+		if (rows & XG_ROWS_VCPUS) {
+			const struct xg_vcpu *vc = sample_vcpus(cur, pr.c);
+			for (uint32_t k = 0; k < pr.c->vcpu_count; k++) {
+				struct xg_row *vr = sub_row(out, &pr, i);
+				vr->vcpu = (int32_t)vc[k].id;
+				fill_vcpu_row(vr, &pr, &vc[k]);
+			}
+		}
+	}
+}
+
+void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,
+		     struct xg_table *out)
+{
+	metrics_compute_rows(prev, cur, with_vcpus ? XG_ROWS_VCPUS : 0, out);
+}

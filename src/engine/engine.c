@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* One refresh: collect, record, compute, select. Shared by the TUI, batch
+ * mode and --explain so all of them show the same numbers. */
+#include "xgtop/engine/engine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *source_name(const struct xg_config *cfg)
+{
+	if (cfg->replay)
+		return "replay";
+	if (cfg->trace_file)
+		return "trace";
+	return cfg->source;
+}
+
+int engine_open(struct xg_engine *e, const struct xg_config *cfg, struct xg_err *err)
+{
+	memset(e, 0, sizeof(*e));
+	e->cfg = cfg;
+	sample_init(&e->sample[0]);
+	sample_init(&e->sample[1]);
+	view_init(&e->view, cfg);
+	e->ops = source_find(source_name(cfg), err);
+	if (!e->ops)
+		return -1;
+	if (e->ops->open(&e->src, cfg, err) < 0) {
+		e->src = NULL;
+		return -1;
+	}
+	if (cfg->record) {
+		e->rec = recorder_open(cfg->record, err);
+		if (!e->rec)
+			return -1;
+	}
+	e->self_cpu_last = xg_self_cpu_ns();
+	return 0;
+}
+
+static int at_eof(struct xg_engine *e)
+{
+	const char *n = e->ops->end_notice ? e->ops->end_notice(e->src) : NULL;
+	snprintf(e->end_notice, sizeof(e->end_notice), "%s", n ? n : "");
+	e->eof = true;
+	return 1;
+}
+
+int engine_step(struct xg_engine *e, struct xg_err *err)
+{
+	/* At the end of a recording, stop before clearing the slot that holds
+	 * the previous sample: the views still recompute from it (v key). */
+	if (e->eof || (e->ops->at_end && e->ops->at_end(e->src)))
+		return at_eof(e);
+	int next = e->nsamples ? !e->cur : e->cur;
+	struct xg_sample *s = &e->sample[next];
+	sample_clear(s);
+	if (e->ops->set_trace)
+		e->ops->set_trace(e->src, e->view.show_sched);
+	int rc = e->ops->collect(e->src, s, err);
+	if (rc == XG_COLLECT_EOF)
+		return at_eof(e);
+	if (rc != XG_COLLECT_OK)
+		return -1;
+	if (!s->host.mono_ns)
+		s->host.mono_ns = xg_now_mono_ns();
+	if (!s->host.real_ns)
+		s->host.real_ns = xg_now_real_ns();
+	sample_sort(s);
+	const struct xg_sample *prev = e->nsamples ? &e->sample[e->cur] : NULL;
+	if (e->rec && recorder_append(e->rec, prev, s, err) < 0)
+		return -1;
+	e->cur = next;
+	e->nsamples++;
+	metrics_compute_rows(prev, s, view_row_kinds(&e->view), &e->table);
+	/* The monitor's own cost: everything it did since the last refresh
+	 * (drawing included), whatever source it reads. */
+	uint64_t now = xg_self_cpu_ns();
+	e->table.sum.self_cpu_ms = (double)(now - e->self_cpu_last) / 1e6;
+	e->self_cpu_last = now;
+	view_apply(&e->view, &e->table);
+	return 0;
+}
+
+void engine_reapply(struct xg_engine *e)
+{
+	if (!e->nsamples)
+		return;
+	/* Per-vCPU and per-socket rows are computed only when shown;
+	 * recompute from the two samples we hold when a toggle asks for rows
+	 * the table lacks. */
+	const struct xg_sample *cur = &e->sample[e->cur];
+	unsigned lack = view_row_kinds(&e->view) & ~e->table.row_kinds;
+	if (((lack & XG_ROWS_VCPUS) && cur->nvcpu) || ((lack & XG_ROWS_SOCKETS) && cur->nsock)) {
+		const struct xg_sample *prev = e->nsamples > 1 ? &e->sample[!e->cur] : NULL;
+		struct xg_summary keep = e->table.sum;
+		metrics_compute_rows(prev, cur, e->table.row_kinds | lack, &e->table);
+		e->table.sum = keep;
+	}
+	view_apply(&e->view, &e->table);
+}
+
+uint64_t engine_wait_ns(struct xg_engine *e)
+{
+	if (e->ops->next_gap_ns) {
+		uint64_t gap = e->ops->next_gap_ns(e->src);
+		if (gap) {
+			if (e->cfg->speed <= 0)
+				return 0;
+			return (uint64_t)((double)gap / e->cfg->speed);
+		}
+	}
+	return (uint64_t)(e->view.delay_s * 1e9);
+}
+
+void engine_close(struct xg_engine *e)
+{
+	if (e->rec) {
+		struct xg_err ignored;
+		recorder_close(e->rec, &ignored);
+	}
+	if (e->src && e->ops)
+		e->ops->close(e->src);
+	sample_free(&e->sample[0]);
+	sample_free(&e->sample[1]);
+	table_free(&e->table);
+	view_free(&e->view);
+	memset(e, 0, sizeof(*e));
+}

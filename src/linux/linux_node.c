@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Host facts for the Linux source: kernel release, KVM presence, CPUs,
+ * clock rate and memory. What does not change is read once at open. */
+#include "xgtop/linux/linux.h"
+#include "xgtop/core/sample.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* The nominal clock rate: cpufreq's base or maximum frequency when the
+ * kernel exposes it, else the first "cpu MHz" of /proc/cpuinfo. */
+static uint64_t read_khz(void)
+{
+	static const char *const files[] = {
+		"/sys/devices/system/cpu/cpu0/cpufreq/base_frequency",
+		"/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
+	};
+	char buf[64];
+	for (size_t i = 0; i < XG_ARRAY_LEN(files); i++) {
+		uint64_t v;
+		if (lx_read_at(AT_FDCWD, files[i], buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &v) &&
+		    v && v != UINT64_MAX)
+			return v;
+	}
+	/* cpuinfo lists the first CPU first; 16 KiB holds it on any arch */
+	size_t cap = 16384;
+	char *big = xg_malloc(cap);
+	uint64_t khz = 0;
+	if (lx_read_at(AT_FDCWD, "/proc/cpuinfo", big, cap) > 0 && !lx_parse_cpu_mhz(big, &khz))
+		khz = 0;
+	free(big);
+	return khz;
+}
+
+void lx_node_open(struct lx_node *n)
+{
+	memset(n, 0, sizeof(*n));
+	struct utsname u;
+	if (uname(&u) == 0) {
+		snprintf(n->hypervisor, sizeof(n->hypervisor), "Linux %.40s%s", u.release,
+			 access("/dev/kvm", F_OK) == 0 ? " (KVM)" : "");
+		snprintf(n->hostname, sizeof(n->hostname), "%.63s", u.nodename);
+	} else {
+		snprintf(n->hypervisor, sizeof(n->hypervisor), "Linux");
+	}
+	n->cpu_khz = read_khz();
+}
+
+void lx_node_fill(const struct lx_node *n, struct xg_host *h)
+{
+	snprintf(h->source, sizeof(h->source), "linux");
+	memcpy(h->hypervisor, n->hypervisor, sizeof(h->hypervisor));
+	memcpy(h->hostname, n->hostname, sizeof(h->hostname));
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (cpus > 0) {
+		h->pcpus = (uint32_t)cpus;
+		h->valid |= 1ull << XG_H_PCPUS;
+	}
+	if (n->cpu_khz) {
+		h->cpu_khz = n->cpu_khz;
+		h->valid |= 1ull << XG_H_CPU_KHZ;
+	}
+	char buf[4096];
+	struct lx_meminfo mi;
+	if (lx_read_at(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf)) > 0 && lx_parse_meminfo(buf, &mi)) {
+		h->mem_total = mi.total;
+		h->mem_free = mi.avail;
+		h->valid |= 1ull << XG_H_MEM;
+	}
+	h->self_cpu_ns = xg_self_cpu_ns();
+	h->valid |= 1ull << XG_H_SELF_CPU;
+}

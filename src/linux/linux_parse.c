@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Parsers for the /proc and cgroup v2 text the Linux source reads. They work
+ * on captured text so they can be unit-tested and fuzzed without a kernel. */
+#include "xgtop/linux/linux.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Reads a decimal at *p, moving *p past it. No sign, no overflow. */
+static bool num(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*p = s;
+	*out = v;
+	return true;
+}
+
+/* Signed decimal (stat has -1 in a few fields we skip over). */
+static bool snum(const char **p, int64_t *out)
+{
+	bool neg = **p == '-';
+	if (neg)
+		(*p)++;
+	uint64_t v;
+	if (!num(p, &v) || v > INT64_MAX)
+		return false;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return true;
+}
+
+bool lx_parse_stat(const char *buf, struct lx_stat *out)
+{
+	/* comm may hold spaces and ')' itself: it ends at the last ')'. */
+	const char *lp = strchr(buf, '(');
+	const char *rp = strrchr(buf, ')');
+	if (!lp || !rp || rp < lp || rp[1] != ' ')
+		return false;
+	memset(out, 0, sizeof(*out));
+	size_t n = (size_t)(rp - lp - 1);
+	if (n >= sizeof(out->comm))
+		n = sizeof(out->comm) - 1;
+	memcpy(out->comm, lp + 1, n);
+	out->comm[n] = 0;
+	const char *p = rp + 2;
+	out->state = *p;
+	if (!out->state || p[1] != ' ')
+		return false;
+	p += 2;
+	/* Fields 4.. (1-based, as in proc(5)); we keep a few. */
+	for (int f = 4; f <= 24; f++) {
+		int64_t v;
+		if (!snum(&p, &v))
+			return false;
+		switch (f) {
+		case 4: out->ppid = (int32_t)v; break;
+		case 5: out->pgrp = (int32_t)v; break;
+		case 6: out->sid = (int32_t)v; break;
+		case 14: out->utime = (uint64_t)v; break;
+		case 15: out->stime = (uint64_t)v; break;
+		case 16: out->cutime = v < 0 ? 0 : (uint64_t)v; break;
+		case 17: out->cstime = v < 0 ? 0 : (uint64_t)v; break;
+		case 20: out->nthreads = (uint64_t)v; break;
+		case 22: out->starttime = (uint64_t)v; break;
+		case 24: out->rss_pages = v < 0 ? 0 : (uint64_t)v; break;
+		}
+		if (f < 24) {
+			if (*p != ' ')
+				return false;
+			p++;
+		}
+	}
+	return true;
+}
+
+bool lx_parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *wait_ns)
+{
+	const char *p = buf;
+	if (!num(&p, run_ns) || *p++ != ' ')
+		return false;
+	return num(&p, wait_ns);
+}
+
+/* Finds "key value" at a line start in a flat-keyed file. */
+static bool keyed(const char *buf, const char *key, uint64_t *out)
+{
+	size_t kl = strlen(key);
+	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, kl) && (p[kl] == ' ' || p[kl] == ':' || p[kl] == '\t')) {
+			const char *q = p + kl + 1;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			return num(&q, out);
+		}
+	}
+	return false;
+}
+
+bool lx_parse_cpu_stat(const char *buf, uint64_t *usage_usec)
+{
+	return keyed(buf, "usage_usec", usage_usec);
+}
+
+bool lx_parse_io_stat(const char *buf, struct lx_io *out)
+{
+	/* "MAJ:MIN rbytes=N wbytes=N rios=N wios=N dbytes=N dios=N" per device */
+	memset(out, 0, sizeof(*out));
+	const char *p = buf;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		const char *q = strchr(p, ' ');
+		while (q && q < eol) {
+			q++;
+			const char *eq = strchr(q, '=');
+			if (!eq || eq > eol)
+				return false;
+			uint64_t v;
+			const char *vp = eq + 1;
+			if (!num(&vp, &v))
+				return false;
+			size_t kl = (size_t)(eq - q);
+			uint64_t *dst = NULL;
+			if (kl == 6 && !memcmp(q, "rbytes", 6))
+				dst = &out->rbytes;
+			else if (kl == 6 && !memcmp(q, "wbytes", 6))
+				dst = &out->wbytes;
+			else if (kl == 4 && !memcmp(q, "rios", 4))
+				dst = &out->rios;
+			else if (kl == 4 && !memcmp(q, "wios", 4))
+				dst = &out->wios;
+			if (dst)
+				*dst += v;
+			q = vp < eol && *vp == ' ' ? vp : NULL;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return true;
+}
+
+bool lx_parse_proc_io(const char *buf, struct lx_io *out)
+{
+	memset(out, 0, sizeof(*out));
+	return keyed(buf, "read_bytes", &out->rbytes) && keyed(buf, "write_bytes", &out->wbytes);
+}
+
+bool lx_parse_net_dev(const char *buf, struct lx_net *out)
+{
+	/* two header lines, then "  name: 16 numbers" per interface */
+	memset(out, 0, sizeof(*out));
+	const char *p = strchr(buf, '\n');
+	p = p ? strchr(p + 1, '\n') : NULL;
+	if (!p)
+		return false;
+	for (p++; *p; ) {
+		while (*p == ' ')
+			p++;
+		const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		if (!colon || colon > eol)
+			return false;
+		bool lo = colon - p == 2 && !memcmp(p, "lo", 2);
+		const char *q = colon + 1;
+		uint64_t v[16];
+		for (int i = 0; i < 16; i++) {
+			while (*q == ' ')
+				q++;
+			if (!num(&q, &v[i]))
+				return false;
+		}
+		if (!lo) {
+			out->rx_bytes += v[0];
+			out->rx_pkts += v[1];
+			out->rx_errs += v[2];
+			out->rx_drop += v[3];
+			out->tx_bytes += v[8];
+			out->tx_pkts += v[9];
+			out->tx_errs += v[10];
+			out->tx_drop += v[11];
+			out->nifs++;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return true;
+}
+
+bool lx_parse_meminfo(const char *buf, struct lx_meminfo *out)
+{
+	uint64_t t, a;
+	if (!keyed(buf, "MemTotal", &t) || !keyed(buf, "MemAvailable", &a))
+		return false;
+	if (t > UINT64_MAX / 1024)
+		return false;
+	out->total = t * 1024;
+	out->avail = a * 1024;
+	return true;
+}
+
+bool lx_parse_limit(const char *buf, uint64_t *out)
+{
+	if (!strncmp(buf, "max", 3) && (buf[3] == '\n' || !buf[3])) {
+		*out = UINT64_MAX;
+		return true;
+	}
+	const char *p = buf;
+	return num(&p, out) && (*p == '\n' || !*p);
+}
+
+bool lx_parse_cgroup_path(const char *buf, const char **path, size_t *len)
+{
+	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, "0::", 3))
+			continue;
+		const char *s = p + 3, *e = strchr(s, '\n');
+		if (!e)
+			e = s + strlen(s);
+		if (*s != '/')
+			return false;
+		*path = s;
+		*len = (size_t)(e - s);
+		return true;
+	}
+	return false;
+}
+
+bool lx_parse_cpu_mhz(const char *buf, uint64_t *khz)
+{
+	const char *p = strstr(buf, "cpu MHz");
+	if (!p)
+		return false;
+	p = strchr(p, ':');
+	if (!p)
+		return false;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	uint64_t mhz, frac = 0;
+	if (!num(&p, &mhz))
+		return false;
+	if (*p == '.') {
+		p++;
+		/* three decimals of MHz are kHz */
+		for (int i = 0; i < 3; i++) {
+			frac *= 10;
+			if (isdigit((unsigned char)*p))
+				frac += (uint64_t)(*p++ - '0');
+		}
+	}
+	if (mhz > UINT64_MAX / 1000 - 1)
+		return false;
+	*khz = mhz * 1000 + frac;
+	return *khz > 0;
+}
+
+/* Copies a mountinfo field, undoing its \040-style octal escapes. */
+static void unescape(char *dst, size_t n, const char *s, size_t len)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len && o + 1 < n; i++) {
+		if (s[i] == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
+		    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+			dst[o++] = (char)(((s[i + 1] - '0') << 6) | ((s[i + 2] - '0') << 3) | (s[i + 3] - '0'));
+			i += 3;
+			continue;
+		}
+		dst[o++] = s[i];
+	}
+	dst[o] = 0;
+}
+
+bool lx_parse_mountinfo_cgroup2(const char *line, char *root, size_t rn, char *mnt, size_t mn)
+{
+	/* id parent maj:min root mountpoint options [optional...] - fstype source super */
+	const char *f[5];
+	size_t fl[5];
+	const char *p = line;
+	for (int i = 0; i < 5; i++) {
+		while (*p == ' ')
+			p++;
+		f[i] = p;
+		while (*p && *p != ' ' && *p != '\n')
+			p++;
+		fl[i] = (size_t)(p - f[i]);
+		if (!fl[i])
+			return false;
+	}
+	const char *sep = strstr(p, " - ");
+	if (!sep)
+		return false;
+	const char *ty = sep + 3;
+	if (strncmp(ty, "cgroup2 ", 8))
+		return false;
+	unescape(root, rn, f[3], fl[3]);
+	unescape(mnt, mn, f[4], fl[4]);
+	return true;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* CSV output (RFC 4180 fields, LF line ends): one header line with the
+ * columns' stable keys, then one line per row and iteration with plain
+ * numbers in base units; an empty field is a figure not measured. */
+#include "output_int.h"
+
+#include <string.h>
+
+#define NAME_MAX_ESC (4 * XG_NAME_MAX + 8)
+
+/* Names pass through xg_escape_name first: control bytes and invalid
+ * UTF-8 become \xNN (and a backslash \\), so every record is one line of
+ * valid UTF-8. A field with a comma, quote or backslash is quoted, which
+ * also tells a reader that the name was escaped. */
+static void put_name(FILE *f, const char *name)
+{
+	char esc[NAME_MAX_ESC];
+	xg_escape_name(esc, sizeof(esc), name ? name : "");
+	size_t n = strlen(esc);
+	bool quote = strpbrk(esc, ",\"\\") || (n && (esc[0] == ' ' || esc[n - 1] == ' '));
+	if (!quote) {
+		fputs(esc, f);
+		return;
+	}
+	fputc('"', f);
+	for (const char *p = esc; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static bool has_id(const struct sink_cols *sc)
+{
+	for (size_t k = 0; k < sc->n; k++)
+		if (sc->c[k] == XG_COL_ID)
+			return true;
+	return false;
+}
+
+/* The sub-row fields (`vcpu`, `socket`) follow `id`, or lead when there
+ * is no id column; each is empty except in rows of its kind. */
+static void put_sub_keys(FILE *f, const struct sink_cols *sc)
+{
+	if (sc->vcpus)
+		fputs(",vcpu", f);
+	if (sc->socks)
+		fputs(",socket", f);
+}
+
+static void put_header(FILE *f, const struct sink_cols *sc)
+{
+	fputs("time,interval_s", f);
+	if (!has_id(sc))
+		put_sub_keys(f, sc);
+	for (size_t k = 0; k < sc->n; k++) {
+		fprintf(f, ",%s", xg_columns[sc->c[k]].key);
+		if (sc->c[k] == XG_COL_ID)
+			put_sub_keys(f, sc);
+	}
+	fputc('\n', f);
+}
+
+static void put_sub(FILE *f, const struct sink_cols *sc, const struct xg_row *r)
+{
+	if (sc->vcpus) {
+		fputc(',', f);
+		if (r->vcpu >= 0)
+			fprintf(f, "%d", (int)r->vcpu);
+	}
+	if (sc->socks) {
+		fputc(',', f);
+		if (r->sock_row)
+			fprintf(f, "%u", (unsigned)r->socket);
+	}
+}
+
+static void put_row(FILE *f, const struct sink_cols *sc, const char *prefix,
+		    const struct xg_row *r)
+{
+	char buf[SINK_NUM_MAX];
+
+	fputs(prefix, f);
+	if (!has_id(sc))
+		put_sub(f, sc, r);
+	for (size_t k = 0; k < sc->n; k++) {
+		enum xg_col c = sc->c[k];
+		fputc(',', f);
+		switch (c) {
+		case XG_COL_ID:
+			fprintf(f, "%u", (unsigned)r->id);
+			put_sub(f, sc, r);
+			break;
+		case XG_COL_NAME:
+			put_name(f, r->name);
+			break;
+		case XG_COL_STATE:
+			fwrite(r->state, 1, strnlen(r->state, sizeof(r->state)), f);
+			break;
+		default:
+			if (sink_raw_number(c, r, buf, sizeof(buf)))
+				fputs(buf, f);
+			break;
+		}
+	}
+	fputc('\n', f);
+}
+
+int sink_csv_write(FILE *f, const struct sink_cols *sc, bool header, const struct xg_table *t,
+		   const struct xg_view *v, struct xg_err *err)
+{
+	char when[40] = "", prefix[96];
+
+	if (header)
+		put_header(f, sc);
+	if (t->cur)
+		sink_time_iso(when, sizeof(when), t->cur->host.real_ns);
+	if (t->sum.interval_s > 0)
+		snprintf(prefix, sizeof(prefix), "%s,%.6f", when, t->sum.interval_s);
+	else
+		snprintf(prefix, sizeof(prefix), "%s,", when);
+	for (size_t i = 0; i < v->norder; i++) {
+		const struct xg_row *r = &t->rows[v->order[i]];
+		if ((r->vcpu >= 0 && !sc->vcpus) || (r->sock_row && !sc->socks))
+			continue;
+		put_row(f, sc, prefix, r);
+	}
+	return sink_flush(f, err);
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* xentop -b's layout (Xen 4.17): 19 right-aligned columns joined by one
+ * space, the header printed once per iteration, names cut to 10 bytes,
+ * state letters d s b c p r, memory in KiB, network in KiB (NETTX = what
+ * the guest received, as netback counts), VBD sectors of 512 bytes. The six
+ * counter columns widen to fit their largest value, as xentop's do. */
+#include "xgtop/outputs/output_xentop.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum {
+	W_NETTX, W_NETRX, W_VBD_RD, W_VBD_WR, W_VBD_RSECT, W_VBD_WSECT, W_COUNT
+};
+static const int base_width[W_COUNT] = { 8, 8, 8, 8, 10, 10 };
+
+/* xentop sizes a column for value + 1 (its INT_FIELD_WIDTH(n + 1)), so a
+ * column of 99999999 already takes nine places; kept for identical output. */
+static int width_for(uint64_t v)
+{
+	if (v == UINT64_MAX)
+		return 20;
+	v += 1;
+	int w = 1;
+	while (v >= 10) {
+		v /= 10;
+		w++;
+	}
+	return w;
+}
+
+struct xt_ctx {
+	const struct xg_sample *s;
+	int w[W_COUNT];
+};
+
+static const struct xg_dom *row_dom(const struct xg_table *t, const struct xg_row *r)
+{
+	return r->dom_index < t->cur->ndom ? &t->cur->dom[r->dom_index] : NULL;
+}
+
+/* The value a counter column shows, and whether there is one. */
+static bool counter(const struct xg_dom *d, int col, uint64_t *out)
+{
+	static const struct { enum xg_field f; uint64_t div; } map[W_COUNT] = {
+		[W_NETTX] = { XG_F_NET_RX_BYTES, 1024 },
+		[W_NETRX] = { XG_F_NET_TX_BYTES, 1024 },
+		[W_VBD_RD] = { XG_F_DISK_RD_OPS, 1 },
+		[W_VBD_WR] = { XG_F_DISK_WR_OPS, 1 },
+		[W_VBD_RSECT] = { XG_F_DISK_RD_BYTES, 512 },
+		[W_VBD_WSECT] = { XG_F_DISK_WR_BYTES, 512 },
+	};
+	if (!dom_has(d, map[col].f)) {
+		*out = 0;
+		return false;
+	}
+	*out = d->v[map[col].f] / map[col].div;
+	return true;
+}
+
+static void put_u64(FILE *f, int w, const struct xg_dom *d, enum xg_field fld, uint64_t div)
+{
+	if (dom_has(d, fld))
+		fprintf(f, "%*" PRIu64, w, d->v[fld] / div);
+	else
+		fprintf(f, "%*s", w, "-");
+}
+
+static void put_pct(FILE *f, int w, const struct xg_sample *s, uint64_t bytes)
+{
+	if (s->host.mem_total && (s->host.valid >> XG_H_MEM & 1))
+		fprintf(f, "%*.1f", w, (double)bytes / (double)s->host.mem_total * 100);
+	else
+		fprintf(f, "%*s", w, "-");
+}
+
+static void put_header(FILE *f, const struct xt_ctx *c)
+{
+	fprintf(f, "%10s %6s %10s %6s %10s %6s %10s %9s %5s %4s %*s %*s %4s %8s %*s %*s %*s %*s %4s\n",
+		"NAME", "STATE", "CPU(sec)", "CPU(%)", "MEM(k)", "MEM(%)", "MAXMEM(k)", "MAXMEM(%)",
+		"VCPUS", "NETS", c->w[W_NETTX], "NETTX(k)", c->w[W_NETRX], "NETRX(k)", "VBDS",
+		"VBD_OO", c->w[W_VBD_RD], "VBD_RD", c->w[W_VBD_WR], "VBD_WR", c->w[W_VBD_RSECT],
+		"VBD_RSECT", c->w[W_VBD_WSECT], "VBD_WSECT", "SSID");
+}
+
+static void put_row(FILE *f, const struct xt_ctx *c, const struct xg_row *r, const struct xg_dom *d)
+{
+	const struct xg_sample *s = c->s;
+	char name[4 * XG_NAME_MAX];
+	xg_escape_name(name, sizeof(name), d->name);
+	fprintf(f, "%10.10s ", name);
+	static const char letters[] = "dsbcpr";
+	static const uint32_t bits[] = { XG_ST_DYING, XG_ST_SHUTDOWN, XG_ST_BLOCKED,
+					 XG_ST_CRASHED, XG_ST_PAUSED, XG_ST_RUNNING };
+	for (int i = 0; i < 6; i++)
+		fputc(d->state & bits[i] ? letters[i] : '-', f);
+	fputc(' ', f);
+	put_u64(f, 10, d, XG_F_CPU_NS, 1000000000ull);
+	/* xentop shows 0.0 where it has no previous sample; so do we. */
+	double pct = (r->valid >> XG_COL_CPU_PCT & 1) ? r->v[XG_COL_CPU_PCT] : 0.0;
+	fprintf(f, " %6.1f ", pct);
+	put_u64(f, 10, d, XG_F_MEM, 1024);
+	fputc(' ', f);
+	if (dom_has(d, XG_F_MEM))
+		put_pct(f, 6, s, d->v[XG_F_MEM]);
+	else
+		fprintf(f, "%6s", "-");
+	fputc(' ', f);
+	if (!dom_has(d, XG_F_MAXMEM))
+		fprintf(f, "%10s %9s", "-", "-");
+	else if (d->v[XG_F_MAXMEM] == UINT64_MAX)
+		fprintf(f, "%10s %9s", "no limit", "n/a");
+	else {
+		fprintf(f, "%10" PRIu64 " ", d->v[XG_F_MAXMEM] / 1024);
+		put_pct(f, 9, s, d->v[XG_F_MAXMEM]);
+	}
+	fputc(' ', f);
+	put_u64(f, 5, d, XG_F_VCPUS_MAX, 1);
+	fputc(' ', f);
+	put_u64(f, 4, d, XG_F_NETS, 1);
+	fputc(' ', f);
+	put_u64(f, c->w[W_NETTX], d, XG_F_NET_RX_BYTES, 1024);
+	fputc(' ', f);
+	put_u64(f, c->w[W_NETRX], d, XG_F_NET_TX_BYTES, 1024);
+	fputc(' ', f);
+	put_u64(f, 4, d, XG_F_VBDS, 1);
+	fputc(' ', f);
+	put_u64(f, 8, d, XG_F_DISK_OO, 1);
+	fputc(' ', f);
+	put_u64(f, c->w[W_VBD_RD], d, XG_F_DISK_RD_OPS, 1);
+	fputc(' ', f);
+	put_u64(f, c->w[W_VBD_WR], d, XG_F_DISK_WR_OPS, 1);
+	fputc(' ', f);
+	put_u64(f, c->w[W_VBD_RSECT], d, XG_F_DISK_RD_BYTES, 512);
+	fputc(' ', f);
+	put_u64(f, c->w[W_VBD_WSECT], d, XG_F_DISK_WR_BYTES, 512);
+	fputc(' ', f);
+	put_u64(f, 4, d, XG_F_SSID, 1);
+	fputc('\n', f);
+}
+
+/* xentop's -v line: online vCPUs only, a new line every five positions. */
+static void put_vcpus(FILE *f, const struct xg_sample *s, const struct xg_dom *d)
+{
+	if (!d->vcpu_count)
+		return;
+	const struct xg_vcpu *v = sample_vcpus(s, d);
+	fputs("VCPUs(sec): ", f);
+	for (uint32_t i = 0; i < d->vcpu_count; i++) {
+		if (!v[i].online)
+			continue;
+		if (i && i % 5 == 0)
+			fputs("\n        ", f);
+		if (v[i].valid & XG_VCPU_CPU_VALID)
+			fprintf(f, " %2u: %10" PRIu64 "s", v[i].id, (uint64_t)(v[i].cpu_ns / 1000000000u));
+		else
+			fprintf(f, " %2u: %10s ", v[i].id, "-");
+	}
+	fputc('\n', f);
+}
+
+static int cmp_name(const void *a, const void *b, void *arg)
+{
+	const struct xg_table *t = arg;
+	const struct xg_dom *x = row_dom(t, &t->rows[*(const size_t *)a]);
+	const struct xg_dom *y = row_dom(t, &t->rows[*(const size_t *)b]);
+	return strcasecmp(x->name, y->name);
+}
+
+int sink_xentop_write(FILE *f, const struct xg_table *t, const struct xg_view *v,
+		      struct xg_err *err)
+{
+	if (!t || !t->cur)
+		return xg_fail(err, "xentop output: no sample to print");
+	/* The rows to print: domain rows with a name and a sample entry. */
+	size_t n = v ? v->norder : t->n;
+	size_t *pick = xg_malloc((n ? n : 1) * sizeof(*pick));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t idx = v ? v->order[i] : i;
+		if (idx >= t->n)
+			continue;
+		const struct xg_row *r = &t->rows[idx];
+		const struct xg_dom *d = row_is_dom(r) ? row_dom(t, r) : NULL;
+		if (d && d->name[0])
+			pick[k++] = idx;
+	}
+	if (!v)
+		qsort_r(pick, k, sizeof(*pick), cmp_name, (void *)t);
+
+	struct xt_ctx c = { .s = t->cur };
+	memcpy(c.w, base_width, sizeof(c.w));
+	for (size_t i = 0; i < k; i++) {
+		const struct xg_dom *d = row_dom(t, &t->rows[pick[i]]);
+		for (int col = 0; col < W_COUNT; col++) {
+			uint64_t x;
+			counter(d, col, &x);
+			int w = width_for(x);
+			if (w > c.w[col])
+				c.w[col] = w;
+		}
+	}
+	if (k)
+		put_header(f, &c);
+	for (size_t i = 0; i < k; i++) {
+		const struct xg_row *r = &t->rows[pick[i]];
+		const struct xg_dom *d = row_dom(t, r);
+		put_row(f, &c, r, d);
+		if (v && v->show_vcpus)
+			put_vcpus(f, t->cur, d);
+	}
+	free(pick);
+	if (fflush(f) || ferror(f))
+		return xg_fail_errno(err, errno, "xentop output: write failed");
+	return 0;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Readers for dom0's backend counters: vifs in /proc/net/dev, VBDs in
+ * /sys/bus/xen-backend. Files stay open between refreshes where the kernel
+ * regenerates them on a re-read, to keep each refresh to a few syscalls. */
+#include "xgtop/xen/xen_backends.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void set_root(char *dst, size_t n, const char *root)
+{
+	/* "/" and "" both mean the real host; keep no trailing slash. */
+	snprintf(dst, n, "%s", root ? root : "");
+	size_t l = strlen(dst);
+	while (l > 0 && dst[l - 1] == '/')
+		dst[--l] = 0;
+}
+
+/* "<domid><sep><dev>" and nothing else, both decimal and 32-bit. */
+static bool parse_id_pair(const char *p, char sep, uint32_t *domid, uint32_t *dev)
+{
+	char *end;
+	if (*p < '0' || *p > '9')
+		return false;
+	errno = 0;
+	unsigned long d = strtoul(p, &end, 10);
+	if (errno || *end != sep || d > UINT32_MAX)
+		return false;
+	p = end + 1;
+	if (*p < '0' || *p > '9')
+		return false;
+	unsigned long v = strtoul(p, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*domid = (uint32_t)d;
+	*dev = (uint32_t)v;
+	return true;
+}
+
+bool xb_parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
+{
+	return !strncmp(name, "vif", 3) && parse_id_pair(name + 3, '.', domid, devid);
+}
+
+void xb_net_init(struct xb_net_reader *r, const char *root)
+{
+	memset(r, 0, sizeof(*r));
+	set_root(r->root, sizeof(r->root), root);
+	r->fd = -1;
+}
+
+void xb_net_forget(struct xb_net_reader *r)
+{
+	r->nnames = 0;
+}
+
+void xb_net_close(struct xb_net_reader *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->buf);
+	free(r->names);
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+}
+
+/* Reads the whole file behind fd from offset 0 into r->buf. */
+static ssize_t slurp(int fd, char **buf, size_t *cap)
+{
+	size_t len = 0;
+	for (;;) {
+		if (*cap - len < 4096 + 1)
+			xg_grow(buf, cap, len + 8192, 1);
+		ssize_t k = pread(fd, *buf + len, *cap - len - 1, (off_t)len);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (k == 0)
+			break;
+		len += (size_t)k;
+	}
+	(*buf)[len] = 0;
+	return (ssize_t)len;
+}
+
+/* A vif renamed by the toolstack (vifname=) is still recognisable through
+ * the backend node it belongs to. */
+static const struct xb_ifname *lookup_name(struct xb_net_reader *r, const char *name)
+{
+	for (size_t i = 0; i < r->nnames; i++)
+		if (!strcmp(r->names[i].name, name))
+			return &r->names[i];
+	xg_grow(&r->names, &r->names_cap, r->nnames + 1, sizeof(*r->names));
+	struct xb_ifname *e = &r->names[r->nnames++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	char path[512], node[128];
+	snprintf(path, sizeof(path), "%s/sys/class/net/%s/device/nodename", r->root, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t k = read(fd, node, sizeof(node) - 1);
+		close(fd);
+		unsigned d, v;
+		if (k > 0) {
+			node[k] = 0;
+			if (sscanf(node, "backend/vif/%u/%u", &d, &v) == 2) {
+				e->is_vif = true;
+				e->domid = d;
+				e->devid = v;
+			}
+		}
+	}
+	return e;
+}
+
+int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t *cap,
+		struct xg_err *err)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/proc/net/dev", r->root);
+	*n = 0;
+	if (r->fd < 0) {
+		r->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (r->fd < 0)
+			return xg_fail_errno(err, errno, "cannot read %s", path);
+	}
+	if (slurp(r->fd, &r->buf, &r->buf_cap) < 0) {
+		int e = errno;
+		close(r->fd);
+		r->fd = -1;
+		return xg_fail_errno(err, e, "cannot read %s", path);
+	}
+	char *line = r->buf, *next;
+	/* Two header lines; the second names the columns we rely on. */
+	char *nl1 = strchr(line, '\n');
+	char *nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
+	if (!nl1 || !nl2 || strncmp(line, "Inter-|", 7) || !strstr(nl1 + 1, "|bytes"))
+		return xg_fail(err, "%s is not in the expected format", path);
+	for (line = nl2 + 1; *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		else
+			next = line + strlen(line);
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = 0;
+		char *name = line;
+		while (*name == ' ')
+			name++;
+		uint64_t v[16];
+		int k = 0;
+		char *p = colon + 1, *end;
+		while (k < 16) {
+			errno = 0;
+			unsigned long long x = strtoull(p, &end, 10);
+			if (end == p || errno)
+				break;
+			v[k++] = x;
+			p = end;
+		}
+		if (k < 12)
+			continue;
+		uint32_t domid, devid;
+		if (!xb_parse_vifname(name, &domid, &devid)) {
+			const struct xb_ifname *e = lookup_name(r, name);
+			if (!e->is_vif)
+				continue;
+			domid = e->domid;
+			devid = e->devid;
+		}
+		xg_grow(out, cap, *n + 1, sizeof(**out));
+		struct xb_vif *w = &(*out)[(*n)++];
+		w->domid = domid;
+		w->devid = devid;
+		w->rx_bytes = v[0];
+		w->rx_pkts = v[1];
+		w->rx_errs = v[2];
+		w->rx_drop = v[3];
+		w->tx_bytes = v[8];
+		w->tx_pkts = v[9];
+		w->tx_errs = v[10];
+		w->tx_drop = v[11];
+	}
+	return 0;
+}
+
+void xb_vbd_init(struct xb_vbd_reader *r, const char *root)
+{
+	memset(r, 0, sizeof(*r));
+	set_root(r->root, sizeof(r->root), root);
+	r->dirfd = -1;
+}
+
+void xb_vbd_close(struct xb_vbd_reader *r)
+{
+	if (r->dir)
+		closedir(r->dir);
+	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
+}
+
+/* "vbd-3-51712" -> blkback, dom 3, dev 51712; "tap-..." -> blktap. */
+static bool parse_vbd_name(const char *name, enum xb_vbd_type *type, uint32_t *domid, uint32_t *dev)
+{
+	if (!strncmp(name, "vbd-", 4))
+		*type = XB_VBD_BLKBACK;
+	else if (!strncmp(name, "tap-", 4))
+		*type = XB_VBD_BLKTAP;
+	else
+		return false;
+	return parse_id_pair(name + 4, '-', domid, dev);
+}
+
+static bool read_stat(int dfd, const char *dev, const char *what, uint64_t *out)
+{
+	char path[300], buf[64];
+	snprintf(path, sizeof(path), "%s/statistics/%s", dev, what);
+	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return false;
+	buf[k] = 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (end == buf || errno || (*end && *end != '\n'))
+		return false;
+	*out = v;
+	return true;
+}
+
+int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t *cap,
+		struct xg_err *err)
+{
+	*n = 0;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/sys/bus/xen-backend/devices", r->root);
+	if (!r->dir) {
+		DIR *d = opendir(path);
+		if (!d)
+			return xg_fail_errno(err, errno, "cannot list %s", path);
+		r->dir = d;
+		r->dirfd = dirfd(d);
+	} else {
+		rewinddir(r->dir);
+	}
+	struct dirent *de;
+	errno = 0;
+	while ((de = readdir(r->dir))) {
+		struct xb_vbd b = { 0 };
+		if (!parse_vbd_name(de->d_name, &b.type, &b.domid, &b.dev))
+			continue;
+		b.ok = read_stat(r->dirfd, de->d_name, "oo_req", &b.oo_req) &&
+		       read_stat(r->dirfd, de->d_name, "rd_req", &b.rd_req) &&
+		       read_stat(r->dirfd, de->d_name, "wr_req", &b.wr_req) &&
+		       read_stat(r->dirfd, de->d_name, "rd_sect", &b.rd_sect) &&
+		       read_stat(r->dirfd, de->d_name, "wr_sect", &b.wr_sect);
+		xg_grow(out, cap, *n + 1, sizeof(**out));
+		(*out)[(*n)++] = b;
+		errno = 0;
+	}
+	if (errno) {
+		int e = errno;
+		closedir(r->dir);
+		r->dir = NULL;
+		r->dirfd = -1;
+		return xg_fail_errno(err, e, "cannot list %s", path);
+	}
+	return 0;
+}

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* CMT/MBM per domain: RMID bookkeeping, per-socket reads, MBM wrap
+ * handling. The hypervisor calls come from a table (xen_cmt_xc.c for
+ * libxenctrl, a fake in the unit tests). */
+#include "xgtop/xen/xen_cmt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ATTACH_RETRY_NS 10000000000ull  /* after a failed attach (no RMID free ...) */
+
+struct cmt_dom {
+	uint32_t domid, gen;
+	uint8_t handle[16];
+	uint32_t rmid;                      /* at the last read, 0 = none */
+	bool ours;                          /* we attached it: we detach it */
+	bool live;
+	uint64_t retry_ns;                  /* no attach attempt before this */
+	char why[160];                      /* the last attach failure */
+	struct xg_mbm mbm[XG_CMT_SOCK_MAX][2];
+};
+
+struct xg_cmt {
+	const struct xg_cmt_ops *ops;
+	void *h;
+	bool attach;
+	char why_all[200];
+	char why_ev[XG_SOCK_EVENT_COUNT][96];
+	uint32_t mask, factor, total_rmid;
+	uint32_t cpus[XG_CMT_SOCK_MAX];
+	unsigned nsock;
+	struct cmt_dom *d;                  /* sorted by domid */
+	size_t n, cap;
+	struct cmt_dom *next;
+	size_t next_cap;
+};
+
+/* exit() anywhere (an allocation failure, a library) skips the source's
+ * close; this keeps the one handle that owns RMIDs reachable from atexit so
+ * they are still detached. The only process-wide state outside main.c. */
+static struct xg_cmt *cmt_owner;
+
+static void cmt_atexit(void)
+{
+	if (cmt_owner)
+		cmt_close(cmt_owner);
+}
+
+enum xg_mbm_rc cmt_mbm_advance(struct xg_mbm *m, uint64_t raw, uint64_t now_ns)
+{
+	if (!m->width) {
+		m->width = raw >> XG_MBM_WIDTH ? XG_MBM_WIDTH_WIDE : XG_MBM_WIDTH;
+		m->last = raw;
+		m->last_ns = now_ns;
+		return XG_MBM_OK;   /* a baseline; the total carries on */
+	}
+	/* A value beyond 24 bits shows the counter is wider: no wrap soon. */
+	if (raw >> XG_MBM_WIDTH)
+		m->width = XG_MBM_WIDTH_WIDE;
+	enum xg_mbm_rc rc = XG_MBM_OK;
+	uint64_t gap = now_ns > m->last_ns ? now_ns - m->last_ns : 0;
+	if (m->width == XG_MBM_WIDTH && gap > XG_MBM_MAX_GAP_NS) {
+		rc = XG_MBM_GAP;
+	} else if (raw >= m->last) {
+		m->total += raw - m->last;
+	} else if (m->width == XG_MBM_WIDTH) {
+		m->total += raw + (1ull << XG_MBM_WIDTH) - m->last;
+	} else {
+		rc = XG_MBM_RESET;
+	}
+	m->last = raw;
+	m->last_ns = now_ns;
+	return rc;
+}
+
+static const char *const ev_name[XG_SOCK_EVENT_COUNT] = {
+	"L3 occupancy (CMT)", "MBM total", "MBM local",
+};
+static const enum xg_field ev_field[XG_SOCK_EVENT_COUNT] = {
+	XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL,
+};
+
+struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, struct xg_err *err)
+{
+	struct xg_cmt *c = xg_calloc(1, sizeof(*c));
+	c->ops = ops;
+	c->h = h;
+	c->attach = attach;
+	if (ops->enabled(h) != 1) {
+		ops->why_off(h, c->why_all, sizeof(c->why_all));
+	} else if (ops->upscaling(h, &c->factor) || !c->factor) {
+		snprintf(c->why_all, sizeof(c->why_all), "CMT: xc_psr_cmt_get_l3_upscaling_factor "
+			 "failed: %s", strerror(errno));
+	} else if (ops->event_mask(h, &c->mask)) {
+		snprintf(c->why_all, sizeof(c->why_all), "CMT: xc_psr_cmt_get_l3_event_mask failed: %s",
+			 strerror(errno));
+	} else {
+		int n = ops->socket_cpus(h, c->cpus, XG_CMT_SOCK_MAX);
+		if (n <= 0)
+			snprintf(c->why_all, sizeof(c->why_all), "CMT: cannot find a CPU per socket "
+				 "(xc_cputopoinfo: %s)", n < 0 ? strerror(errno) : "no socket");
+		else
+			c->nsock = (unsigned)n;
+		if (ops->total_rmid(h, &c->total_rmid))
+			c->total_rmid = 0;
+	}
+	for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++)
+		if (!c->why_all[0] && !((c->mask >> e) & 1))
+			snprintf(c->why_ev[e], sizeof(c->why_ev[e]), "%s not supported by this CPU "
+				 "(Xen's L3 event mask 0x%x)", ev_name[e], c->mask);
+	if (c->why_all[0] && attach) {
+		xg_fail(err, "--cmt-attach: %s: nothing attached", c->why_all);
+		free(c);
+		return NULL;
+	}
+	if (attach && !cmt_owner) {
+		static bool registered;   /* atexit once per process, see cmt_owner */
+		if (!registered && atexit(cmt_atexit) == 0)
+			registered = true;
+		cmt_owner = c;
+	}
+	return c;
+}
+
+const char *cmt_why(const struct xg_cmt *c)
+{
+	return c->why_all[0] ? c->why_all : NULL;
+}
+
+size_t cmt_attached(const struct xg_cmt *c, uint32_t *out, size_t max)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->d[i].ours) {
+			if (k < max)
+				out[k] = c->d[i].domid;
+			k++;
+		}
+	return k;
+}
+
+/* Gives d an RMID when allowed; returns its RMID (0 = none) and sets why
+ * when there is none. */
+static uint32_t ensure_rmid(struct xg_cmt *c, struct cmt_dom *cd, uint32_t rmid, uint64_t now_ns,
+			    const char **why)
+{
+	if (rmid) {
+		cd->why[0] = 0;
+		return rmid;
+	}
+	/* Someone else (xl psr-cmt-detach) took it away: not ours any more. */
+	cd->ours = false;
+	if (!c->attach) {
+		*why = "not monitored: the domain has no CMT RMID (xgtop --cmt-attach, or "
+		       "xl psr-cmt-attach DOMID)";
+		return 0;
+	}
+	if (now_ns < cd->retry_ns) {
+		*why = cd->why;
+		return 0;
+	}
+	if (c->ops->attach(c->h, cd->domid)) {
+		int e = errno;
+		if (e == EOVERFLOW)
+			snprintf(cd->why, sizeof(cd->why), "no free RMID: xc_psr_cmt_attach: %s (Xen has "
+				 "%u; psr=cmt,rmid_max:N or detach others)", strerror(e), c->total_rmid);
+		else
+			snprintf(cd->why, sizeof(cd->why), "xc_psr_cmt_attach failed: %s", strerror(e));
+		cd->retry_ns = now_ns + ATTACH_RETRY_NS;
+		*why = cd->why;
+		return 0;
+	}
+	cd->ours = true;
+	int rc = c->ops->get_rmid(c->h, cd->domid, &rmid);
+	if (rc || !rmid) {
+		snprintf(cd->why, sizeof(cd->why), "attached, but xc_psr_cmt_get_domain_rmid "
+			 "%s", rc ? strerror(errno) : "still says RMID 0");
+		*why = cd->why;
+		return 0;
+	}
+	cd->why[0] = 0;
+	return rmid;
+}
+
+static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, struct cmt_dom *cd,
+		     uint64_t now_ns)
+{
+	uint32_t rmid = 0;
+	const char *why = NULL;
+	char buf[160];
+	if (c->ops->get_rmid(c->h, d->id, &rmid)) {
+		snprintf(buf, sizeof(buf), "xc_psr_cmt_get_domain_rmid failed: %s", strerror(errno));
+		why = buf;
+	} else {
+		rmid = ensure_rmid(c, cd, rmid, now_ns, &why);
+	}
+	/* Another RMID, other counters: new baselines, same totals. */
+	bool rebased = false;
+	if (rmid != cd->rmid) {
+		for (unsigned k = 0; k < XG_CMT_SOCK_MAX; k++)
+			cd->mbm[k][0].width = cd->mbm[k][1].width = 0;
+		rebased = cd->rmid && rmid;
+	}
+	cd->rmid = rmid;
+	if (!rmid) {
+		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++)
+			dom_invalid(s, d, ev_field[e], why);
+		return;
+	}
+	struct xg_sock *ks = sample_add_socks(s, d, c->nsock);
+	for (unsigned k = 0; k < c->nsock; k++)
+		ks[k].socket = k;
+	for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++) {
+		if (c->why_ev[e][0]) {
+			dom_invalid(s, d, ev_field[e], c->why_ev[e]);
+			continue;
+		}
+		uint64_t sum = 0;
+		const char *bad = NULL;
+		for (unsigned k = 0; k < c->nsock; k++) {
+			uint64_t raw = 0;
+			errno = 0;
+			if (c->ops->get_data(c->h, rmid, c->cpus[k], (enum xg_sock_event)e, &raw)) {
+				if (errno)
+					snprintf(buf, sizeof(buf), "%s: xc_psr_cmt_get_data failed on socket "
+						 "%u: %s", ev_name[e], k, strerror(errno));
+				else
+					snprintf(buf, sizeof(buf), "%s: the counter of socket %u reports "
+						 "Error/Unavailable (no data for this RMID yet)", ev_name[e], k);
+				bad = buf;
+				continue;
+			}
+			uint64_t v;
+			if (e == XG_SOCK_L3_OCC) {
+				v = raw * c->factor;
+			} else {
+				struct xg_mbm *m = &cd->mbm[k][e - 1];
+				enum xg_mbm_rc rc = cmt_mbm_advance(m, raw, now_ns);
+				if (rc == XG_MBM_GAP)
+					bad = XG_CMT_WHY_GAP;
+				else if (rc == XG_MBM_RESET || rebased)
+					bad = XG_CMT_WHY_RESET;
+				v = m->total * c->factor;
+			}
+			sum += v;
+			ks[k].v[e] = v;
+			ks[k].valid |= 1u << e;
+		}
+		/* A partial sum would read as a real figure. */
+		if (bad) {
+			for (unsigned k = 0; k < c->nsock; k++)
+				ks[k].valid &= (uint8_t)~(1u << e);
+			dom_invalid(s, d, ev_field[e], bad);
+		} else {
+			dom_set(d, ev_field[e], sum);
+		}
+	}
+}
+
+/* The entry of d, matched by id and identity (a domid reused by another
+ * domain is a fresh entry: Xen freed the old domain's RMID with it). */
+static struct cmt_dom *match(struct xg_cmt *c, size_t *j, const struct xg_dom *d)
+{
+	while (*j < c->n && c->d[*j].domid < d->id)
+		(*j)++;
+	if (*j < c->n && c->d[*j].domid == d->id && c->d[*j].gen == d->gen &&
+	    !memcmp(c->d[*j].handle, d->handle, 16))
+		return &c->d[(*j)++];
+	return NULL;
+}
+
+void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
+{
+	if (c->why_all[0]) {
+		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++)
+			sample_invalid_all(s, ev_field[e], c->why_all);
+		return;
+	}
+	xg_grow(&c->next, &c->next_cap, s->ndom, sizeof(*c->next));
+	size_t j = 0, nn = 0;
+	for (size_t i = 0; i < s->ndom; i++) {
+		struct xg_dom *d = &s->dom[i];
+		if (i && d->id <= s->dom[i - 1].id)
+			continue;   /* sources list each domain once, in id order */
+		struct cmt_dom *old = match(c, &j, d);
+		struct cmt_dom *cd = &c->next[nn++];
+		if (old) {
+			*cd = *old;
+		} else {
+			memset(cd, 0, sizeof(*cd));
+			cd->domid = d->id;
+			cd->gen = d->gen;
+			memcpy(cd->handle, d->handle, 16);
+		}
+		read_dom(c, s, d, cd, now_ns);
+	}
+	/* Entries left behind belong to domains that are gone: Xen released
+	 * their RMIDs when it destroyed them, nothing to detach. */
+	struct cmt_dom *t = c->d;
+	size_t tc = c->cap;
+	c->d = c->next;
+	c->cap = c->next_cap;
+	c->n = nn;
+	c->next = t;
+	c->next_cap = tc;
+}
+
+int cmt_close(struct xg_cmt *c)
+{
+	if (!c)
+		return 0;
+	int failed = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct cmt_dom *cd = &c->d[i];
+		if (!cd->ours)
+			continue;
+		cd->ours = false;
+		/* ESRCH: the domain went away since the last refresh, and its
+		 * RMID with it. */
+		if (c->ops->detach(c->h, cd->domid) && errno != ESRCH) {
+			fprintf(stderr, "xgtop: could not detach CMT from domain %u: %s "
+				"(run: xl psr-cmt-detach %u)\n", cd->domid, strerror(errno), cd->domid);
+			failed++;
+		}
+	}
+	if (cmt_owner == c)
+		cmt_owner = NULL;
+	free(c->d);
+	free(c->next);
+	free(c);
+	return failed;
+}

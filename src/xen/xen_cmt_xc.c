@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The CMT/MBM hypervisor calls over libxenctrl (x86 Xen with PSR). */
+#ifdef HAVE_XEN
+
+#include "xgtop/xen/xen_cmt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The Xen public headers use GNU C and refuse strict ISO C. */
+#undef __STRICT_ANSI__
+#include <xenctrl.h>
+
+static int x_enabled(void *h)
+{
+	return xc_psr_cmt_enabled(h);
+}
+
+/* Xen cannot say whether the CPU lacks CMT or the boot option is missing;
+ * its command line can. */
+static void x_why_off(void *h, char *buf, size_t n)
+{
+	xen_commandline_t cl;
+	memset(cl, 0, sizeof(cl));
+	if (xc_version(h, XENVER_commandline, &cl) < 0) {
+		snprintf(buf, n, "CMT not supported by this CPU/Xen: xc_psr_cmt_enabled = 0 "
+			 "(boot Xen with psr=cmt)");
+		return;
+	}
+	cl[sizeof(cl) - 1] = 0;
+	bool asked = false;
+	for (char *t = strtok(cl, " "); t; t = strtok(NULL, " "))
+		if (!strncmp(t, "psr=", 4))
+			asked = strstr(t, "cmt") && !strstr(t, "cmt:0") && !strstr(t, "cmt=0");
+	if (asked)
+		snprintf(buf, n, "CMT not supported by this CPU: xc_psr_cmt_enabled = 0 although Xen "
+			 "was booted with psr=cmt (needs Intel RDT monitoring: Haswell-EP or later)");
+	else
+		snprintf(buf, n, "CMT not supported by this CPU/Xen: xc_psr_cmt_enabled = 0 "
+			 "(boot Xen with psr=cmt)");
+}
+
+static int x_mask(void *h, uint32_t *m) { return xc_psr_cmt_get_l3_event_mask(h, m); }
+static int x_upscaling(void *h, uint32_t *f) { return xc_psr_cmt_get_l3_upscaling_factor(h, f); }
+static int x_total(void *h, uint32_t *n) { return xc_psr_cmt_get_total_rmid(h, n); }
+static int x_get_rmid(void *h, uint32_t d, uint32_t *r) { return xc_psr_cmt_get_domain_rmid(h, d, r); }
+static int x_attach(void *h, uint32_t d) { return xc_psr_cmt_attach(h, d); }
+static int x_detach(void *h, uint32_t d) { return xc_psr_cmt_detach(h, d); }
+
+static int x_get_data(void *h, uint32_t rmid, uint32_t cpu, enum xg_sock_event ev, uint64_t *val)
+{
+	static const xc_psr_cmt_type type[XG_SOCK_EVENT_COUNT] = {
+		XC_PSR_CMT_L3_OCCUPANCY, XC_PSR_CMT_TOTAL_MEM_COUNT, XC_PSR_CMT_LOCAL_MEM_COUNT,
+	};
+	/* libxenctrl returns -1 without touching errno when the counter has
+	 * its Error/Unavailable bits set; errno 0 tells the caller so. */
+	errno = 0;
+	return xc_psr_cmt_get_data(h, rmid, cpu, type[ev], val, NULL);
+}
+
+static int x_socket_cpus(void *h, uint32_t *cpus, unsigned max)
+{
+	unsigned n = 0;
+	if (xc_cputopoinfo(h, &n, NULL) || !n)
+		return -1;
+	xc_cputopo_t *topo = xg_calloc(n, sizeof(*topo));
+	if (xc_cputopoinfo(h, &n, topo)) {
+		int e = errno;
+		free(topo);
+		errno = e;
+		return -1;
+	}
+	/* The first online CPU of each socket, sockets in id order. */
+	uint32_t sock[XG_CMT_SOCK_MAX];
+	unsigned ns = 0;
+	for (unsigned c = 0; c < n; c++) {
+		uint32_t s = topo[c].socket;
+		if (s == XEN_INVALID_SOCKET_ID)
+			continue;
+		unsigned k = 0;
+		while (k < ns && sock[k] < s)
+			k++;
+		if (k < ns && sock[k] == s)
+			continue;
+		if (ns == max) {
+			free(topo);
+			errno = E2BIG;
+			return -1;
+		}
+		memmove(&sock[k + 1], &sock[k], (ns - k) * sizeof(*sock));
+		memmove(&cpus[k + 1], &cpus[k], (ns - k) * sizeof(*cpus));
+		sock[k] = s;
+		cpus[k] = c;
+		ns++;
+	}
+	free(topo);
+	return (int)ns;
+}
+
+static const struct xg_cmt_ops xc_ops = {
+	.enabled = x_enabled,
+	.why_off = x_why_off,
+	.event_mask = x_mask,
+	.upscaling = x_upscaling,
+	.total_rmid = x_total,
+	.socket_cpus = x_socket_cpus,
+	.get_rmid = x_get_rmid,
+	.attach = x_attach,
+	.detach = x_detach,
+	.get_data = x_get_data,
+};
+
+struct xg_cmt *cmt_open_xc(struct xc_interface_core *xch, bool attach, struct xg_err *err)
+{
+	return cmt_open(&xc_ops, xch, attach, err);
+}
+
+#endif /* HAVE_XEN */

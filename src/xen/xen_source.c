@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The Xen source: runs in dom0 and reads the hypervisor directly through
+ * libxenctrl (one getdomaininfolist hypercall for every domain), xenstore
+ * (a domain's name, read once per domain), /proc/net/dev (vifs) and
+ * /sys/bus/xen-backend (VBDs). libxenstat is not used: it returns nothing
+ * at all when one of its collectors fails, re-reads every name and issues a
+ * hypercall per vCPU on each refresh. Here each collector fails alone and
+ * blanks only its own fields, with the reason. */
+#ifdef HAVE_XEN
+
+#include "xgtop/xen/xen_guestpub.h"
+#include "xgtop/core/source.h"
+#include "xgtop/xen/xen_cmt.h"
+#include "xgtop/xen/xen_backends.h"
+#include "xgtop/xen/xen_trace_live.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The Xen public headers use GNU C (anonymous unions, aligned attributes)
+ * and refuse to compile under strict ISO C, which -std=c11 announces. */
+#undef __STRICT_ANSI__
+#include <xenctrl.h>
+#include <xenstore.h>
+
+#define CAPS_PATH "/proc/xen/capabilities"
+#define XS_SOCKET "/var/run/xenstored/socket"
+
+/* What we remember of a domain between refreshes: its name is read from
+ * xenstore only when (domid, handle) is new. Kept sorted by domid, like the
+ * hypervisor's list, so one merge walk matches them (no array indexed by
+ * domid: ids go up to 32751). */
+struct dom_memo {
+	uint32_t domid;
+	uint8_t handle[16];
+	uint32_t gen;
+	bool named;         /* false: xenstore had no name yet, retry */
+	char *name;
+};
+
+struct xg_source {
+	const struct xg_config *cfg;
+	xentoollog_logger quiet;
+	xc_interface *xch;
+	struct xs_handle *xsh;
+	char hypervisor[64], sched[32], hostname[64];
+	bool want_vcpus, want_net, want_disk;
+	xc_domaininfo_t *info;
+	size_t ninfo, info_cap;
+	struct dom_memo *memo, *memo_next;
+	size_t nmemo, memo_cap, memo_next_cap;
+	struct xb_net_reader net;
+	struct xb_vbd_reader vbd;
+	struct xb_vif *vifs;
+	size_t nvifs, vifs_cap;
+	struct xb_vbd *vbds;
+	size_t nvbds, vbds_cap;
+	struct xg_cmt *cmt;          /* NULL with --nocache */
+	struct xg_gpreader *gpr;     /* NULL with --nocache */
+	struct xtl *trace;      /* live scheduler trace (xen_trace_live.c) */
+};
+
+/* libxenctrl logs its own failures to stderr; the open() error below says
+ * it in one line instead. */
+static void quiet_vmessage(struct xentoollog_logger *l, xentoollog_level lv, int e,
+			   const char *ctx, const char *fmt, va_list ap)
+{
+	(void)l; (void)lv; (void)e; (void)ctx; (void)fmt; (void)ap;
+}
+static void quiet_destroy(struct xentoollog_logger *l) { (void)l; }
+
+static bool read_small(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t k = read(fd, buf, n - 1);
+	close(fd);
+	if (k < 0)
+		return false;
+	buf[k] = 0;
+	return true;
+}
+
+static bool xen_probe(void)
+{
+	char caps[256];
+	return read_small(CAPS_PATH, caps, sizeof(caps)) && strstr(caps, "control_d");
+}
+
+/* Why this host cannot be monitored from here, in one line, or 0. */
+static int check_host(struct xg_err *err)
+{
+	char buf[256];
+	if (!read_small(CAPS_PATH, buf, sizeof(buf))) {
+		char hv[32];
+		if (read_small("/sys/hypervisor/type", hv, sizeof(hv)) && !strncmp(hv, "xen", 3))
+			return xg_fail(err, "xen: %s is missing: xenfs is not mounted "
+				       "(mount -t xenfs xenfs /proc/xen)", CAPS_PATH);
+		return xg_fail(err, "xen: not running on Xen (no %s); use --source linux", CAPS_PATH);
+	}
+	if (!strstr(buf, "control_d"))
+		return xg_fail(err, "xen: this is a Xen guest (domU), not dom0: run xgtop in dom0");
+	if (geteuid() != 0)
+		return xg_fail(err, "xen: needs root (it reads the hypervisor through "
+			       "/dev/xen/privcmd): run xgtop as root in dom0");
+	if (access("/dev/xen/privcmd", F_OK) && access("/proc/xen/privcmd", F_OK))
+		return xg_fail(err, "xen: no privcmd device (/dev/xen/privcmd): "
+			       "load the xen-privcmd module (modprobe xen-privcmd)");
+	return 0;
+}
+
+static const char *sched_name(int id)
+{
+	switch (id) {
+	case XEN_SCHEDULER_CREDIT: return "credit";
+	case XEN_SCHEDULER_CREDIT2: return "credit2";
+	case XEN_SCHEDULER_ARINC653: return "arinc653";
+	case XEN_SCHEDULER_RTDS: return "rtds";
+	case XEN_SCHEDULER_NULL: return "null";
+	default: return NULL;
+	}
+}
+
+static void xen_close(struct xg_source *s)
+{
+	if (!s)
+		return;
+	xtl_close(s->trace);    /* restores the hypervisor's trace settings */
+	cmt_close(s->cmt);
+	gpr_close(s->gpr);
+	if (s->xsh)
+		xs_close(s->xsh);
+	if (s->xch)
+		xc_interface_close(s->xch);
+	for (size_t i = 0; i < s->nmemo; i++)
+		free(s->memo[i].name);
+	free(s->memo);
+	free(s->memo_next);
+	free(s->info);
+	free(s->vifs);
+	free(s->vbds);
+	xb_net_close(&s->net);
+	xb_vbd_close(&s->vbd);
+	free(s);
+}
+
+static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct xg_err *err)
+{
+	*out = NULL;
+	if (check_host(err))
+		return -1;
+	struct xg_source *s = xg_calloc(1, sizeof(*s));
+	s->cfg = cfg;
+	s->quiet.vmessage = quiet_vmessage;
+	s->quiet.destroy = quiet_destroy;
+	xb_net_init(&s->net, "/");
+	xb_vbd_init(&s->vbd, "/");
+	/* Per-vCPU figures cost one hypercall per vCPU: only fetched when
+	 * something can show them (-v, or the interactive screen where `v`
+	 * may turn them on at any time). */
+	s->want_vcpus = !cfg || cfg->vcpus || !cfg->batch;
+	s->want_net = !cfg || !cfg->nonet;
+	s->want_disk = !cfg || !cfg->nodisk;
+
+	s->xch = xc_interface_open(&s->quiet, &s->quiet, 0);
+	if (!s->xch) {
+		int e = errno;
+		xen_close(s);
+		return xg_fail_errno(err, e, "xen: cannot open the hypervisor interface (libxenctrl)");
+	}
+	/* xenstored's socket first; the xenbus device is the way in when
+	 * xenstore runs in a stub domain. */
+	s->xsh = xs_open(XS_OPEN_SOCKETONLY);
+	if (!s->xsh && access(XS_SOCKET, F_OK))
+		s->xsh = xs_open(0);
+	if (!s->xsh) {
+		int e = errno;
+		xen_close(s);
+		return xg_fail_errno(err, e, "xen: cannot connect to xenstore (is xenstored running?)");
+	}
+
+	/* The first hypercall doubles as the check that privcmd works. */
+	long ver = xc_version(s->xch, XENVER_version, NULL);
+	if (ver < 0) {
+		int e = errno;
+		xen_close(s);
+		return xg_fail_errno(err, e, "xen: hypercalls through privcmd fail");
+	}
+	xen_extraversion_t extra;
+	memset(extra, 0, sizeof(extra));
+	if (xc_version(s->xch, XENVER_extraversion, &extra) < 0)
+		extra[0] = 0;
+	snprintf(s->hypervisor, sizeof(s->hypervisor), "Xen %ld.%ld%.*s",
+		 (ver >> 16) & 0xffff, ver & 0xffff, (int)sizeof(extra), extra);
+	int sid = 0;
+	const char *sn = xc_sched_id(s->xch, &sid) == 0 ? sched_name(sid) : NULL;
+	snprintf(s->sched, sizeof(s->sched), "%s", sn ? sn : "");
+	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
+		s->hostname[0] = 0;
+	s->trace = xtl_open(s->xch, cfg);
+	if (!cfg || !cfg->nocache) {
+		s->gpr = gpr_open(s->xsh);
+		s->cmt = cmt_open_xc(s->xch, cfg && cfg->cmt_attach, err);
+		if (!s->cmt) {
+			xen_close(s);
+			return -1;
+		}
+	}
+	*out = s;
+	return 0;
+}
+
+/* All domains, in domid order, in chunks as large as the last refresh. */
+static int fetch_domains(struct xg_source *s, struct xg_err *err)
+{
+	s->ninfo = 0;
+	uint32_t first = 0;
+	for (;;) {
+		if (s->info_cap - s->ninfo < 64)
+			xg_grow(&s->info, &s->info_cap, s->ninfo + 64, sizeof(*s->info));
+		unsigned room = (unsigned)(s->info_cap - s->ninfo);
+		int got = xc_domain_getinfolist(s->xch, first, room, s->info + s->ninfo);
+		if (got < 0)
+			return xg_fail_errno(err, errno, "xen: cannot list domains (getdomaininfolist)");
+		s->ninfo += (size_t)got;
+		if ((unsigned)got < room || !got)
+			return 0;
+		first = s->info[s->ninfo - 1].domain + 1u;
+	}
+}
+
+static char *read_name(struct xg_source *s, uint32_t domid, bool *ok)
+{
+	char path[64];
+	unsigned len = 0;
+	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
+	char *v = xs_read(s->xsh, XBT_NULL, path, &len);
+	*ok = v != NULL;
+	if (!v)
+		return xg_strdup("");
+	char *name = xg_malloc((size_t)len + 1);
+	memcpy(name, v, len);
+	name[len] = 0;
+	free(v);
+	return name;
+}
+
+/* Matches this refresh's domains against the memo (both sorted by domid);
+ * returns true when the set of domains changed. */
+static bool update_memo(struct xg_source *s)
+{
+	bool changed = s->ninfo != s->nmemo;
+	xg_grow(&s->memo_next, &s->memo_next_cap, s->ninfo, sizeof(*s->memo_next));
+	size_t j = 0;
+	for (size_t i = 0; i < s->ninfo; i++) {
+		const xc_domaininfo_t *in = &s->info[i];
+		while (j < s->nmemo && s->memo[j].domid < in->domain) {
+			free(s->memo[j].name);
+			j++;
+			changed = true;
+		}
+		struct dom_memo *m = &s->memo_next[i];
+		if (j < s->nmemo && s->memo[j].domid == in->domain) {
+			struct dom_memo *old = &s->memo[j++];
+			if (!memcmp(old->handle, in->handle, 16)) {
+				*m = *old;
+				if (!m->named) {
+					free(m->name);
+					m->name = read_name(s, m->domid, &m->named);
+				}
+				continue;
+			}
+			/* Same id, another domain: a new baseline. */
+			m->gen = old->gen + 1;
+			free(old->name);
+			changed = true;
+		} else {
+			m->gen = 0;
+			changed = true;
+		}
+		m->domid = in->domain;
+		memcpy(m->handle, in->handle, 16);
+		m->name = read_name(s, m->domid, &m->named);
+	}
+	for (; j < s->nmemo; j++) {
+		free(s->memo[j].name);
+		changed = true;
+	}
+	struct dom_memo *t = s->memo;
+	size_t tc = s->memo_cap;
+	s->memo = s->memo_next;
+	s->memo_cap = s->memo_next_cap;
+	s->memo_next = t;
+	s->memo_next_cap = tc;
+	s->nmemo = s->ninfo;
+	return changed;
+}
+
+static uint32_t state_of(uint32_t flags)
+{
+	uint32_t st = 0;
+	if (flags & XEN_DOMINF_dying)
+		st |= XG_ST_DYING;
+	if (flags & XEN_DOMINF_shutdown) {
+		unsigned why = (flags >> XEN_DOMINF_shutdownshift) & XEN_DOMINF_shutdownmask;
+		st |= why == SHUTDOWN_crash ? XG_ST_CRASHED : XG_ST_SHUTDOWN;
+	}
+	if (flags & XEN_DOMINF_paused)
+		st |= XG_ST_PAUSED;
+	if (flags & XEN_DOMINF_blocked)
+		st |= XG_ST_BLOCKED;
+	if (flags & XEN_DOMINF_running)
+		st |= XG_ST_RUNNING;
+	return st;
+}
+
+static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom *d,
+		       const xc_domaininfo_t *in)
+{
+	size_t n = (size_t)in->max_vcpu_id + 1;
+	struct xg_vcpu *v = sample_add_vcpus(out, d, n);
+	for (size_t k = 0; k < n; k++) {
+		xc_vcpuinfo_t vi;
+		v[k].id = (uint32_t)k;
+		if (xc_vcpu_getinfo(s->xch, d->id, (uint32_t)k, &vi) == 0) {
+			v[k].online = vi.online;
+			v[k].cpu_ns = vi.cpu_time;
+			v[k].valid = XG_VCPU_CPU_VALID;
+		}
+	}
+}
+
+static const enum xg_field net_fields[] = {
+	XG_F_NETS, XG_F_NET_RX_BYTES, XG_F_NET_TX_BYTES, XG_F_NET_RX_PKTS, XG_F_NET_TX_PKTS,
+	XG_F_NET_RX_ERRS, XG_F_NET_TX_ERRS, XG_F_NET_RX_DROP, XG_F_NET_TX_DROP,
+};
+static const enum xg_field disk_fields[] = {
+	XG_F_VBDS, XG_F_DISK_RD_OPS, XG_F_DISK_WR_OPS, XG_F_DISK_RD_BYTES,
+	XG_F_DISK_WR_BYTES, XG_F_DISK_OO,
+};
+
+static void invalid_group(struct xg_sample *out, const enum xg_field *f, size_t n, const char *why)
+{
+	for (size_t i = 0; i < n; i++)
+		sample_invalid_all(out, f[i], why);
+}
+
+static struct xg_dom *dom_by_id(struct xg_sample *out, uint32_t id)
+{
+	size_t lo = 0, hi = out->ndom;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (out->dom[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < out->ndom && out->dom[lo].id == id ? &out->dom[lo] : NULL;
+}
+
+/* Netback counts from the backend side; the sample holds the guest's view,
+ * so the backend's tx is what the guest received. */
+static void collect_net(struct xg_source *s, struct xg_sample *out)
+{
+	struct xg_err e = { 0 };
+	if (!s->want_net) {
+		invalid_group(out, net_fields, XG_ARRAY_LEN(net_fields), "not collected (--nonet)");
+		return;
+	}
+	if (xb_net_read(&s->net, &s->vifs, &s->nvifs, &s->vifs_cap, &e)) {
+		invalid_group(out, net_fields, XG_ARRAY_LEN(net_fields), e.msg);
+		return;
+	}
+	for (size_t i = 0; i < out->ndom; i++) {
+		struct xg_dom *d = &out->dom[i];
+		for (size_t k = 0; k < XG_ARRAY_LEN(net_fields); k++)
+			dom_set(d, net_fields[k], 0);
+	}
+	for (size_t i = 0; i < s->nvifs; i++) {
+		const struct xb_vif *w = &s->vifs[i];
+		struct xg_dom *d = dom_by_id(out, w->domid);
+		if (!d)
+			continue;
+		d->v[XG_F_NETS]++;
+		d->v[XG_F_NET_RX_BYTES] += w->tx_bytes;
+		d->v[XG_F_NET_RX_PKTS] += w->tx_pkts;
+		d->v[XG_F_NET_RX_ERRS] += w->tx_errs;
+		d->v[XG_F_NET_RX_DROP] += w->tx_drop;
+		d->v[XG_F_NET_TX_BYTES] += w->rx_bytes;
+		d->v[XG_F_NET_TX_PKTS] += w->rx_pkts;
+		d->v[XG_F_NET_TX_ERRS] += w->rx_errs;
+		d->v[XG_F_NET_TX_DROP] += w->rx_drop;
+	}
+}
+
+static void collect_disk(struct xg_source *s, struct xg_sample *out)
+{
+	struct xg_err e = { 0 };
+	if (!s->want_disk) {
+		invalid_group(out, disk_fields, XG_ARRAY_LEN(disk_fields), "not collected (--nodisk)");
+		return;
+	}
+	if (xb_vbd_read(&s->vbd, &s->vbds, &s->nvbds, &s->vbds_cap, &e)) {
+		invalid_group(out, disk_fields, XG_ARRAY_LEN(disk_fields), e.msg);
+		return;
+	}
+	for (size_t i = 0; i < out->ndom; i++) {
+		struct xg_dom *d = &out->dom[i];
+		for (size_t k = 0; k < XG_ARRAY_LEN(disk_fields); k++)
+			dom_set(d, disk_fields[k], 0);
+	}
+	for (size_t i = 0; i < s->nvbds; i++) {
+		const struct xb_vbd *b = &s->vbds[i];
+		struct xg_dom *d = dom_by_id(out, b->domid);
+		if (!d)
+			continue;
+		d->v[XG_F_VBDS]++;
+		if (!b->ok) {
+			/* A partial sum would read as a real figure: the whole
+			 * domain's disk counters go blank instead. */
+			char why[96];
+			snprintf(why, sizeof(why), "VBD %s-%u-%u statistics unreadable",
+				 b->type == XB_VBD_BLKTAP ? "tap" : "vbd", b->domid, b->dev);
+			for (size_t k = 1; k < XG_ARRAY_LEN(disk_fields); k++)
+				dom_invalid(out, d, disk_fields[k], why);
+			continue;
+		}
+		d->v[XG_F_DISK_OO] += b->oo_req;
+		d->v[XG_F_DISK_RD_OPS] += b->rd_req;
+		d->v[XG_F_DISK_WR_OPS] += b->wr_req;
+		d->v[XG_F_DISK_RD_BYTES] += b->rd_sect * 512;
+		d->v[XG_F_DISK_WR_BYTES] += b->wr_sect * 512;
+	}
+}
+
+static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)
+{
+	snprintf(out->host.source, sizeof(out->host.source), "xen");
+	snprintf(out->host.hypervisor, sizeof(out->host.hypervisor), "%s", s->hypervisor);
+	snprintf(out->host.hostname, sizeof(out->host.hostname), "%s", s->hostname);
+	snprintf(out->host.sched, sizeof(out->host.sched), "%s", s->sched);
+
+	xc_physinfo_t pi;
+	memset(&pi, 0, sizeof(pi));
+	if (xc_physinfo(s->xch, &pi) == 0) {
+		out->host.pcpus = pi.nr_cpus;
+		out->host.cpu_khz = pi.cpu_khz;
+		out->host.mem_total = (uint64_t)pi.total_pages * XC_PAGE_SIZE;
+		out->host.mem_free = (uint64_t)pi.free_pages * XC_PAGE_SIZE;
+		out->host.valid |= 1ull << XG_H_PCPUS | 1ull << XG_H_CPU_KHZ | 1ull << XG_H_MEM;
+	}
+	/* The instant the CPU counters belong to: taken next to the hypercall. */
+	out->host.mono_ns = xg_now_mono_ns();
+	out->host.real_ns = xg_now_real_ns();
+	if (fetch_domains(s, err))
+		return XG_COLLECT_ERROR;
+	if (update_memo(s))
+		xb_net_forget(&s->net);
+
+	for (size_t i = 0; i < s->ninfo; i++) {
+		const xc_domaininfo_t *in = &s->info[i];
+		const struct dom_memo *m = &s->memo[i];
+		struct xg_dom *d = sample_add_dom(out, in->domain);
+		memcpy(d->handle, in->handle, 16);
+		d->gen = m->gen;
+		snprintf(d->name, sizeof(d->name), "%s", m->name);
+		d->state = state_of(in->flags);
+		dom_set(d, XG_F_CPU_NS, in->cpu_time);
+		dom_set(d, XG_F_VCPUS, in->nr_online_vcpus);
+		dom_set(d, XG_F_VCPUS_MAX, (uint64_t)in->max_vcpu_id + 1);
+		dom_set(d, XG_F_MEM, in->tot_pages * XC_PAGE_SIZE);
+		/* Xen keeps max_pages in an unsigned int; all ones means none. */
+		bool nolimit = in->max_pages == UINT32_MAX || in->max_pages == UINT64_MAX;
+		dom_set(d, XG_F_MAXMEM, nolimit ? UINT64_MAX : in->max_pages * XC_PAGE_SIZE);
+		dom_set(d, XG_F_SSID, in->ssidref);
+		if (s->want_vcpus)
+			fill_vcpus(s, out, d, in);
+	}
+	collect_net(s, out);
+	collect_disk(s, out);
+	xtl_fill(s->trace, out);
+	static const enum xg_field pmu_f[] = { XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR, XG_F_CYCLES };
+	static const enum xg_field cmt_f[] = { XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL };
+	if (s->cmt) {
+		gpr_collect(s->gpr, out, out->host.mono_ns);
+		cmt_collect(s->cmt, out, out->host.mono_ns);
+	} else {
+		invalid_group(out, pmu_f, XG_ARRAY_LEN(pmu_f), "not collected (--nocache)");
+		invalid_group(out, cmt_f, XG_ARRAY_LEN(cmt_f), "not collected (--nocache)");
+	}
+	return XG_COLLECT_OK;
+}
+
+static uint64_t xen_next_gap(struct xg_source *s)
+{
+	(void)s;
+	return 0;
+}
+
+static void xen_set_trace(struct xg_source *s, bool on)
+{
+	xtl_set_on(s->trace, on);
+}
+
+const struct xg_source_ops source_xen_ops = {
+	.name = "xen",
+	.probe = xen_probe,
+	.open = xen_open,
+	.collect = xen_collect,
+	.next_gap_ns = xen_next_gap,
+	.close = xen_close,
+	.set_trace = xen_set_trace,
+};
+
+#endif /* HAVE_XEN */

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The layout shows the pipeline and its dependencies point one way: every
+# folder under src/ has a README.md whose "May include:" line lists the
+# folders its code (and its headers under include/xgtop/<folder>/) may
+# #include; this checks every #include "xgtop/<folder>/..." against that
+# line, and that no file reaches into another folder's private headers.
+cd "$(dirname "$0")/../.." || exit 2
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+declare -A may
+for dir in src/*/; do
+	d=$(basename "$dir")
+	[ -f "$dir/README.md" ] || { bad "src/$d has no README.md"; continue; }
+	line=$(sed -n 's/^May include: *//p' "$dir/README.md" | tr -d '.')
+	[ -n "$line" ] || bad "src/$d/README.md has no 'May include:' line"
+	may[$d]=" $(echo "$line" | tr ',' ' ') "
+done
+for dir in include/xgtop/*/; do
+	d=$(basename "$dir")
+	[ -n "${may[$d]+x}" ] || bad "include/xgtop/$d has no matching src/$d"
+done
+
+checked=0
+while IFS= read -r f; do
+	case $f in
+	src/*) d=${f#src/}; d=${d%%/*} ;;
+	include/xgtop/*) d=${f#include/xgtop/}; d=${d%%/*} ;;
+	esac
+	[ -n "${may[$d]+x}" ] || { bad "$f: in no known folder"; continue; }
+	while IFS= read -r inc; do
+		case $inc in
+		xgtop/*/*)
+			to=${inc#xgtop/}; to=${to%%/*}
+			[ "$to" = "$d" ] || [[ "${may[$d]}" == *" $to "* ]] ||
+				bad "$f includes $inc: src/$d may include only:${may[$d]}"
+			;;
+		*/*) bad "$f includes \"$inc\": another folder's private header" ;;
+		*) [ -f "$(dirname "$f")/$inc" ] || bad "$f includes \"$inc\", not in its folder" ;;
+		esac
+		checked=$((checked + 1))
+	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done < <(find src include -name '*.[ch]' | sort)
+
+[ $checked -gt 100 ] || bad "only $checked #include lines found: is the tree there?"
+[ $fail = 0 ] && echo "$checked #include lines follow the folders' 'May include' rules"
+exit $fail
