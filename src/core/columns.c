@@ -120,11 +120,6 @@ static void human(double v, double step, const char *units, char *buf, size_t n)
 		snprintf(buf, n, "%.0f%c", v, units[u]);
 }
 
-static bool row_valid(const struct xg_row *r, enum xg_col c)
-{
-	return (r->valid >> c) & 1;
-}
-
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
 	if (c == XG_COL_NAME) {
@@ -135,7 +130,7 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 		snprintf(buf, n, "%s", r->state);
 		return;
 	}
-	if (!row_valid(r, c)) {
+	if (!row_has(r, c)) {
 		snprintf(buf, n, "%s", r->why[c] == XG_WHY_NOLIMIT ? "nolim" : "-");
 		return;
 	}
@@ -178,7 +173,7 @@ void col_format_raw(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 		col_format(c, r, buf, n);
 		return;
 	}
-	if (!row_valid(r, c) || !isfinite(r->v[c])) {
+	if (!row_has(r, c) || !isfinite(r->v[c])) {
 		if (n)
 			buf[0] = 0;
 		return;

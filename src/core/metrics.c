@@ -32,7 +32,7 @@ void table_free(struct xg_table *t)
 
 const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c)
 {
-	if ((r->valid >> c) & 1)
+	if (row_has(r, c))
 		return NULL;
 	uint8_t w = r->why[c];
 	if (w >= XG_WHY_FIRST && w < XG_WHY_COUNT)
@@ -143,14 +143,18 @@ static void hit_ratio(struct xg_row *r, enum xg_col c, bool ok, double dref, dou
 		set(r, c, 100.0 * (1.0 - dmiss / dref));
 }
 
-static void fill_sched(struct xg_row *r, const double d[4], const bool ok[4], const uint8_t why[4])
+static void fill_sched(struct xg_row *r, const double d[XG_RS_COUNT], const bool ok[XG_RS_COUNT],
+		       const uint8_t why[XG_RS_COUNT])
 {
-	static const enum xg_col cols[4] = { XG_COL_RUN, XG_COL_WAIT, XG_COL_BLK, XG_COL_OFF };
+	static const enum xg_col cols[XG_RS_COUNT] = {
+		[XG_RS_RUNNING] = XG_COL_RUN, [XG_RS_RUNNABLE] = XG_COL_WAIT,
+		[XG_RS_BLOCKED] = XG_COL_BLK, [XG_RS_OFFLINE] = XG_COL_OFF,
+	};
 	double total = 0;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < XG_RS_COUNT; i++)
 		if (ok[i])
 			total += d[i];
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < XG_RS_COUNT; i++) {
 		if (!ok[i])
 			unset(r, cols[i], why[i]);
 		else if (total <= 0)
@@ -159,10 +163,12 @@ static void fill_sched(struct xg_row *r, const double d[4], const bool ok[4], co
 			set(r, cols[i], 100.0 * d[i] / total);
 	}
 	/* Running, waiting and blocked are only meaningful together. */
-	if (!ok[0] || !ok[1] || !ok[2])
-		for (int i = 0; i < 4; i++)
+	enum xg_runstate miss = !ok[XG_RS_RUNNING] ? XG_RS_RUNNING :
+				!ok[XG_RS_RUNNABLE] ? XG_RS_RUNNABLE : XG_RS_BLOCKED;
+	if (!ok[miss])
+		for (int i = 0; i < XG_RS_COUNT; i++)
 			if (ok[i])
-				unset(r, cols[i], why[!ok[0] ? 0 : !ok[1] ? 1 : 2]);
+				unset(r, cols[i], why[miss]);
 }
 
 static void fill_pmu_where(struct xg_row *r, const struct pair *pr, enum xg_pmu_where w,
@@ -217,7 +223,7 @@ static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 	gauge(r, pr, XG_COL_MEM, XG_F_MEM);
 	if (!dom_has(c, XG_F_MEM))
 		unset(r, XG_COL_MEM_PCT, field_why(pr, XG_F_MEM));
-	else if (!((h->valid >> XG_H_MEM) & 1) || !h->mem_total)
+	else if (!host_has(h, XG_H_MEM) || !h->mem_total)
 		unset(r, XG_COL_MEM_PCT, XG_WHY_NOTOTAL);
 	else
 		set(r, XG_COL_MEM_PCT, 100.0 * (double)c->v[XG_F_MEM] / (double)h->mem_total);
@@ -235,11 +241,11 @@ static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 	rate(r, pr, XG_COL_DISK_RDB, XG_F_DISK_RD_BYTES, 1.0);
 	rate(r, pr, XG_COL_DISK_WRB, XG_F_DISK_WR_BYTES, 1.0);
 
-	double sd[4] = { 0 };
-	bool sok[4];
-	uint8_t swhy[4] = { 0 };
-	for (int i = 0; i < 4; i++)
-		sok[i] = delta(pr, XG_F_RUN_NS + i, &sd[i], &swhy[i]);
+	double sd[XG_RS_COUNT] = { 0 };
+	bool sok[XG_RS_COUNT];
+	uint8_t swhy[XG_RS_COUNT] = { 0 };
+	for (int i = 0; i < XG_RS_COUNT; i++)
+		sok[i] = delta(pr, sched_field(i), &sd[i], &swhy[i]);
 	fill_sched(r, sd, sok, swhy);
 
 	rate(r, pr, XG_COL_LLC_REF, XG_F_LLC_REF, 1.0);
@@ -285,22 +291,22 @@ static void fill_vcpu_row(struct xg_row *r, const struct pair *pr, const struct 
 	set(r, XG_COL_ID, pr->c->id);
 	snprintf(r->state, sizeof(r->state), "%s", vc->online ? "online" : "off");
 	uint8_t nob = pr->p ? XG_WHY_FIRST : pr->nobase;
-	if (vc->valid & XG_VCPU_CPU_VALID) {
+	if (vcpu_has_cpu(vc)) {
 		set(r, XG_COL_CPU_S, (double)vc->cpu_ns / 1e9);
-		if (vp && (vp->valid & XG_VCPU_CPU_VALID) && vc->cpu_ns >= vp->cpu_ns && pr->dt_s > 0)
+		if (vp && vcpu_has_cpu(vp) && vc->cpu_ns >= vp->cpu_ns && pr->dt_s > 0)
 			set(r, XG_COL_CPU_PCT, 100.0 * (double)(vc->cpu_ns - vp->cpu_ns) / 1e9 / pr->dt_s);
 		else
 			unset(r, XG_COL_CPU_PCT, vp && vc->cpu_ns < vp->cpu_ns ? XG_WHY_RESET : nob);
 	}
-	double sd[4] = { 0 };
-	bool sok[4];
-	uint8_t swhy[4];
-	for (int i = 0; i < 4; i++) {
+	double sd[XG_RS_COUNT] = { 0 };
+	bool sok[XG_RS_COUNT];
+	uint8_t swhy[XG_RS_COUNT];
+	for (int i = 0; i < XG_RS_COUNT; i++) {
 		sok[i] = false;
-		swhy[i] = field_why(pr, XG_F_RUN_NS + i);
-		if (!((vc->valid >> i) & 1))
+		swhy[i] = field_why(pr, sched_field(i));
+		if (!vcpu_has_sched(vc, i))
 			continue;
-		if (!vp || !((vp->valid >> i) & 1)) {
+		if (!vp || !vcpu_has_sched(vp, i)) {
 			swhy[i] = nob;
 		} else if (vc->sched_ns[i] < vp->sched_ns[i]) {
 			swhy[i] = XG_WHY_RESET;
@@ -444,7 +450,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		r->valid = 0;
 		r->guest_reported = pr.c->guest_reported;
 		fill_dom_row(r, &pr);
-		if ((r->valid >> XG_COL_CPU_PCT) & 1)
+		if (row_has(r, XG_COL_CPU_PCT))
 			out->sum.cpu_pct_total += r->v[XG_COL_CPU_PCT];
 		count_state(&out->sum, pr.c->state);
 		r->child_first = (uint32_t)out->n;

@@ -176,7 +176,7 @@ static void sort_numeric(struct xg_view *v, const struct xg_table *t, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct xg_row *r = &t->rows[v->order[i]];
 		/* unmeasured values last in both directions */
-		a[i].k = (r->valid >> c) & 1 ? order_bits(sign * r->v[c]) >> 1 : ~0ull;
+		a[i].k = row_has(r, c) ? order_bits(sign * r->v[c]) >> 1 : ~0ull;
 		a[i].idx = v->order[i];
 		all_or |= a[i].k;
 		all_and &= a[i].k;
@@ -218,7 +218,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	const struct xg_row *b = &cx->rows[*(const size_t *)pb];
 	enum xg_col c = cx->col;
 	bool text = c == XG_COL_NAME || c == XG_COL_STATE;
-	int va = text || ((a->valid >> c) & 1), vb = text || ((b->valid >> c) & 1);
+	int va = text || row_has(a, c), vb = text || row_has(b, c);
 	int r;
 	if (va != vb)
 		return vb - va;   /* unmeasured values last, in both directions */

@@ -58,19 +58,19 @@ void lx_node_fill(const struct lx_node *n, struct xg_host *h)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (cpus > 0) {
 		h->pcpus = (uint32_t)cpus;
-		h->valid |= 1ull << XG_H_PCPUS;
+		host_mark(h, XG_H_PCPUS);
 	}
 	if (n->cpu_khz) {
 		h->cpu_khz = n->cpu_khz;
-		h->valid |= 1ull << XG_H_CPU_KHZ;
+		host_mark(h, XG_H_CPU_KHZ);
 	}
 	char buf[4096];
 	struct lx_meminfo mi;
 	if (lx_read_at(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf)) > 0 && lx_parse_meminfo(buf, &mi)) {
 		h->mem_total = mi.total;
 		h->mem_free = mi.avail;
-		h->valid |= 1ull << XG_H_MEM;
+		host_mark(h, XG_H_MEM);
 	}
 	h->self_cpu_ns = xg_self_cpu_ns();
-	h->valid |= 1ull << XG_H_SELF_CPU;
+	host_mark(h, XG_H_SELF_CPU);
 }

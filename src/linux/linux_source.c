@@ -240,10 +240,13 @@ static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom
 		v[i].id = (uint32_t)(s->vtmp[i] >> 32);
 		v[i].online = 1;
 		v[i].cpu_ns = t->run;
-		v[i].sched_ns[0] = t->run;
-		v[i].sched_ns[1] = t->wait;
-		v[i].sched_ns[2] = t->blk;
-		v[i].valid = XG_VCPU_CPU_VALID | (s->notrace ? 0 : 0x7);
+		v[i].sched_ns[XG_RS_RUNNING] = t->run;
+		v[i].sched_ns[XG_RS_RUNNABLE] = t->wait;
+		v[i].sched_ns[XG_RS_BLOCKED] = t->blk;
+		/* A thread is never offline: OFF% stays unmeasured. */
+		v[i].valid = XG_VCPU_CPU_VALID;
+		if (!s->notrace)
+			v[i].valid |= 1u << XG_RS_RUNNING | 1u << XG_RS_RUNNABLE | 1u << XG_RS_BLOCKED;
 	}
 }
 

@@ -22,7 +22,7 @@ static size_t reasons(const struct xg_table *t, const struct xg_view *v, enum xg
 		rows++;
 		if (xg_columns[c].unit == XG_UNIT_TEXT || c == XG_COL_ID)
 			continue;   /* always shown (a socket row's id is its domain's) */
-		if (((r->valid >> c) & 1) || !row_col_applies(r, c))
+		if (row_has(r, c) || !row_col_applies(r, c))
 			continue;
 		const char *why = row_why(t, r, c);
 		if (!why)

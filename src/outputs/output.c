@@ -133,7 +133,7 @@ bool sink_raw_number(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 	/* The formatter gave something a parser would choke on (nan, inf, a
 	 * locale's decimal comma): fall back to the value itself, or to
 	 * "not measured" when it is not a finite number. */
-	if (((r->valid >> c) & 1) && isfinite(r->v[c])) {
+	if (row_has(r, c) && isfinite(r->v[c])) {
 		int len = snprintf(buf, n, "%.17g", r->v[c]);
 		if (len > 0 && (size_t)len < n && number_ok(buf))
 			return true;

@@ -63,7 +63,6 @@ static void put_host(FILE *f, const struct xg_table *t)
 	static const struct xg_host none;
 	if (!h)
 		h = &none;
-#define HAS(x) ((h->valid >> (x)) & 1)
 	fputs("\"host\":{\"source\":", f);
 	sink_json_string(f, h->source);
 	fputs(",\"hypervisor\":", f);
@@ -71,21 +70,20 @@ static void put_host(FILE *f, const struct xg_table *t)
 	fputs(",\"hostname\":", f);
 	sink_json_string(f, h->hostname);
 	fputs(",\"pcpus\":", f);
-	put_u64(f, h->pcpus, HAS(XG_H_PCPUS));
+	put_u64(f, h->pcpus, host_has(h, XG_H_PCPUS));
 	fputs(",\"cpu_khz\":", f);
-	put_u64(f, h->cpu_khz, HAS(XG_H_CPU_KHZ));
+	put_u64(f, h->cpu_khz, host_has(h, XG_H_CPU_KHZ));
 	fputs(",\"mem_total_bytes\":", f);
-	put_u64(f, h->mem_total, HAS(XG_H_MEM));
+	put_u64(f, h->mem_total, host_has(h, XG_H_MEM));
 	fputs(",\"mem_free_bytes\":", f);
-	put_u64(f, h->mem_free, HAS(XG_H_MEM));
+	put_u64(f, h->mem_free, host_has(h, XG_H_MEM));
 	fputs(",\"self_cpu_ms\":", f);
 	put_double(f, t->sum.self_cpu_ms, "%.3f", t->sum.self_cpu_ms >= 0);
-	if (HAS(XG_H_LOST)) {   /* only where a trace consumer counts them */
+	if (host_has(h, XG_H_LOST)) {   /* only where a trace consumer counts them */
 		fputs(",\"trace_lost_records\":", f);
 		put_u64(f, h->lost_records, true);
 	}
 	fputc('}', f);
-#undef HAS
 }
 
 static bool is_named(enum xg_col c)

@@ -24,7 +24,7 @@ static void cell_text(const struct xg_row *r, enum xg_col c, char *buf, size_t n
 		                                   socket rows have no CPU, disk ... */
 		return;
 	}
-	if (c != XG_COL_NAME && c != XG_COL_STATE && ((r->valid >> c) & 1) && !isfinite(r->v[c])) {
+	if (c != XG_COL_NAME && c != XG_COL_STATE && row_has(r, c) && !isfinite(r->v[c])) {
 		snprintf(buf, n, "-");          /* a broken figure is not a figure */
 		return;
 	}
@@ -75,11 +75,6 @@ static void human_bytes(char *buf, size_t n, uint64_t b)
 		snprintf(buf, n, "%lluB", (unsigned long long)b);
 	else
 		snprintf(buf, n, "%.1f%c", v, unit[u]);
-}
-
-static bool host_has(const struct xg_host *h, enum xg_host_field f)
-{
-	return (h->valid >> f) & 1;
 }
 
 static void write_summary(FILE *f, const struct xg_table *t)

@@ -71,7 +71,7 @@ static void put_u64(FILE *f, int w, const struct xg_dom *d, enum xg_field fld, u
 
 static void put_pct(FILE *f, int w, const struct xg_sample *s, uint64_t bytes)
 {
-	if (s->host.mem_total && (s->host.valid >> XG_H_MEM & 1))
+	if (s->host.mem_total && host_has(&s->host, XG_H_MEM))
 		fprintf(f, "%*.1f", w, (double)bytes / (double)s->host.mem_total * 100);
 	else
 		fprintf(f, "%*s", w, "-");
@@ -100,7 +100,7 @@ static void put_row(FILE *f, const struct xt_ctx *c, const struct xg_row *r, con
 	fputc(' ', f);
 	put_u64(f, 10, d, XG_F_CPU_NS, 1000000000ull);
 	/* xentop shows 0.0 where it has no previous sample; so do we. */
-	double pct = (r->valid >> XG_COL_CPU_PCT & 1) ? r->v[XG_COL_CPU_PCT] : 0.0;
+	double pct = row_has(r, XG_COL_CPU_PCT) ? r->v[XG_COL_CPU_PCT] : 0.0;
 	fprintf(f, " %6.1f ", pct);
 	put_u64(f, 10, d, XG_F_MEM, 1024);
 	fputc(' ', f);
@@ -154,7 +154,7 @@ static void put_vcpus(FILE *f, const struct xg_sample *s, const struct xg_dom *d
 			continue;
 		if (i && i % 5 == 0)
 			fputs("\n        ", f);
-		if (v[i].valid & XG_VCPU_CPU_VALID)
+		if (vcpu_has_cpu(&v[i]))
 			fprintf(f, " %2u: %10" PRIu64 "s", v[i].id, (uint64_t)(v[i].cpu_ns / 1000000000u));
 		else
 			fprintf(f, " %2u: %10s ", v[i].id, "-");

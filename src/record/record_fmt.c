@@ -20,6 +20,15 @@ uint64_t rec_vcpu_counter(const struct xg_vcpu *v, int i)
 	return i == 0 ? v->cpu_ns : v->sched_ns[i - 1];
 }
 
+uint64_t rec_blocked_rest(const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono)
+{
+	uint64_t rest = dmono;
+	for (int st = 0; st < XG_RS_COUNT; st++)
+		if (st != XG_RS_BLOCKED)
+			rest -= v->sched_ns[st] - o->sched_ns[st];
+	return rest;
+}
+
 bool rec_vcpu_sum(const struct xg_sample *s, const struct xg_dom *d, int i, uint64_t *sum)
 {
 	if (!d->vcpu_count || d->vcpu_first > s->nvcpu || d->vcpu_count > s->nvcpu - d->vcpu_first)

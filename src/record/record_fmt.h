@@ -41,6 +41,10 @@ enum rec_ccol { RC_TYPE, RC_ID, RC_ONLINE, RC_VALID, RC_CPU, RC_SCHED, RC_COUNT 
 extern const enum xg_field rec_sum_field[REC_NSUM];
 /* The vCPU counter summed for rec_sum_field[i]. */
 uint64_t rec_vcpu_counter(const struct xg_vcpu *v, int i);
+/* What the interval dmono leaves for the blocked time of v (o: the same
+ * vCPU in the previous sample) after running, runnable and offline, mod
+ * 2^64. A 'c' line may give the blocked time relative to it ("~R"). */
+uint64_t rec_blocked_rest(const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono);
 /* true and the sum when d's vCPU slice lies inside s. */
 bool rec_vcpu_sum(const struct xg_sample *s, const struct xg_dom *d, int i, uint64_t *sum);
 

@@ -704,24 +704,23 @@ static int parse_c(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	    !parse_abs(col(r, RC_VALID), o->valid, UINT8_MAX, true, &valid) ||
 	    (!cpu_eq && !parse_delta(col(r, RC_CPU), o->cpu_ns, &cpu)))
 		return bad_line(r, err, "bad 'c' line");
-	const char *blk = col(r, RC_SCHED + 2);
-	for (int k = 0; k < 4; k++)
-		if ((k != 2 || *blk != '~') && !parse_delta(col(r, RC_SCHED + k), o->sched_ns[k], &v->sched_ns[k]))
+	const char *blk = col(r, RC_SCHED + XG_RS_BLOCKED);
+	for (int k = 0; k < XG_RS_COUNT; k++)
+		if ((k != XG_RS_BLOCKED || *blk != '~') && !parse_delta(col(r, RC_SCHED + k), o->sched_ns[k], &v->sched_ns[k]))
 			return bad_line(r, err, "bad scheduler time on a 'c' line");
 	if (*blk == '~') {
 		/* Relative to what the interval leaves after the other states. */
 		uint64_t dmono = out->host.mono_ns - (r->prev.have ? r->prev.base->host.mono_ns : 0);
-		uint64_t rest = dmono - (v->sched_ns[0] - o->sched_ns[0]) - (v->sched_ns[1] - o->sched_ns[1]) -
-		                (v->sched_ns[3] - o->sched_ns[3]);
+		uint64_t rest = rec_blocked_rest(v, o, dmono);
 		uint64_t d;
 		if (!parse_delta(blk + 1, rest, &d))
 			return bad_line(r, err, "bad blocked time on a 'c' line");
-		v->sched_ns[2] = o->sched_ns[2] + d;
+		v->sched_ns[XG_RS_BLOCKED] = o->sched_ns[XG_RS_BLOCKED] + d;
 	}
 	v->id = (uint32_t)id;
 	v->online = (uint8_t)on;
 	v->valid = (uint8_t)valid;
-	v->cpu_ns = cpu_eq ? v->sched_ns[0] : cpu;
+	v->cpu_ns = cpu_eq ? v->sched_ns[XG_RS_RUNNING] : cpu;
 	return 0;
 }
 

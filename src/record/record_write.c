@@ -296,13 +296,12 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
  * ("~R") saves a noisy number per vCPU. Whichever text is shorter wins. */
 static void put_blocked(struct rec_buf *b, const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono)
 {
-	uint64_t rest = dmono - (v->sched_ns[0] - o->sched_ns[0]) - (v->sched_ns[1] - o->sched_ns[1]) -
-	                (v->sched_ns[3] - o->sched_ns[3]);
+	uint64_t rest = rec_blocked_rest(v, o, dmono);
 	size_t at = b->len;
-	rbuf_delta(b, v->sched_ns[2], o->sched_ns[2]);
+	rbuf_delta(b, v->sched_ns[XG_RS_BLOCKED], o->sched_ns[XG_RS_BLOCKED]);
 	size_t plain = b->len - at;
 	rbuf_putc(b, '~');
-	rbuf_delta(b, v->sched_ns[2] - o->sched_ns[2], rest);
+	rbuf_delta(b, v->sched_ns[XG_RS_BLOCKED] - o->sched_ns[XG_RS_BLOCKED], rest);
 	size_t resid = b->len - at - plain;
 	if (resid < plain) {
 		memmove(b->p + at, b->p + at + plain, resid);
@@ -331,14 +330,14 @@ static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg
 		rbuf_hex(b, v->valid);
 	rbuf_putc(b, '\t');
 	if (v->cpu_ns != o->cpu_ns) {
-		if (v->cpu_ns == v->sched_ns[0])
+		if (v->cpu_ns == v->sched_ns[XG_RS_RUNNING])
 			rbuf_putc(b, '=');
 		else
 			rbuf_delta(b, v->cpu_ns, o->cpu_ns);
 	}
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < XG_RS_COUNT; i++) {
 		rbuf_putc(b, '\t');
-		if (i == 2)
+		if (i == XG_RS_BLOCKED)
 			put_blocked(b, v, o, dmono);
 		else
 			rbuf_delta(b, v->sched_ns[i], o->sched_ns[i]);

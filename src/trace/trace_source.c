@@ -121,7 +121,10 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 	h->pcpus = s->npcpu;
 	h->cpu_khz = (uint64_t)(s->hz / 1000 + 0.5);
 	h->lost_records = s->acct.lost_records;
-	h->valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_LOST;
+	h->valid = 0;
+	host_mark(h, XG_H_PCPUS);
+	host_mark(h, XG_H_CPU_KHZ);
+	host_mark(h, XG_H_LOST);
 	for (int f = 0; f < XG_F_COUNT; f++)
 		if (f != XG_F_CPU_NS && f != XG_F_RUN_NS && f != XG_F_WAIT_NS && f != XG_F_BLK_NS &&
 		    f != XG_F_OFF_NS)
@@ -143,7 +146,7 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 		else
 			snprintf(d->name, sizeof(d->name), "d%u", dom);
 		struct xg_vcpu *xv = sample_add_vcpus(out, d, j - i);
-		uint64_t sum[4] = { 0 };
+		uint64_t sum[XG_RS_COUNT] = { 0 };
 		bool running = false, all_blocked = true;
 		for (size_t k = i; k < j; k++) {
 			const struct xt_vcpu_acct *a = &s->acct.v[s->order[k]];
@@ -152,21 +155,19 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 			struct xg_vcpu *o = &xv[k - i];
 			o->id = a->vcpu;
 			o->online = a->state != XT_OFFLINE;
-			for (int st = 0; st < 4; st++) {
+			for (int st = 0; st < XG_RS_COUNT; st++) {
 				o->sched_ns[st] = xt_cyc_to_ns(cyc[st], s->hz);
 				sum[st] += o->sched_ns[st];
 			}
-			o->cpu_ns = o->sched_ns[XT_RUNNING];
-			o->valid = 0x0f | XG_VCPU_CPU_VALID;
+			o->cpu_ns = o->sched_ns[XG_RS_RUNNING];
+			o->valid = XG_VCPU_SCHED_ALL | XG_VCPU_CPU_VALID;
 			running |= a->state == XT_RUNNING;
 			all_blocked &= a->state == XT_BLOCKED;
 		}
 		d->state = running ? XG_ST_RUNNING : all_blocked ? XG_ST_BLOCKED : 0;
 		dom_set(d, XG_F_CPU_NS, sum[0]);
-		dom_set(d, XG_F_RUN_NS, sum[0]);
-		dom_set(d, XG_F_WAIT_NS, sum[1]);
-		dom_set(d, XG_F_BLK_NS, sum[2]);
-		dom_set(d, XG_F_OFF_NS, sum[3]);
+		for (int st = 0; st < XG_RS_COUNT; st++)
+			dom_set(d, sched_field(st), sum[st]);
 		i = j;
 	}
 }

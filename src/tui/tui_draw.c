@@ -295,9 +295,9 @@ static void draw_summary(struct tui *t)
 		tui_name_fit(sch, sizeof(sch), h->sched, 16);
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  sched %s", sch);
 	}
-	if (h && (h->valid >> XG_H_PCPUS & 1))
+	if (h && host_has(h, XG_H_PCPUS))
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  pCPUs %u", h->pcpus);
-	if (h && (h->valid >> XG_H_MEM & 1) && h->mem_total) {
+	if (h && host_has(h, XG_H_MEM) && h->mem_total) {
 		fmt_bytes((double)(h->mem_total - (h->mem_free < h->mem_total ? h->mem_free : h->mem_total)),
 			  a, sizeof(a));
 		fmt_bytes((double)h->mem_total, b, sizeof(b));
@@ -335,7 +335,7 @@ static void draw_summary(struct tui *t)
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  self %.2f ms/refresh", s->self_cpu_ms);
 	else
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  self - ms/refresh");
-	if (h && (h->valid >> XG_H_LOST & 1))
+	if (h && host_has(h, XG_H_LOST))
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  trace lost %llu",
 				      (unsigned long long)h->lost_records);
 	o += (size_t)snprintf(line + o, sizeof(line) - o, "  sort %s%s",

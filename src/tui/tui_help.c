@@ -118,7 +118,7 @@ static void add_reasons(struct lines *L, const struct tui *t, int width)
 		const struct xg_row *r = &tb->rows[v->order[k]];
 		for (int j = 0; j < t->lay.n; j++) {
 			enum xg_col c = t->lay.col[j];
-			if (c == XG_COL_NAME || c == XG_COL_STATE || (r->valid >> c & 1) ||
+			if (c == XG_COL_NAME || c == XG_COL_STATE || row_has(r, c) ||
 			    !row_col_applies(r, c))
 				continue;
 			const char *why = row_why(tb, r, c);

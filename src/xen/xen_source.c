@@ -454,7 +454,9 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 		out->host.cpu_khz = pi.cpu_khz;
 		out->host.mem_total = (uint64_t)pi.total_pages * XC_PAGE_SIZE;
 		out->host.mem_free = (uint64_t)pi.free_pages * XC_PAGE_SIZE;
-		out->host.valid |= 1ull << XG_H_PCPUS | 1ull << XG_H_CPU_KHZ | 1ull << XG_H_MEM;
+		host_mark(&out->host, XG_H_PCPUS);
+		host_mark(&out->host, XG_H_CPU_KHZ);
+		host_mark(&out->host, XG_H_MEM);
 	}
 	/* The instant the CPU counters belong to: taken next to the hypercall. */
 	out->host.mono_ns = xg_now_mono_ns();

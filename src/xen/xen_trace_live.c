@@ -724,11 +724,11 @@ static void seed_vcpu(struct xtl *t, struct xt_vcpu_acct *v, uint32_t dom_state)
 static void fill_active(struct xtl *t, struct xg_sample *out)
 {
 	out->host.lost_records = t->ev.lost_records;
-	out->host.valid |= 1ull << XG_H_LOST;
+	host_mark(&out->host, XG_H_LOST);
 	for (size_t i = 0; i < out->ndom; i++) {
 		struct xg_dom *d = &out->dom[i];
 		uint32_t nv = dom_has(d, XG_F_VCPUS_MAX) ? (uint32_t)d->v[XG_F_VCPUS_MAX] : d->vcpu_count;
-		uint64_t sum[4] = { 0 };
+		uint64_t sum[XG_RS_COUNT] = { 0 };
 		struct xg_vcpu *xv = sample_vcpus(out, d);
 		for (uint32_t k = 0; k < nv && d->id < XT_IDLE_DOMID; k++) {
 			size_t vi = xt_acct_vcpu(&t->acct, d->id, k);
@@ -737,8 +737,8 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 				seed_vcpu(t, v, d->state);
 			uint64_t cyc[XT_NSTATES];
 			xt_acct_at(&t->acct, v, t->upto, cyc);
-			uint64_t ns[4];
-			for (int s = 0; s < 4; s++) {
+			uint64_t ns[XG_RS_COUNT];
+			for (int s = 0; s < XG_RS_COUNT; s++) {
 				ns[s] = xt_cyc_to_ns(cyc[s], t->hz);
 				sum[s] += ns[s];
 			}
@@ -746,23 +746,20 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 				if (xv[j].id != k)
 					continue;
 				memcpy(xv[j].sched_ns, ns, sizeof(ns));
-				xv[j].valid |= 0x0f;
+				xv[j].valid |= XG_VCPU_SCHED_ALL;
 			}
 		}
-		dom_set(d, XG_F_RUN_NS, sum[0]);
-		dom_set(d, XG_F_WAIT_NS, sum[1]);
-		dom_set(d, XG_F_BLK_NS, sum[2]);
-		dom_set(d, XG_F_OFF_NS, sum[3]);
+		for (int st = 0; st < XG_RS_COUNT; st++)
+			dom_set(d, sched_field(st), sum[st]);
 	}
 }
 
 void xtl_fill(struct xtl *t, struct xg_sample *out)
 {
-	static const enum xg_field f[] = { XG_F_RUN_NS, XG_F_WAIT_NS, XG_F_BLK_NS, XG_F_OFF_NS };
 	if (!t || t->mode != XTL_ACTIVE) {
 		const char *why = t && t->why[0] ? t->why : "scheduler trace not available";
-		for (size_t i = 0; i < XG_ARRAY_LEN(f); i++)
-			sample_invalid_all(out, f[i], why);
+		for (int st = 0; st < XG_RS_COUNT; st++)
+			sample_invalid_all(out, sched_field(st), why);
 		return;
 	}
 	/* A tracer started meanwhile sets its masks before it finds the VIRQ

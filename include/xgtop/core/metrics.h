@@ -78,6 +78,11 @@ void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, 
 void table_free(struct xg_table *t);
 /* The text of the reason a row's column is `-`, or NULL. */
 const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c);
+/* Was column c of r measured? */
+static inline bool row_has(const struct xg_row *r, enum xg_col c)
+{
+	return (r->valid >> c) & 1;
+}
 /* A domain row (not a vCPU or socket sub-row)? */
 static inline bool row_is_dom(const struct xg_row *r)
 {

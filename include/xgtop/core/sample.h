@@ -72,14 +72,44 @@ enum xg_sock_event { XG_SOCK_L3_OCC, XG_SOCK_MBM_TOTAL, XG_SOCK_MBM_LOCAL, XG_SO
 #define XG_NAME_MAX 128
 #define XG_REASON_MAX 64   /* distinct reasons per sample; index 0 = none */
 
+/* Where a vCPU's time goes, as Xen's runstates name it (on Linux: on a CPU,
+ * runnable but waiting for one, sleeping). Indexes xg_vcpu.sched_ns and the
+ * RUN%/WAIT%/BLK%/OFF% columns, in that order; part of the recording format. */
+enum xg_runstate {
+	XG_RS_RUNNING,
+	XG_RS_RUNNABLE,     /* waiting for a pCPU: WAIT% */
+	XG_RS_BLOCKED,
+	XG_RS_OFFLINE,
+	XG_RS_COUNT
+};
+
 struct xg_vcpu {
 	uint32_t id;
 	uint8_t online;
-	uint8_t valid;        /* bit i set: sched[i] (and cpu_ns for bit 7) valid */
+	uint8_t valid;        /* bit r set: sched_ns[r] valid; XG_VCPU_CPU_VALID: cpu_ns */
 	uint64_t cpu_ns;      /* C */
-	uint64_t sched_ns[4]; /* C running, waiting, blocked, offline */
+	uint64_t sched_ns[XG_RS_COUNT]; /* C ns per enum xg_runstate */
 };
 #define XG_VCPU_CPU_VALID 0x80
+/* Every runstate bit of xg_vcpu.valid. */
+#define XG_VCPU_SCHED_ALL ((1u << XG_RS_COUNT) - 1)
+
+/* The domain field that sums runstate r over the domain's vCPUs. */
+static inline enum xg_field sched_field(enum xg_runstate r)
+{
+	_Static_assert(XG_F_WAIT_NS == XG_F_RUN_NS + XG_RS_RUNNABLE &&
+		       XG_F_BLK_NS == XG_F_RUN_NS + XG_RS_BLOCKED &&
+		       XG_F_OFF_NS == XG_F_RUN_NS + XG_RS_OFFLINE, "runstate fields in runstate order");
+	return (enum xg_field)(XG_F_RUN_NS + r);
+}
+static inline bool vcpu_has_sched(const struct xg_vcpu *v, enum xg_runstate r)
+{
+	return (v->valid >> r) & 1;
+}
+static inline bool vcpu_has_cpu(const struct xg_vcpu *v)
+{
+	return v->valid & XG_VCPU_CPU_VALID;
+}
 
 struct xg_dom {
 	uint32_t id;                /* domid, cgroup/process-group id */
@@ -125,6 +155,15 @@ struct xg_host {
 	uint64_t valid;             /* bit per enum xg_host_field */
 };
 enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST };
+
+static inline bool host_has(const struct xg_host *h, enum xg_host_field f)
+{
+	return (h->valid >> f) & 1;
+}
+static inline void host_mark(struct xg_host *h, enum xg_host_field f)
+{
+	h->valid |= 1ull << f;
+}
 
 struct xg_sample {
 	struct xg_host host;
