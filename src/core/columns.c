@@ -3,6 +3,7 @@
  * column (TUI, batch outputs, help screen, man page table, exporter) reads
  * this table. */
 #include "xgtop/core/columns.h"
+#include "xgtop/core/format.h"
 #include "xgtop/core/metrics.h"
 
 #include <math.h>
@@ -104,20 +105,28 @@ int col_lookup(const char *name)
 	return -1;
 }
 
-/* 1536 -> "1.5K", binary steps for bytes, decimal for event rates. */
-static void human(double v, double step, const char *units, char *buf, size_t n)
+/* Unit and group names as --explain, --list-columns (hence the man page)
+ * and the help screen print them. */
+static const char *const unit_names[] = {
+	[XG_UNIT_NONE] = "count", [XG_UNIT_TEXT] = "text", [XG_UNIT_PCT] = "%",
+	[XG_UNIT_SEC] = "s", [XG_UNIT_BYTES] = "bytes", [XG_UNIT_BPS] = "bytes/s",
+	[XG_UNIT_PER_S] = "1/s", [XG_UNIT_RATIO] = "ratio",
+};
+
+static const char *const group_names[] = {
+	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
+	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
+	[XG_GRP_CMT] = "cmt",
+};
+
+const char *col_unit_name(enum xg_unit u)
 {
-	size_t u = 0, last = strlen(units) - 1;
-	while (fabs(v) >= 999.5 && u < last) {
-		v /= step;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, n, "%.0f", v);
-	else if (fabs(v) < 9.95)
-		snprintf(buf, n, "%.1f%c", v, units[u]);
-	else
-		snprintf(buf, n, "%.0f%c", v, units[u]);
+	return (size_t)u < XG_ARRAY_LEN(unit_names) && unit_names[u] ? unit_names[u] : "";
+}
+
+const char *col_group_name(enum xg_colgroup g)
+{
+	return (size_t)g < XG_ARRAY_LEN(group_names) && group_names[g] ? group_names[g] : "";
 }
 
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
@@ -134,28 +143,7 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 		snprintf(buf, n, "%s", r->why[c] == XG_WHY_NOLIMIT ? "nolim" : "-");
 		return;
 	}
-	double v = r->v[c];
-	switch (xg_columns[c].unit) {
-	case XG_UNIT_PCT:
-		snprintf(buf, n, "%.1f", v);
-		break;
-	case XG_UNIT_SEC:
-		snprintf(buf, n, v < 1e6 ? "%.1f" : "%.0f", v);
-		break;
-	case XG_UNIT_BYTES:
-	case XG_UNIT_BPS:
-		human(v, 1024.0, " KMGTPE", buf, n);
-		break;
-	case XG_UNIT_PER_S:
-		human(v, 1000.0, " kMGTPE", buf, n);
-		break;
-	case XG_UNIT_RATIO:
-		snprintf(buf, n, "%.2f", v);
-		break;
-	default:
-		snprintf(buf, n, "%.0f", v);
-		break;
-	}
+	fmt_value(buf, n, xg_columns[c].unit, r->v[c]);
 	/* Figures a guest published about itself are its claim: mark them. */
 	if (r->guest_reported && (xg_columns[c].group == XG_GRP_CACHE ||
 				  xg_columns[c].group == XG_GRP_CACHE_BD)) {

@@ -3,12 +3,6 @@
 
 #include <string.h>
 
-static const char *const unit_names[] = {
-	[XG_UNIT_NONE] = "count", [XG_UNIT_TEXT] = "text", [XG_UNIT_PCT] = "%",
-	[XG_UNIT_SEC] = "s", [XG_UNIT_BYTES] = "bytes", [XG_UNIT_BPS] = "bytes/s",
-	[XG_UNIT_PER_S] = "1/s", [XG_UNIT_RATIO] = "ratio",
-};
-
 /* Distinct reasons column c is `-` in the selected domain rows, or in the
  * selected socket rows (sockets); *nrows counts the rows of that kind. */
 static size_t reasons(const struct xg_table *t, const struct xg_view *v, enum xg_col c, bool sockets,
@@ -57,18 +51,12 @@ size_t explain_socket_reasons(const struct xg_table *t, const struct xg_view *v,
 	return reasons(t, v, c, true, out, max, nrows);
 }
 
-static const char *const group_names[] = {
-	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
-	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
-	[XG_GRP_CMT] = "cmt",
-};
-
 void explain_columns(FILE *f)
 {
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
-		fprintf(f, "%s\t%s\t%s\t%s\t%s\n", d->header, d->key, unit_names[d->unit],
-			group_names[d->group], d->help);
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\n", d->header, d->key, col_unit_name(d->unit),
+			col_group_name(d->group), d->help);
 	}
 }
 
@@ -83,7 +71,7 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	fprintf(f, "Columns:\n");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
-		fprintf(f, "  %-10s %-22s [%s]%s\n      %s\n", d->header, d->key, unit_names[d->unit],
+		fprintf(f, "  %-10s %-22s [%s]%s\n      %s\n", d->header, d->key, col_unit_name(d->unit),
 			view_col_visible(v, (enum xg_col)c) ? "" : " (hidden)", d->help);
 	}
 	if (view_socket_rows(v))

@@ -2,6 +2,7 @@
 /* Text output, laid out like `top -b`: a summary block, then the visible
  * columns of the selected rows, every column as wide as its widest cell so
  * the output stays aligned whatever the names and values. */
+#include "xgtop/core/format.h"
 #include "xgtop/outputs/explain.h"
 #include "xgtop/outputs/output.h"
 #include "output_int.h"
@@ -62,21 +63,6 @@ static void put_padded(FILE *f, const char *s, size_t width, bool left, bool las
 		put_spaces(f, pad);
 }
 
-static void human_bytes(char *buf, size_t n, uint64_t b)
-{
-	static const char unit[] = "KMGTPE";
-	double v = (double)b;
-	int u = -1;
-	while (v >= 1024.0 && u < 5) {
-		v /= 1024.0;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, n, "%lluB", (unsigned long long)b);
-	else
-		snprintf(buf, n, "%.1f%c", v, unit[u]);
-}
-
 static void write_summary(FILE *f, const struct xg_table *t)
 {
 	const struct xg_summary *s = &t->sum;
@@ -115,8 +101,8 @@ static void write_summary(FILE *f, const struct xg_table *t)
 	if (s->interval_s > 0)
 		fprintf(f, ", domains %.1f%%", s->cpu_pct_total);
 	if (h && host_has(h, XG_H_MEM)) {
-		human_bytes(a, sizeof(a), h->mem_total);
-		human_bytes(b, sizeof(b), h->mem_free);
+		fmt_size(a, sizeof(a), (double)h->mem_total);
+		fmt_size(b, sizeof(b), (double)h->mem_free);
 		fprintf(f, "   Mem: %s total, %s free\n", a, b);
 	} else {
 		fputs("   Mem: -\n", f);

@@ -3,6 +3,7 @@
  * the key hints. Only the rows on screen are formatted, into stack buffers,
  * so a refresh costs the same for 10 or 10,000 domains. */
 #include "tui_priv.h"
+#include "xgtop/core/format.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -118,21 +119,6 @@ void tui_put(int y, int x, const char *s, int maxw)
 	mvaddnstr(y, x, s, (int)bytes);
 }
 
-const char *tui_unit_name(enum xg_unit u)
-{
-	switch (u) {
-	case XG_UNIT_NONE: return "count";
-	case XG_UNIT_TEXT: return "text";
-	case XG_UNIT_PCT: return "%";
-	case XG_UNIT_SEC: return "s";
-	case XG_UNIT_BYTES: return "bytes";
-	case XG_UNIT_BPS: return "bytes/s";
-	case XG_UNIT_PER_S: return "per s";
-	case XG_UNIT_RATIO: return "ratio";
-	}
-	return "";
-}
-
 static bool col_left_aligned(enum xg_col c)
 {
 	return xg_columns[c].unit == XG_UNIT_TEXT;
@@ -236,17 +222,6 @@ int tui_col_at(const struct tui *t, int x)
 	return -1;
 }
 
-static void fmt_bytes(double v, char *buf, size_t n)
-{
-	static const char units[] = "BKMGTPE";
-	size_t u = 0;
-	while (v >= 1024.0 && u + 1 < sizeof(units) - 1) {
-		v /= 1024.0;
-		u++;
-	}
-	snprintf(buf, n, u ? "%.1f%c" : "%.0f%c", v, units[u]);
-}
-
 static bool sorted_descending(const struct xg_view *v)
 {
 	return xg_columns[v->sort_col].descending != v->reverse;
@@ -298,9 +273,9 @@ static void draw_summary(struct tui *t)
 	if (h && host_has(h, XG_H_PCPUS))
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  pCPUs %u", h->pcpus);
 	if (h && host_has(h, XG_H_MEM) && h->mem_total) {
-		fmt_bytes((double)(h->mem_total - (h->mem_free < h->mem_total ? h->mem_free : h->mem_total)),
-			  a, sizeof(a));
-		fmt_bytes((double)h->mem_total, b, sizeof(b));
+		fmt_size(a, sizeof(a),
+			 (double)(h->mem_total - (h->mem_free < h->mem_total ? h->mem_free : h->mem_total)));
+		fmt_size(b, sizeof(b), (double)h->mem_total);
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  mem %s/%s used", a, b);
 	} else {
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  mem -");

@@ -199,7 +199,7 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 				if (t->lay.col[j] == (enum xg_col)c)
 					mark = '*';
 		}
-		snprintf(prefix, sizeof(prefix), "%c %-10s [%s] ", mark, d->header, tui_unit_name(d->unit));
+		snprintf(prefix, sizeof(prefix), "%c %-10s [%s] ", mark, d->header, col_unit_name(d->unit));
 		/* Pad to a common indent so the formulas line up. */
 		char pad[64];
 		snprintf(pad, sizeof(pad), "%-24s", prefix);

@@ -72,7 +72,6 @@ int tui_col_at(const struct tui *t, int x);
 int tui_name_fit(char *out, size_t n, const char *raw, int maxw);
 /* Writes s at (y, x), at most maxw columns, never past the right edge. */
 void tui_put(int y, int x, const char *s, int maxw);
-const char *tui_unit_name(enum xg_unit u);
 /* Draws the bottom line of key hints from pairs {"key", "label", ...}. */
 void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n);
 

@@ -64,8 +64,13 @@ extern const struct xg_coldef xg_columns[XG_COL_COUNT];
  * ("cpu", "mem", "name" ...), case-insensitively. Returns -1 if none. */
 int col_lookup(const char *name);
 
-/* Human text for a value, right-aligned by the caller. `-` when not valid.
- * Numbers are scaled with k/M/G/T suffixes for byte units. */
+/* The unit and group names every listing of the columns prints
+ * ("bytes/s", "1/s"; "net", "cache-breakdown"). */
+const char *col_unit_name(enum xg_unit u);
+const char *col_group_name(enum xg_colgroup g);
+
+/* Human text for a value (core/format.h), right-aligned by the caller.
+ * `-` when not valid, `nolim` for a memory limit that is not set. */
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n);
 /* Plain machine value (CSV/JSON): full precision in the base unit, "" when
  * not valid (JSON writes null). */
