@@ -194,33 +194,23 @@ int sink_text_write(FILE *f, const struct xg_table *t, const struct xg_view *v, 
 static void write_why(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	char buf[CELL_MAX];
-	bool any = false;
-	size_t ndom = 0;
+	bool cols[XG_COL_COUNT];
+	struct xg_reasons R;
+	size_t ndom, nsock;
 
-	for (size_t i = 0; i < v->norder; i++)
-		ndom += row_is_dom(order_row(t, v, i));
+	for (int c = 0; c < XG_COL_COUNT; c++)
+		cols[c] = view_col_visible(v, (enum xg_col)c);
+	explain_collect(&R, t, v, cols, &ndom, &nsock);
 	fputs("\nWhy '-':\n", f);
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		struct xg_reason_count rc[16];
-		if (!view_col_visible(v, (enum xg_col)c))
-			continue;
-		size_t n = explain_reasons(t, v, (enum xg_col)c, rc, XG_ARRAY_LEN(rc));
-		for (size_t k = 0; k < n; k++) {
-			fprintf(f, "  %s (%s): %s [%u of %zu domains]\n", xg_columns[c].header,
-				xg_columns[c].key, xg_escape_name(buf, sizeof(buf), rc[k].why),
-				rc[k].count, ndom);
-			any = true;
-		}
-		size_t nsock = 0;
-		n = explain_socket_reasons(t, v, (enum xg_col)c, rc, XG_ARRAY_LEN(rc), &nsock);
-		for (size_t k = 0; k < n; k++) {
-			fprintf(f, "  %s (%s): %s [%u of %zu socket rows]\n", xg_columns[c].header,
-				xg_columns[c].key, xg_escape_name(buf, sizeof(buf), rc[k].why),
-				rc[k].count, nsock);
-			any = true;
-		}
+	for (size_t k = 0; k < R.n; k++) {
+		const struct xg_reason *p = &R.v[k];
+		fprintf(f, "  %s (%s): %s [%u of %zu %s]\n", xg_columns[p->col].header,
+			xg_columns[p->col].key, xg_escape_name(buf, sizeof(buf), p->why), p->count,
+			p->socket ? nsock : ndom, p->socket ? "socket rows" : "domains");
 	}
-	if (!any)
+	if (R.more)
+		fputs("  (" XG_WHY_MORE ")\n", f);
+	if (!R.n)
 		fputs("  every figure shown was measured\n", f);
 }
 

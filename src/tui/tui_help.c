@@ -3,6 +3,7 @@
  * why the values on screen that show `-` could not be measured) and the
  * sort column menu. Both are modal: sampling waits until they close. */
 #include "tui_priv.h"
+#include "xgtop/core/reasons.h"
 
 #include <curses.h>
 #include <stdarg.h>
@@ -94,77 +95,41 @@ static const char *const help_keys[][2] = {
 	{ "Ctrl-L", "redraw the screen" },
 };
 
-struct why_seen {
-	enum xg_col c;
-	const char *text;
-	const char *example;   /* a name on screen with this `-` */
-	const struct xg_row *row;  /* its row (a sub-row names its vCPU / socket) */
-	unsigned count;
-};
-
 /* Distinct (column, reason) pairs behind the `-` cells on screen. */
 static void add_reasons(struct lines *L, const struct tui *t, int width)
 {
 	const struct xg_view *v = &t->e->view;
 	const struct xg_table *tb = &t->e->table;
-	struct why_seen seen[64];
-	size_t nseen = 0;
-	bool more = false;
+	bool cols[XG_COL_COUNT] = { false };
+	struct xg_reasons R;
 
-	for (int i = 0; i < t->list_h; i++) {
-		size_t k = t->top + (size_t)i;
-		if (k >= v->norder)
-			break;
-		const struct xg_row *r = &tb->rows[v->order[k]];
-		for (int j = 0; j < t->lay.n; j++) {
-			enum xg_col c = t->lay.col[j];
-			if (c == XG_COL_NAME || c == XG_COL_STATE || row_has(r, c) ||
-			    !row_col_applies(r, c))
-				continue;
-			const char *why = row_why(tb, r, c);
-			if (!why)
-				why = "no reason was given by the source";
-			size_t s;
-			for (s = 0; s < nseen; s++)
-				if (seen[s].c == c && !strcmp(seen[s].text, why))
-					break;
-			if (s < nseen) {
-				seen[s].count++;
-			} else if (nseen < XG_ARRAY_LEN(seen)) {
-				seen[nseen++] = (struct why_seen){ c, why, r->name, r, 1 };
-			} else {
-				more = true;
-			}
-		}
-	}
-	/* By column, in table order; reasons of one column in the order met. */
-	for (size_t i = 1; i < nseen; i++) {
-		struct why_seen x = seen[i];
-		size_t j = i;
-		for (; j > 0 && seen[j - 1].c > x.c; j--)
-			seen[j] = seen[j - 1];
-		seen[j] = x;
-	}
+	for (int j = 0; j < t->lay.n; j++)
+		cols[t->lay.col[j]] = true;
+	reasons_init(&R, false);
+	for (int i = 0; i < t->list_h && t->top + (size_t)i < v->norder; i++)
+		reasons_add_row(&R, tb, &tb->rows[v->order[t->top + (size_t)i]], cols);
+	reasons_sort(&R);
 	lines_add(L, "Why values on screen show \"-\"");
-	if (!nseen)
+	if (!R.n)
 		lines_add(L, "  none: every value on screen was measured");
-	for (size_t s = 0; s < nseen; s++) {
+	for (size_t s = 0; s < R.n; s++) {
+		const struct xg_reason *p = &R.v[s];
 		char name[TUI_CELL_BYTES], prefix[32], text[1024], sub[32];
 		/* Reasons may come from a recording: escape them like names. */
 		char why[512];
-		tui_name_fit(name, sizeof(name), seen[s].example, 24);
-		tui_name_fit(why, sizeof(why), seen[s].text, 120);
-		snprintf(prefix, sizeof(prefix), "  %-10s ", xg_columns[seen[s].c].header);
-		if (row_label(seen[s].row, sub, sizeof(sub)))
-			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s %s)", why, seen[s].count,
-				 seen[s].count == 1 ? "" : "s", name, sub + 2);
+		tui_name_fit(name, sizeof(name), p->example->name, 24);
+		tui_name_fit(why, sizeof(why), p->why, 120);
+		snprintf(prefix, sizeof(prefix), "  %-10s ", xg_columns[p->col].header);
+		if (row_label(p->example, sub, sizeof(sub)))
+			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s %s)", why, p->count,
+				 p->count == 1 ? "" : "s", name, sub + 2);
 		else
-			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s)", why, seen[s].count,
-				 seen[s].count == 1 ? "" : "s", name);
+			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s)", why, p->count,
+				 p->count == 1 ? "" : "s", name);
 		lines_wrap(L, prefix, text, width);
 	}
-	if (more)
-		lines_add(L, "  (more reasons than fit this list)");
+	if (R.more)
+		lines_add(L, "  (" XG_WHY_MORE ")");
 }
 
 static void help_build(struct lines *L, const struct tui *t, int width)
