@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `xgtop trace FILE`: per-domain and per-vCPU scheduler summary of an
  * xentrace capture, as text, CSV or JSON. */
+#include "xgtop/outputs/json.h"
 #include "xgtop/trace/xentrace.h"
 
 #include <getopt.h>
@@ -205,36 +206,21 @@ static void json_states(const struct trace_run *r, const uint64_t cyc[XT_NSTATES
 	}
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void out_json(const struct trace_run *r, const struct trace_opts *o)
 {
 	const struct xt_acct *a = &r->acct;
 	printf("{\"file\":");
-	json_str(o->file);
+	json_write_string(stdout, o->file);
 	printf(",\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"pcpus\":%u,\"cpu_hz\":%.0f,\"cpu_hz_source\":",
 	       r->fe.size, r->fe.dec.records, r->npcpu, r->hz);
-	json_str(r->hz_source);
+	json_write_string(stdout, r->hz_source);
 	printf(",\"mode\":\"%s\",\"span_s\":", o->compat ? "xenalyze-compat" : "native");
 	print_s(stdout, xt_cyc_to_ns(r->span, r->hz));
 	printf(",\"lost_records\":%" PRIu64 ",\"complete\":%s", r->fe.ev.lost_records,
 	       r->fe.partial ? "false" : "true");
 	if (r->fe.partial) {
 		printf(",\"error\":");
-		json_str(r->fe.err.msg);
+		json_write_string(stdout, r->fe.err.msg);
 	}
 	printf(",\"domains\":[");
 	bool first = true;

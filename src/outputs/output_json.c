@@ -3,6 +3,7 @@
  * selected domain. Always valid JSON: strings are escaped byte by byte,
  * and a figure that is not a finite measured number is null, with the
  * reason under "why" when one is known. */
+#include "xgtop/outputs/json.h"
 #include "output_int.h"
 
 #include <math.h>
@@ -13,33 +14,6 @@
 #define VCPU_ROWS_KEY "vcpu_rows"
 /* The per-socket CMT/MBM rows of a domain (--nosumcache). */
 #define SOCKET_ROWS_KEY "sockets"
-
-void sink_json_string(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-	const unsigned char *run = s;   /* bytes that go out as they are */
-	fputc('"', f);
-	while (*s) {
-		uint32_t cp;
-		size_t n = xg_utf8_decode(s, &cp);
-		if (n && cp != '"' && cp != '\\' && cp >= 0x20 && cp != 0x7f &&
-		    !(cp >= 0x80 && cp < 0xa0)) {
-			s += n;
-			continue;
-		}
-		fwrite(run, 1, (size_t)(s - run), f);
-		if (!n)
-			fputs("\xef\xbf\xbd", f);     /* U+FFFD for a stray byte */
-		else if (cp == '"' || cp == '\\')
-			fprintf(f, "\\%c", (int)cp);
-		else
-			fprintf(f, "\\u%04x", (unsigned)cp);  /* C0/C1 controls */
-		s += n ? n : 1;
-		run = s;
-	}
-	fwrite(run, 1, (size_t)(s - run), f);
-	fputc('"', f);
-}
 
 static void put_double(FILE *f, double v, const char *fmt, bool valid)
 {
@@ -64,11 +38,11 @@ static void put_host(FILE *f, const struct xg_table *t)
 	if (!h)
 		h = &none;
 	fputs("\"host\":{\"source\":", f);
-	sink_json_string(f, h->source);
+	json_write_string(f, h->source);
 	fputs(",\"hypervisor\":", f);
-	sink_json_string(f, h->hypervisor);
+	json_write_string(f, h->hypervisor);
 	fputs(",\"hostname\":", f);
-	sink_json_string(f, h->hostname);
+	json_write_string(f, h->hostname);
 	fputs(",\"pcpus\":", f);
 	put_u64(f, h->pcpus, host_has(h, XG_H_PCPUS));
 	fputs(",\"cpu_khz\":", f);
@@ -119,7 +93,7 @@ static void put_values(FILE *f, const struct sink_cols *sc, const struct xg_tabl
 		if (!why || !*why)
 			continue;
 		fprintf(f, "%s\"%s\":", first_why ? "" : ",", xg_columns[c].key);
-		sink_json_string(f, why);
+		json_write_string(f, why);
 		first_why = false;
 	}
 	fputc('}', f);
@@ -130,7 +104,7 @@ static void put_state(FILE *f, const struct xg_row *r)
 	char st[sizeof(r->state) + 1];
 	memcpy(st, r->state, sizeof(r->state));
 	st[sizeof(r->state)] = 0;
-	sink_json_string(f, st);
+	json_write_string(f, st);
 }
 
 static void put_domain(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
@@ -142,7 +116,7 @@ static void put_domain(FILE *f, const struct sink_cols *sc, const struct xg_tabl
 	if (r->sock_row)            /* the same for a socket row */
 		fprintf(f, ",\"socket\":%u", (unsigned)r->socket);
 	fputs(",\"name\":", f);
-	sink_json_string(f, r->name);
+	json_write_string(f, r->name);
 	fputs(",\"state\":", f);
 	put_state(f, r);
 	if (r->guest_reported)
@@ -196,7 +170,7 @@ int sink_json_write(FILE *f, const struct sink_cols *sc, const struct xg_table *
 	fputs("{\"time\":", f);
 	if (t->cur) {
 		sink_time_iso(when, sizeof(when), t->cur->host.real_ns);
-		sink_json_string(f, when);
+		json_write_string(f, when);
 	} else {
 		fputs("null", f);
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xgtop/outputs/json.h"
 #include "xgtop/outputs/output.h"
 #include "../../src/outputs/output_int.h"
 
@@ -625,7 +626,7 @@ static void json_string_escapes(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct out o;
 		out_open(&o);
-		sink_json_string(o.f, cases[i][0]);
+		json_write_string(o.f, cases[i][0]);
 		char *s = out_close(&o);
 		assert_string_equal(s, cases[i][1]);
 		assert_true(json_valid(s));
