@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,10 +120,14 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) XG_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
 	fprintf(stderr, "xgtop: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\nTry 'xgtop --help' for more information.\n");
 	return 2;
 }
@@ -132,6 +137,8 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 {
 	int c;
 	uint64_t u;
+	const struct output_format *of;
+	char names[128];
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:bn:o:vhV", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -147,11 +154,11 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 			cfg->iterations = (long)u;
 			break;
 		case 'o':
-			if (!strcmp(optarg, "text")) cfg->output = XG_OUT_TEXT;
-			else if (!strcmp(optarg, "csv")) cfg->output = XG_OUT_CSV;
-			else if (!strcmp(optarg, "json")) cfg->output = XG_OUT_JSON;
-			else if (!strcmp(optarg, "xentop")) cfg->output = XG_OUT_XENTOP;
-			else return 1 + usage_error("--output '%s': use text, csv, json or xentop", optarg);
+			if (!(of = output_find(optarg))) {
+				output_names(names, sizeof(names));
+				return 1 + usage_error("--output '%s': use %s", optarg, names);
+			}
+			cfg->output = of->id;
 			break;
 		case 'v': cfg->vcpus = true; break;
 		case 'h': fputs(usage_text, stdout); return 1 + 0;
@@ -170,9 +177,10 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case OPT_NOSUMCACHE: cfg->nosumcache = true; break;
 		case OPT_NOTRACE: cfg->notrace = true; break;
 		case OPT_SOURCE:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "xen") && strcmp(optarg, "linux") &&
-			    strcmp(optarg, "replay") && strcmp(optarg, "trace"))
-				return 1 + usage_error("--source '%s': use auto, xen, linux, replay or trace", optarg);
+			if (strcmp(optarg, "auto") && !source_lookup(optarg)) {
+				source_names(names, sizeof(names));
+				return 1 + usage_error("--source '%s': use %s", optarg, names);
+			}
 			cfg->source = optarg;
 			break;
 		case OPT_RECORD: cfg->record = optarg; break;
@@ -247,7 +255,7 @@ static void pause_ns(uint64_t ns)
  * iteration already has rates. */
 static int run_batch(struct xg_engine *e, struct xg_err *err)
 {
-	struct xg_sink *sink = sink_open(e->cfg->output, stdout);
+	struct output *out = output_open(e->cfg->output, stdout);
 	long printed = 0;
 	int rc = engine_step(e, err);
 	while (rc == 0 && !stop_signal) {
@@ -257,7 +265,7 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 		rc = engine_step(e, err);
 		if (rc != 0)
 			break;
-		if (sink_write(sink, &e->table, &e->view, err) < 0) {
+		if (output_write(out, &e->table, &e->view, err) < 0) {
 			/* The reader went away (xgtop -b | head): not an error. */
 			rc = err->code == EPIPE ? 1 : -1;
 			break;
@@ -266,7 +274,7 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 		if (e->cfg->iterations > 0 && ++printed >= e->cfg->iterations)
 			break;
 	}
-	sink_close(sink);
+	output_close(out);
 	if (e->eof && e->end_notice[0])
 		fprintf(stderr, "xgtop: %s\n", e->end_notice);
 	if (rc == 0 && fflush(stdout) == EOF && errno != EPIPE)

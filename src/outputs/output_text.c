@@ -4,8 +4,7 @@
  * the output stays aligned whatever the names and values. */
 #include "xgtop/core/format.h"
 #include "xgtop/outputs/explain.h"
-#include "xgtop/outputs/output.h"
-#include "output_int.h"
+#include "output_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -70,7 +69,7 @@ static void write_summary(FILE *f, const struct xg_table *t)
 	char when[40] = "-", a[32], b[32];
 
 	if (h) {
-		sink_time_iso(when, sizeof(when), h->real_ns);
+		output_time_iso(when, sizeof(when), h->real_ns);
 		when[10] = ' ';            /* "2026-11-30 02:36:58", to the second */
 		when[19] = 0;
 	}
@@ -179,15 +178,17 @@ static void write_table(FILE *f, const struct xg_table *t, const struct xg_view 
 	free(text);
 }
 
-int sink_text_write(FILE *f, const struct xg_table *t, const struct xg_view *v, bool first,
-		    struct xg_err *err)
+static int text_write(struct output *o, const struct xg_table *t, const struct xg_view *v,
+		      struct xg_err *err)
 {
-	if (!first)
-		fputc('\n', f);
-	write_summary(f, t);
-	write_table(f, t, v);
-	return sink_flush(f, err);
+	if (o->iter)
+		fputc('\n', o->f);
+	write_summary(o->f, t);
+	write_table(o->f, t, v);
+	return output_flush(o->f, err);
 }
+
+const struct output_format output_text_format = { XG_OUT_TEXT, "text", text_write };
 
 /* For each visible column that shows `-` in some domain row, the distinct
  * reasons (the same list --explain gives) and how many domains each covers. */
@@ -214,7 +215,7 @@ static void write_why(FILE *f, const struct xg_table *t, const struct xg_view *v
 		fputs("  every figure shown was measured\n", f);
 }
 
-int sink_write_report(FILE *f, const struct xg_table *t, const struct xg_view *v)
+int output_write_report(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	write_summary(f, t);
 	write_table(f, t, v);

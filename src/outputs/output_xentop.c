@@ -5,6 +5,7 @@
  * the guest received, as netback counts), VBD sectors of 512 bytes. The six
  * counter columns widen to fit their largest value, as xentop's do. */
 #include "xgtop/outputs/output_xentop.h"
+#include "output_util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -170,7 +171,7 @@ static int cmp_name(const void *a, const void *b, void *arg)
 	return strcasecmp(x->name, y->name);
 }
 
-int sink_xentop_write(FILE *f, const struct xg_table *t, const struct xg_view *v,
+int output_xentop_print(FILE *f, const struct xg_table *t, const struct xg_view *v,
 		      struct xg_err *err)
 {
 	if (!t || !t->cur)
@@ -217,3 +218,11 @@ int sink_xentop_write(FILE *f, const struct xg_table *t, const struct xg_view *v
 		return xg_fail_errno(err, errno, "xentop output: write failed");
 	return 0;
 }
+
+static int xentop_write(struct output *o, const struct xg_table *t, const struct xg_view *v,
+			struct xg_err *err)
+{
+	return output_xentop_print(o->f, t, v, err);
+}
+
+const struct output_format output_xentop_format = { XG_OUT_XENTOP, "xentop", xentop_write };
