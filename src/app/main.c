@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "xgtop/xen/xen_agent.h"
+#include "xgtop/app/trace_cmd.h"
 #include "xgtop/engine/engine.h"
 #include "xgtop/outputs/explain.h"
 #include "xgtop/outputs/output.h"
 #include "xgtop/tui/tui.h"
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/xen/xen_agent.h"
 
 static volatile sig_atomic_t stop_signal;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `xgtop trace FILE`: per-domain and per-vCPU scheduler summary of an
  * xentrace capture, as text, CSV or JSON. */
+#include "xgtop/app/trace_cmd.h"
 #include "xgtop/outputs/json.h"
 #include "xgtop/trace/xentrace.h"
 

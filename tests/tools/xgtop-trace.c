@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Runs `xgtop trace` without the main program, for tests on branches
  * where main.c does not dispatch subcommands yet. */
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/app/trace_cmd.h"
 
 int main(int argc, char **argv)
 {

@@ -340,7 +340,4 @@ struct xt_file {
 int xt_file_load(struct xt_file *fe, const char *path, bool estimate_hz, struct xg_err *err);
 void xt_file_free(struct xt_file *fe);
 
-/* `xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]` */
-int trace_main(int argc, char **argv);
-
 #endif
