@@ -132,103 +132,186 @@ static int usage_error(const char *fmt, ...)
 	return 2;
 }
 
-/* Returns 0 to go on, or an exit status (+1 so that 0 can mean "go on"). */
-static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explain)
+/* The option handlers below return 0 to go on, or an exit status + 1 (so
+ * that 0 can mean "go on"). */
+#define BAD_USAGE(...) (1 + usage_error(__VA_ARGS__))
+
+/* An option that only switches something on, or keeps its argument. */
+struct opt_field {
+	int val;
+	bool *flag;
+	const char **text;
+};
+
+static bool set_field(const struct opt_field *fields, size_t n, int c, const char *arg)
 {
-	int c;
-	uint64_t u;
-	const struct output_format *of;
-	char names[128];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:bn:o:vhV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (!xg_parse_double(optarg, &cfg->delay_s) || cfg->delay_s < 0.05 ||
-			    cfg->delay_s > 86400)
-				return 1 + usage_error("--delay '%s': give seconds between 0.05 and 86400", optarg);
-			break;
-		case 'b': cfg->batch = true; break;
-		case 'n':
-			if (!xg_parse_u64(optarg, &u) || u == 0 || u > 1000000000)
-				return 1 + usage_error("--iterations '%s': give a whole number from 1", optarg);
-			cfg->iterations = (long)u;
-			break;
-		case 'o':
-			if (!(of = output_find(optarg))) {
-				output_names(names, sizeof(names));
-				return 1 + usage_error("--output '%s': use %s", optarg, names);
-			}
-			cfg->output = of->id;
-			break;
-		case 'v': cfg->vcpus = true; break;
-		case 'h': fputs(usage_text, stdout); return 1 + 0;
-		case 'V': printf("xgtop %s\n", XG_VERSION); return 1 + 0;
-		case OPT_SORT:
-			if (col_lookup(optarg) < 0)
-				return 1 + usage_error("--sort '%s': no such column (see xgtop --help, man xgtop)", optarg);
-			cfg->sort = optarg;
-			break;
-		case OPT_REVERSE: cfg->reverse = true; break;
-		case OPT_FILTER: cfg->filter = optarg; break;
-		case OPT_VMFILE: cfg->vmfile = optarg; break;
-		case OPT_NODISK: cfg->nodisk = true; break;
-		case OPT_NONET: cfg->nonet = true; break;
-		case OPT_NOCACHE: cfg->nocache = true; break;
-		case OPT_NOSUMCACHE: cfg->nosumcache = true; break;
-		case OPT_NOTRACE: cfg->notrace = true; break;
-		case OPT_SOURCE:
-			if (strcmp(optarg, "auto") && !source_lookup(optarg)) {
-				source_names(names, sizeof(names));
-				return 1 + usage_error("--source '%s': use %s", optarg, names);
-			}
-			cfg->source = optarg;
-			break;
-		case OPT_RECORD: cfg->record = optarg; break;
-		case OPT_REPLAY: cfg->replay = optarg; break;
-		case OPT_SPEED:
-			if (!xg_parse_double(optarg, &cfg->speed) || cfg->speed > 1e6)
-				return 1 + usage_error("--speed '%s': give a factor >= 0 (0 = no waiting)", optarg);
-			break;
-		case OPT_GROUP:
-			if (!strcmp(optarg, "cgroup")) cfg->group = XG_GROUP_CGROUP;
-			else if (!strcmp(optarg, "process")) cfg->group = XG_GROUP_PROCESS;
-			else if (!strcmp(optarg, "auto")) cfg->group = XG_GROUP_AUTO;
-			else return 1 + usage_error("--group '%s': use cgroup, process or auto", optarg);
-			break;
-		case OPT_EVENTS: cfg->events = optarg; break;
-		case OPT_WINDOW:
-			if (!xg_parse_double(optarg, &cfg->window_s) || cfg->window_s < 1e-6)
-				return 1 + usage_error("--window '%s': give seconds > 0", optarg);
-			break;
-		case OPT_CPU_HZ:
-			if (!xg_parse_double(optarg, &cfg->trace_cpu_hz) || cfg->trace_cpu_hz < 1e6)
-				return 1 + usage_error("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", optarg);
-			break;
-		case OPT_EXPLAIN: *explain = true; break;
-		case OPT_CMT_ATTACH: cfg->cmt_attach = true; break;
-		case OPT_AGENT: cfg->agent = true; break;
-		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
-		case ':':
-			return 1 + usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			return 1 + usage_error("unknown option '%s'", argv[optind - 1]);
-		}
+	for (size_t i = 0; i < n; i++) {
+		if (fields[i].val != c)
+			continue;
+		if (fields[i].text)
+			*fields[i].text = arg;
+		else
+			*fields[i].flag = true;
+		return true;
 	}
+	return false;
+}
+
+static int opt_delay(struct xg_config *cfg, const char *arg)
+{
+	if (!xg_parse_double(arg, &cfg->delay_s) || cfg->delay_s < 0.05 || cfg->delay_s > 86400)
+		return BAD_USAGE("--delay '%s': give seconds between 0.05 and 86400", arg);
+	return 0;
+}
+
+static int opt_iterations(struct xg_config *cfg, const char *arg)
+{
+	uint64_t u;
+	if (!xg_parse_u64(arg, &u) || u == 0 || u > 1000000000)
+		return BAD_USAGE("--iterations '%s': give a whole number from 1", arg);
+	cfg->iterations = (long)u;
+	return 0;
+}
+
+/* -o and --source take the names their registries hold. */
+static int opt_output(struct xg_config *cfg, const char *arg)
+{
+	const struct output_format *f = output_find(arg);
+	char names[128];
+	if (!f) {
+		output_names(names, sizeof(names));
+		return BAD_USAGE("--output '%s': use %s", arg, names);
+	}
+	cfg->output = f->id;
+	return 0;
+}
+
+static int opt_source(struct xg_config *cfg, const char *arg)
+{
+	char names[128];
+	if (strcmp(arg, "auto") && !source_lookup(arg)) {
+		source_names(names, sizeof(names));
+		return BAD_USAGE("--source '%s': use %s", arg, names);
+	}
+	cfg->source = arg;
+	return 0;
+}
+
+static int opt_sort(struct xg_config *cfg, const char *arg)
+{
+	if (col_lookup(arg) < 0)
+		return BAD_USAGE("--sort '%s': no such column (see xgtop --help, man xgtop)", arg);
+	cfg->sort = arg;
+	return 0;
+}
+
+static int opt_speed(struct xg_config *cfg, const char *arg)
+{
+	if (!xg_parse_double(arg, &cfg->speed) || cfg->speed > 1e6)
+		return BAD_USAGE("--speed '%s': give a factor >= 0 (0 = no waiting)", arg);
+	return 0;
+}
+
+static int opt_group(struct xg_config *cfg, const char *arg)
+{
+	if (!strcmp(arg, "cgroup"))
+		cfg->group = XG_GROUP_CGROUP;
+	else if (!strcmp(arg, "process"))
+		cfg->group = XG_GROUP_PROCESS;
+	else if (!strcmp(arg, "auto"))
+		cfg->group = XG_GROUP_AUTO;
+	else
+		return BAD_USAGE("--group '%s': use cgroup, process or auto", arg);
+	return 0;
+}
+
+static int opt_window(struct xg_config *cfg, const char *arg)
+{
+	if (!xg_parse_double(arg, &cfg->window_s) || cfg->window_s < 1e-6)
+		return BAD_USAGE("--window '%s': give seconds > 0", arg);
+	return 0;
+}
+
+static int opt_cpu_hz(struct xg_config *cfg, const char *arg)
+{
+	if (!xg_parse_double(arg, &cfg->trace_cpu_hz) || cfg->trace_cpu_hz < 1e6)
+		return BAD_USAGE("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", arg);
+	return 0;
+}
+
+/* Options whose argument must be checked. */
+static const struct {
+	int val;
+	int (*set)(struct xg_config *cfg, const char *arg);
+} value_opts[] = {
+	{ 'd', opt_delay }, { 'n', opt_iterations }, { 'o', opt_output },
+	{ OPT_SORT, opt_sort }, { OPT_SOURCE, opt_source }, { OPT_SPEED, opt_speed },
+	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
+};
+
+/* The rest: options that print and stop (help, version, --list-columns),
+ * --explain, and what getopt could not take (a missing argument, an
+ * unknown option). */
+static int opt_other(int c, char **argv, bool *explain)
+{
+	switch (c) {
+	case 'h': fputs(usage_text, stdout); return 1 + 0;
+	case 'V': printf("xgtop %s\n", XG_VERSION); return 1 + 0;
+	case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
+	case OPT_EXPLAIN: *explain = true; return 0;
+	case ':': return BAD_USAGE("option '%s' needs an argument", argv[optind - 1]);
+	default: return BAD_USAGE("unknown option '%s'", argv[optind - 1]);
+	}
+}
+
+/* What the options say together: the trace FILE operand and the sources'
+ * needs. */
+static int check_args(int argc, char **argv, struct xg_config *cfg)
+{
 	bool trace = !strcmp(cfg->source, "trace");
 	if (optind < argc) {
 		if (!trace || optind + 1 < argc)
-			return 1 + usage_error("unexpected argument '%s'", argv[optind]);
+			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
 		cfg->trace_file = argv[optind];
 	}
 	if (trace && !cfg->trace_file)
-		return 1 + usage_error("%s", "--source trace needs a trace FILE");
+		return BAD_USAGE("%s", "--source trace needs a trace FILE");
 	if (!strcmp(cfg->source, "replay") && !cfg->replay)
-		return 1 + usage_error("%s", "--source replay needs --replay FILE");
+		return BAD_USAGE("%s", "--source replay needs --replay FILE");
 	if (cfg->replay && strcmp(cfg->source, "auto") && strcmp(cfg->source, "replay"))
-		return 1 + usage_error("--replay cannot be combined with --source %s", cfg->source);
+		return BAD_USAGE("--replay cannot be combined with --source %s", cfg->source);
 	if (cfg->replay && cfg->record && !strcmp(cfg->replay, cfg->record))
-		return 1 + usage_error("--record '%s' is the file being replayed", cfg->record);
+		return BAD_USAGE("--record '%s' is the file being replayed", cfg->record);
 	return 0;
+}
+
+/* Returns 0 to go on, or an exit status + 1. */
+static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explain)
+{
+	const struct opt_field fields[] = {
+		{ 'b', &cfg->batch, NULL }, { 'v', &cfg->vcpus, NULL },
+		{ OPT_REVERSE, &cfg->reverse, NULL }, { OPT_NODISK, &cfg->nodisk, NULL },
+		{ OPT_NONET, &cfg->nonet, NULL }, { OPT_NOCACHE, &cfg->nocache, NULL },
+		{ OPT_NOSUMCACHE, &cfg->nosumcache, NULL }, { OPT_NOTRACE, &cfg->notrace, NULL },
+		{ OPT_CMT_ATTACH, &cfg->cmt_attach, NULL }, { OPT_AGENT, &cfg->agent, NULL },
+		{ OPT_FILTER, NULL, &cfg->filter }, { OPT_VMFILE, NULL, &cfg->vmfile },
+		{ OPT_RECORD, NULL, &cfg->record }, { OPT_REPLAY, NULL, &cfg->replay },
+		{ OPT_EVENTS, NULL, &cfg->events },
+	};
+	int c, rc;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:bn:o:vhV", long_opts, NULL)) != -1) {
+		if (set_field(fields, XG_ARRAY_LEN(fields), c, optarg))
+			continue;
+		size_t i = 0;
+		while (i < XG_ARRAY_LEN(value_opts) && value_opts[i].val != c)
+			i++;
+		rc = i < XG_ARRAY_LEN(value_opts) ? value_opts[i].set(cfg, optarg)
+						   : opt_other(c, argv, explain);
+		if (rc)
+			return rc;
+	}
+	return check_args(argc, argv, cfg);
 }
 
 static void install_signals(void)
