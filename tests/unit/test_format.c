@@ -45,21 +45,17 @@ static void short_cells(void **state)
 static void values_by_unit(void **state)
 {
 	(void)state;
+	static const struct { enum xg_unit u; double v; const char *want; } cases[] = {
+		{ XG_UNIT_PCT, 42.04, "42.0" }, { XG_UNIT_SEC, 120.54, "120.5" },
+		{ XG_UNIT_SEC, 2e6 + 0.4, "2000000" }, { XG_UNIT_BPS, 2.5 * 1024 * 1024, "2.5M" },
+		{ XG_UNIT_PER_S, 2500, "2.5k" }, { XG_UNIT_RATIO, 3.14159, "3.14" },
+		{ XG_UNIT_NONE, 4, "4" },
+	};
 	char buf[64];
-	fmt_value(buf, sizeof(buf), XG_UNIT_PCT, 42.04);
-	assert_string_equal(buf, "42.0");
-	fmt_value(buf, sizeof(buf), XG_UNIT_SEC, 120.54);
-	assert_string_equal(buf, "120.5");
-	fmt_value(buf, sizeof(buf), XG_UNIT_SEC, 2e6 + 0.4);
-	assert_string_equal(buf, "2000000");
-	fmt_value(buf, sizeof(buf), XG_UNIT_BPS, 2.5 * 1024 * 1024);
-	assert_string_equal(buf, "2.5M");
-	fmt_value(buf, sizeof(buf), XG_UNIT_PER_S, 2500);
-	assert_string_equal(buf, "2.5k");
-	fmt_value(buf, sizeof(buf), XG_UNIT_RATIO, 3.14159);
-	assert_string_equal(buf, "3.14");
-	fmt_value(buf, sizeof(buf), XG_UNIT_NONE, 4);
-	assert_string_equal(buf, "4");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fmt_value(buf, sizeof(buf), cases[i].u, cases[i].v);
+		assert_string_equal(buf, cases[i].want);
+	}
 }
 
 /* Every column has a unit and group name, and the names are the column
