@@ -136,9 +136,8 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 	while ((c = getopt_long(argc, argv, ":d:bn:o:vhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (!xg_parse_double(optarg, &cfg->delay_s) || cfg->delay_s < 0.05 ||
-			    cfg->delay_s > 86400)
-				return 1 + usage_error("--delay '%s': give seconds between 0.05 and 86400", optarg);
+			if (!xg_parse_double(optarg, &cfg->delay_s) || !view_delay_valid(cfg->delay_s))
+				return 1 + usage_error("--delay '%s': give seconds from " XG_DELAY_RANGE, optarg);
 			break;
 		case 'b': cfg->batch = true; break;
 		case 'n':
