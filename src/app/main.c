@@ -75,10 +75,8 @@ static const char usage_text[] =
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
 "\n"
-"Keys (full screen): < > sort column, o sort menu, r reverse, / filter,\n"
-"d disk, n network, c cache, m cache sum/breakdown, w scheduler, v vCPUs,\n"
-"space freeze, + - s refresh interval, W write report, h ? help, q quit.\n"
-"Columns, formulas and units: the help screen (h) and man xgtop.\n";
+"Columns, formulas and units: the help screen (h) and man xgtop.\n"
+"\n";
 
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
@@ -153,7 +151,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 			else return 1 + usage_error("--output '%s': use text, csv, json or xentop", optarg);
 			break;
 		case 'v': cfg->vcpus = true; break;
-		case 'h': fputs(usage_text, stdout); return 1 + 0;
+		case 'h': fputs(usage_text, stdout); tui_keys_usage(stdout); return 1 + 0;
 		case 'V': printf("xgtop %s\n", XG_VERSION); return 1 + 0;
 		case OPT_SORT:
 			if (col_lookup(optarg) < 0)
