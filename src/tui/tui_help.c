@@ -135,7 +135,7 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 	const struct xg_view *v = &t->e->view;
 
 	lines_add(L, "xgtop %s help: keys, columns, and why values are missing", XG_VERSION);
-	lines_wrap(L, "", "Sampling goes on while this screen, the sort menu or a prompt is open; "
+	lines_wrap(L, "  ", "Sampling goes on while this screen, the sort menu or a prompt is open; "
 		   "only space (freeze) stops it.", width);
 	lines_add(L, "%s", "");
 	lines_add(L, "Keys");
