@@ -76,10 +76,8 @@ static const char usage_text[] =
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
 "\n"
-"Keys (full screen): < > sort column, o sort menu, r reverse, / filter,\n"
-"d disk, n network, c cache, m cache sum/breakdown, w scheduler, v vCPUs,\n"
-"space freeze, + - s refresh interval, W write report, h ? help, q quit.\n"
-"Columns, formulas and units: the help screen (h) and man xgtop.\n";
+"Columns, formulas and units: the help screen (h) and man xgtop.\n"
+"\n";
 
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
@@ -159,8 +157,8 @@ static bool set_field(const struct opt_field *fields, size_t n, int c, const cha
 
 static int opt_delay(struct xg_config *cfg, const char *arg)
 {
-	if (!xg_parse_double(arg, &cfg->delay_s) || cfg->delay_s < 0.05 || cfg->delay_s > 86400)
-		return BAD_USAGE("--delay '%s': give seconds between 0.05 and 86400", arg);
+	if (!xg_parse_double(arg, &cfg->delay_s) || !view_delay_valid(cfg->delay_s))
+		return BAD_USAGE("--delay '%s': give seconds from " XG_DELAY_RANGE, arg);
 	return 0;
 }
 
@@ -255,7 +253,7 @@ static const struct {
 static int opt_other(int c, char **argv, bool *explain)
 {
 	switch (c) {
-	case 'h': fputs(usage_text, stdout); return 1 + 0;
+	case 'h': fputs(usage_text, stdout); tui_keys_usage(stdout); return 1 + 0;
 	case 'V': printf("xgtop %s\n", XG_VERSION); return 1 + 0;
 	case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
 	case OPT_EXPLAIN: *explain = true; return 0;

@@ -126,6 +126,72 @@ void view_sort_step(struct xg_view *v, int dir)
 	}
 }
 
+void view_sort_by(struct xg_view *v, enum xg_col c)
+{
+	if (c != v->sort_col) {
+		v->sort_col = c;
+		v->reverse = false;
+	}
+}
+
+void view_sort_toggle(struct xg_view *v, enum xg_col c)
+{
+	if (c == v->sort_col)
+		v->reverse = !v->reverse;
+	else
+		view_sort_by(v, c);
+}
+
+static bool *toggle_flag(struct xg_view *v, enum xg_toggle g)
+{
+	switch (g) {
+	case XG_TOGGLE_DISK: return &v->show_disk;
+	case XG_TOGGLE_NET: return &v->show_net;
+	case XG_TOGGLE_CACHE: return &v->show_cache;
+	case XG_TOGGLE_SUMCACHE: return &v->sumcache;
+	case XG_TOGGLE_SCHED: return &v->show_sched;
+	case XG_TOGGLE_VCPUS: return &v->show_vcpus;
+	case XG_TOGGLE_COUNT: break;
+	}
+	return NULL;
+}
+
+bool view_toggle(struct xg_view *v, enum xg_toggle g)
+{
+	bool *flag = toggle_flag(v, g);
+	if (!flag)
+		return false;
+	*flag = !*flag;
+	if (!view_col_visible(v, v->sort_col) && v->sort_col != XG_COL_NAME) {
+		v->sort_col = XG_COL_CPU_PCT;
+		v->reverse = false;
+	}
+	return *flag;
+}
+
+bool view_delay_valid(double d)
+{
+	return d >= XG_DELAY_MIN_S && d <= XG_DELAY_MAX_S;   /* false for NaN */
+}
+
+/* Round values rather than doublings. */
+static const double delay_ladder[] = { 0.1, 0.2, 0.5, 1, 1.5, 2, 3, 5, 10, 15, 30, 60, 120, 300 };
+
+double view_delay_step(double d, int dir)
+{
+	size_t n = XG_ARRAY_LEN(delay_ladder);
+	if (dir > 0) {
+		for (size_t i = 0; i < n; i++)
+			if (delay_ladder[i] > d + 1e-9)
+				return delay_ladder[i];
+		return d;
+	}
+	for (size_t i = n; i-- > 0;)
+		if (delay_ladder[i] < d - 1e-9)
+			return delay_ladder[i];
+	return d;
+}
+
 int view_compare(const struct xg_row *a, const struct xg_row *b, enum xg_col c)
 {
 	int r;

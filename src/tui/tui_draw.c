@@ -6,6 +6,7 @@
 #include "xgtop/core/format.h"
 
 #include <curses.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,30 @@
 /* Rows used above the list (summary x3, status, header) and below (hints). */
 #define TUI_TOP_LINES 5
 #define TUI_BOTTOM_LINES 1
+
+void tui_set_msg(struct tui *t, bool is_err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
+	va_end(ap);
+	t->msg_err = is_err;
+}
+
+int tui_wrap_cut(const char *text, int room)
+{
+	int len = (int)strlen(text), cut = room;
+	if (len <= room)
+		return len;
+	while (cut > 0 && text[cut] != ' ')
+		cut--;
+	if (cut)
+		return cut;
+	cut = room;
+	while (cut > 1 && ((unsigned char)text[cut] & 0xc0) == 0x80)
+		cut--;
+	return cut;
+}
 
 static bool ascii_plain(unsigned char c)
 {
@@ -235,13 +260,11 @@ static const char *sort_mark(const struct tui *t)
 	return down ? "v" : "^";
 }
 
-static void draw_summary(struct tui *t)
+/* Line 1: the host, or the recording and when it was made. */
+static void draw_host(const struct tui *t, const struct xg_host *h)
 {
 	const struct xg_engine *e = t->e;
-	const struct xg_table *tb = &e->table;
-	const struct xg_summary *s = &tb->sum;
 	char line[1024], a[64], b[64], host[TUI_CELL_BYTES], hyp[TUI_CELL_BYTES];
-	const struct xg_host *h = tb->cur ? &tb->cur->host : NULL;
 	size_t o = 0;
 
 	/* Host strings come from the source (or a recording): escape them
@@ -287,20 +310,32 @@ static void draw_summary(struct tui *t)
 			snprintf(line + o, sizeof(line) - o, "  %s", a);
 	}
 	tui_put(0, 0, line, t->cols);
+}
 
-	o = (size_t)snprintf(line, sizeof(line),
-			     "Domains %u: %u running, %u blocked, %u paused, %u crashed, %u dying, %u shutdown"
-			     "  CPU total %.1f%%",
-			     s->ndom, s->nrunning, s->nblocked, s->npaused, s->ncrashed, s->ndying,
-			     s->nshutdown, s->cpu_pct_total);
-	if (h && h->cache_events[0] && e->view.show_cache) {
+/* Line 2: the domains by state. */
+static void draw_domains(const struct tui *t, const struct xg_host *h, const struct xg_summary *s)
+{
+	char line[1024];
+	size_t o = (size_t)snprintf(line, sizeof(line),
+				    "Domains %u: %u running, %u blocked, %u paused, %u crashed, %u dying, "
+				    "%u shutdown  CPU total %.1f%%",
+				    s->ndom, s->nrunning, s->nblocked, s->npaused, s->ncrashed, s->ndying,
+				    s->nshutdown, s->cpu_pct_total);
+	if (h && h->cache_events[0] && t->e->view.show_cache) {
 		char ev[4 * sizeof(h->cache_events)];
 		tui_name_fit(ev, sizeof(ev), h->cache_events, (int)sizeof(h->cache_events));
 		snprintf(line + o, sizeof(line) - o, "  cache counts %s", ev);
 	}
 	tui_put(1, 0, line, t->cols);
+}
 
-	o = 0;
+/* Line 3: the interval, our own cost, the sort, the filter. */
+static void draw_interval(const struct tui *t, const struct xg_host *h, const struct xg_summary *s)
+{
+	const struct xg_engine *e = t->e;
+	char line[1024];
+	size_t o = 0;
+
 	if (s->interval_s > 0)
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "Interval %.2fs", s->interval_s);
 	else
@@ -323,6 +358,16 @@ static void draw_summary(struct tui *t)
 	}
 	snprintf(line + o, sizeof(line) - o, "  rows %zu", e->view.norder);
 	tui_put(2, 0, line, t->cols);
+}
+
+static void draw_summary(const struct tui *t)
+{
+	const struct xg_table *tb = &t->e->table;
+	const struct xg_host *h = tb->cur ? &tb->cur->host : NULL;
+
+	draw_host(t, h);
+	draw_domains(t, h, &tb->sum);
+	draw_interval(t, h, &tb->sum);
 }
 
 static void draw_status(struct tui *t)
@@ -472,13 +517,7 @@ void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n)
 	}
 }
 
-static const char *const main_hints[] = {
-	"q", "quit", "h", "help", "<>", "sort", "r", "reverse", "/", "filter",
-	"d", "disk", "n", "net", "c", "cache", "m", "sum", "w", "sched", "v", "vcpus",
-	"space", "freeze", "+-", "delay", "W", "report",
-};
-
-void tui_draw(struct tui *t)
+void tui_draw_screen(struct tui *t)
 {
 	tui_layout(t);
 	erase();
@@ -487,7 +526,4 @@ void tui_draw(struct tui *t)
 	if (t->rows > t->header_y)
 		draw_header(t);
 	draw_rows(t);
-	if (t->rows > TUI_TOP_LINES)
-		tui_draw_hints(t, main_hints, XG_ARRAY_LEN(main_hints));
-	refresh();
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The help screen (every key, every column with its formula and unit, and
- * why the values on screen that show `-` could not be measured) and the
- * sort column menu. Both are modal: sampling waits until they close. */
+/* The help screen: every key (from the key table), every column with its
+ * formula and unit, and why the values on screen that show `-` could not be
+ * measured. A mode of the main loop: sampling goes on while it is open and
+ * each refresh rebuilds it, so the reasons follow the rows on screen. */
 #include "tui_priv.h"
 #include "xgtop/core/reasons.h"
 
 #include <curses.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,20 +49,7 @@ static void lines_wrap(struct lines *L, const char *prefix, const char *text, in
 	if (room < 20)
 		room = 20;
 	while (*p || first) {
-		int len = (int)strlen(p);
-		int cut = len;
-		if (len > room) {
-			cut = room;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (cut == 0) {
-				/* No blank to break at: cut, but not inside a UTF-8
-				 * sequence. */
-				cut = room;
-				while (cut > 1 && ((unsigned char)p[cut] & 0xc0) == 0x80)
-					cut--;
-			}
-		}
+		int cut = tui_wrap_cut(p, room);
 		lines_add(L, "%-*s%.*s", indent, first ? prefix : "", cut, p);
 		p += cut;
 		while (*p == ' ')
@@ -68,32 +57,6 @@ static void lines_wrap(struct lines *L, const char *prefix, const char *text, in
 		first = false;
 	}
 }
-
-static const char *const help_keys[][2] = {
-	{ "q", "quit (Ctrl-C, SIGTERM and SIGHUP also quit and restore the terminal)" },
-	{ "h ?", "this help" },
-	{ "< >", "sort by the visible column left / right of the current one" },
-	{ "o F6", "choose the sort column from a menu" },
-	{ "click", "click a column header to sort by it; click it again to reverse" },
-	{ "r", "reverse the sort order" },
-	{ "/", "filter domains by name: extended regex, case-insensitive; Enter applies, "
-	       "Esc cancels, an empty line clears" },
-	{ "d", "show / hide the disk columns" },
-	{ "n", "show / hide the network columns" },
-	{ "c", "show / hide the cache (PMU) columns" },
-	{ "m", "cache counters summed, or broken down into guest user, guest kernel and host; "
-	       "broken down, each domain with Intel CMT/MBM figures per socket gets one row per "
-	       "socket (\"socket N\": that socket's L3-OCC and MEM-BW; other columns blank)" },
-	{ "w", "show / hide the scheduler columns (RUN% WAIT% BLK% OFF%)" },
-	{ "v", "show / hide one row per vCPU under each domain" },
-	{ "space", "freeze the display (a replay pauses); space again resumes" },
-	{ ". Right", "step one sample forward (while frozen, or in a replay)" },
-	{ "+ -", "longer / shorter refresh interval (0.1 s .. 300 s)" },
-	{ "s", "type the refresh interval in seconds (fractions allowed, at least 0.1)" },
-	{ "W", "write the current view to xgtop-report-YYYYmmdd-HHMMSS.txt in the current directory" },
-	{ "Up Down", "scroll the domain list by a line; PgUp PgDn by a page; Home End to the ends" },
-	{ "Ctrl-L", "redraw the screen" },
-};
 
 /* Distinct (column, reason) pairs behind the `-` cells on screen. */
 static void add_reasons(struct lines *L, const struct tui *t, int width)
@@ -137,12 +100,15 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 	const struct xg_view *v = &t->e->view;
 
 	lines_add(L, "xgtop %s help: keys, columns, and why values are missing", XG_VERSION);
+	lines_wrap(L, "  ", "Sampling goes on while this screen, the sort menu or a prompt is open; "
+		   "only space (freeze) stops it.", width);
 	lines_add(L, "%s", "");
 	lines_add(L, "Keys");
-	for (size_t i = 0; i < XG_ARRAY_LEN(help_keys); i++) {
-		char prefix[32];
-		snprintf(prefix, sizeof(prefix), "  %-9s ", help_keys[i][0]);
-		lines_wrap(L, prefix, help_keys[i][1], width);
+	for (size_t i = 0; i < tui_nbindings; i++) {
+		char keys[64], prefix[80];
+		tui_binding_keys(&tui_bindings[i], keys, sizeof(keys));
+		snprintf(prefix, sizeof(prefix), "  %-9s ", keys);
+		lines_wrap(L, prefix, tui_bindings[i].help, width);
 	}
 	lines_add(L, "%s", "");
 	lines_add(L, "Summary lines");
@@ -178,139 +144,52 @@ static const char *const help_hints[] = {
 	"Up Down PgUp PgDn Home End", "scroll", "q", "back", "any other key", "back",
 };
 
-int tui_help(struct tui *t)
+/* Lines of help on screen: all but the hint line. */
+static size_t help_height(void)
 {
-	struct lines L = { 0 };
-	size_t top = 0;
-	int ret = 0;
-	bool rebuild = true;
-
-	for (;;) {
-		int h = LINES - 1 > 1 ? LINES - 1 : 1;
-		if (rebuild) {
-			lines_free(&L);
-			help_build(&L, t, COLS > 40 ? COLS - 1 : 40);
-			rebuild = false;
-		}
-		size_t maxtop = L.n > (size_t)h ? L.n - (size_t)h : 0;
-		if (top > maxtop)
-			top = maxtop;
-		erase();
-		for (int i = 0; i < h && top + (size_t)i < L.n; i++) {
-			char c0 = L.v[top + i][0];
-			bool title = c0 && c0 != ' ' && c0 != '*' && c0 != '+';
-			if (title)
-				attron(A_BOLD);
-			tui_put(i, 0, L.v[top + i], COLS);
-			if (title)
-				attroff(A_BOLD);
-		}
-		t->cols = COLS;
-		tui_draw_hints(t, help_hints, XG_ARRAY_LEN(help_hints));
-		refresh();
-
-		wint_t ch = 0;
-		int rc = tui_key(t, -1, &ch);
-		if (rc == TUI_KEY_QUIT) {
-			ret = TUI_KEY_QUIT;
-			break;
-		}
-		if (rc == KEY_CODE_YES) {
-			size_t page = h > 1 ? (size_t)h - 1 : 1;
-			switch (ch) {
-			case KEY_UP: top = top ? top - 1 : 0; continue;
-			case KEY_DOWN: top++; continue;
-			case KEY_PPAGE: top = top > page ? top - page : 0; continue;
-			case KEY_NPAGE: top += page; continue;
-			case KEY_HOME: top = 0; continue;
-			case KEY_END: top = maxtop; continue;
-			case KEY_RESIZE: rebuild = true; continue;
-			default: break;
-			}
-		}
-		break;
-	}
-	lines_free(&L);
-	return ret;
+	return LINES - 1 > 1 ? (size_t)LINES - 1 : 1;
 }
 
-int tui_sort_menu(struct tui *t)
+void tui_help_draw(struct tui *t)
 {
-	struct xg_view *v = &t->e->view;
-	enum xg_col cols[XG_COL_COUNT];
-	int n = 0, sel = 0, top = 0, ret = 0;
+	struct lines L = { 0 };
+	size_t h = help_height();
 
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		if (!view_col_visible(v, (enum xg_col)c) && c != XG_COL_NAME)
-			continue;
-		if ((enum xg_col)c == v->sort_col)
-			sel = n;
-		cols[n++] = (enum xg_col)c;
+	help_build(&L, t, COLS > 40 ? COLS - 1 : 40);
+	size_t maxtop = L.n > h ? L.n - h : 0;
+	if (t->help_top > maxtop)
+		t->help_top = maxtop;
+	erase();
+	for (size_t i = 0; i < h && t->help_top + i < L.n; i++) {
+		const char *line = L.v[t->help_top + i];
+		bool title = line[0] && line[0] != ' ' && line[0] != '*' && line[0] != '+';
+		if (title)
+			attron(A_BOLD);
+		tui_put((int)i, 0, line, COLS);
+		if (title)
+			attroff(A_BOLD);
 	}
-	for (;;) {
-		int h = LINES - t->list_y - 3;
-		if (h > n)
-			h = n;
-		if (h < 1)
-			h = 1;
-		int w = COLS < 34 ? COLS : 34;
-		if (sel < top)
-			top = sel;
-		if (sel >= top + h)
-			top = sel - h + 1;
-		int y0 = t->list_y < LINES ? t->list_y : 0;
-		WINDOW *win = newwin(h + 2, w, y0, 0);
-		if (!win)
-			return 0;
-		box(win, 0, 0);
-		mvwaddnstr(win, 0, 2, " Sort by (Enter, Esc) ", w - 4);
-		for (int i = 0; i < h && top + i < n; i++) {
-			enum xg_col c = cols[top + i];
-			char line[64];
-			snprintf(line, sizeof(line), " %-11s %-17s", xg_columns[c].header, xg_columns[c].key);
-			if (top + i == sel)
-				wattron(win, A_REVERSE);
-			mvwaddnstr(win, i + 1, 1, line, w - 2);
-			if (top + i == sel)
-				wattroff(win, A_REVERSE);
-		}
-		wrefresh(win);
-		delwin(win);
+	t->cols = COLS;
+	tui_draw_hints(t, help_hints, XG_ARRAY_LEN(help_hints));
+	wnoutrefresh(stdscr);
+	lines_free(&L);
+}
 
-		wint_t ch = 0;
-		int rc = tui_key(t, -1, &ch);
-		if (rc == TUI_KEY_QUIT) {
-			ret = TUI_KEY_QUIT;
-			break;
+void tui_help_key(struct tui *t, int rc, wint_t ch)
+{
+	size_t h = help_height(), page = h > 1 ? h - 1 : 1;
+
+	if (rc == KEY_CODE_YES) {
+		/* Past the end is clamped when drawn. */
+		switch (ch) {
+		case KEY_UP: t->help_top = t->help_top ? t->help_top - 1 : 0; return;
+		case KEY_DOWN: t->help_top++; return;
+		case KEY_PPAGE: t->help_top = t->help_top > page ? t->help_top - page : 0; return;
+		case KEY_NPAGE: t->help_top += page; return;
+		case KEY_HOME: t->help_top = 0; return;
+		case KEY_END: t->help_top = SIZE_MAX; return;
+		default: break;
 		}
-		if (rc == KEY_CODE_YES) {
-			if (ch == KEY_UP && sel > 0)
-				sel--;
-			else if (ch == KEY_DOWN && sel + 1 < n)
-				sel++;
-			else if (ch == KEY_HOME)
-				sel = 0;
-			else if (ch == KEY_END)
-				sel = n - 1;
-			else if (ch == KEY_ENTER)
-				goto pick;
-			else if (ch == KEY_RESIZE)
-				tui_draw(t);
-			continue;
-		}
-		if (ch == '\r' || ch == '\n')
-			goto pick;
-		if (ch == 27 || ch == 'q')
-			break;
-		continue;
-pick:
-		if (cols[sel] != v->sort_col) {
-			v->sort_col = cols[sel];
-			v->reverse = false;
-		}
-		engine_reapply(t->e);
-		break;
 	}
-	touchwin(stdscr);
-	return ret;
+	t->mode = TUI_MODE_TABLE;
 }

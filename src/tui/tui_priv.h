@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Private to the TUI files (tui.c, tui_draw.c, tui_help.c, tui_prompt.c):
- * the screen state they share. Nothing else includes this. */
+/* Private to the TUI files: the screen state they share, the modes and the
+ * key table. Nothing else includes this (but a test and the refresh bench).
+ * Calls go one way: tui.c (terminal, the loop) -> the modes (tui_keys.c,
+ * tui_help.c, tui_menu.c, tui_prompt.c) -> tui_draw.c; no mode waits for
+ * keys itself. */
 #ifndef XGTOP_TUI_PRIV_H
 #define XGTOP_TUI_PRIV_H
 
@@ -9,10 +12,6 @@
 #include <wchar.h>
 
 #include "xgtop/engine/engine.h"
-
-/* Key codes beyond ncurses' own, returned by tui_key(). */
-#define TUI_KEY_TIMEOUT (-1)   /* the wait ran out with no key */
-#define TUI_KEY_QUIT    (-2)   /* SIGINT/SIGTERM/SIGHUP arrived */
 
 /* The longest NAME column we widen to before cutting names. */
 #define TUI_NAME_MAX_W 40
@@ -32,6 +31,33 @@ struct tui_layout {
 	int dropped;          /* visible columns left out for lack of room */
 };
 
+/* What the screen is showing; the one loop in tui.c draws the current mode
+ * and hands it each key. Sampling goes on in every mode. */
+enum tui_mode {
+	TUI_MODE_TABLE,       /* the domain list (tui_keys.c) */
+	TUI_MODE_HELP,        /* the help screen (tui_help.c) */
+	TUI_MODE_MENU,        /* the sort column menu (tui_menu.c) */
+	TUI_MODE_PROMPT,      /* a line of input on the status row (tui_prompt.c) */
+};
+
+struct tui;
+
+/* Called when a prompt ends: ok is true on Enter (buf holds the line),
+ * false on Esc. */
+typedef void tui_prompt_done(struct tui *t, bool ok, const char *buf);
+
+struct tui_prompt {
+	const char *label;
+	char buf[256];
+	size_t cap;           /* bytes the answer may take, NUL included */
+	tui_prompt_done *done;
+};
+
+struct tui_menu {
+	enum xg_col cols[XG_COL_COUNT];
+	int n, sel, top;
+};
+
 struct tui {
 	struct xg_engine *e;
 	bool utf8;            /* the locale's codeset is UTF-8: ▲▼ and wide names */
@@ -40,6 +66,8 @@ struct tui {
 	bool eof;             /* the recording ended: keep the last frame */
 	bool quit;
 	bool fatal;           /* the terminal failed: msg says how */
+	bool step_now;        /* take a sample now (`.`), whatever the schedule */
+	enum tui_mode mode;
 	int rows, cols;       /* terminal size at the last layout */
 	size_t top;           /* first entry of view.order on screen */
 	int name_sticky;      /* widest name seen since the last reset */
@@ -48,22 +76,43 @@ struct tui {
 	struct tui_layout lay;
 	char msg[256];        /* transient status message, "" = none */
 	bool msg_err;
+	uint64_t last_step;   /* monotonic ns of the last sample */
 	uint64_t next_due;    /* monotonic ns of the next sample */
 	int sig_fd;           /* read end of the signal self-pipe */
+	size_t help_top;      /* first help line on screen */
+	struct tui_menu menu;
+	struct tui_prompt prompt;
 };
 
-/* tui.c */
-/* Waits up to timeout_ms (-1 = forever) for a key. Returns the key (a
- * character in *wch with ret OK, or a KEY_* code with ret KEY_CODE_YES),
- * TUI_KEY_TIMEOUT or TUI_KEY_QUIT. Resizes are handled inside (the caller
- * gets KEY_RESIZE and should redraw). */
-int tui_key(struct tui *t, int timeout_ms, wint_t *wch);
-void tui_set_msg(struct tui *t, bool is_err, const char *fmt, ...)
-	XG_PRINTF(3, 4);
+/* One key binding: the keys, what they do, and how they are documented.
+ * The key names everywhere (help screen, --help, the docs checked by
+ * tests/docs/test_keys.sh) come from the codes, so dispatch and docs
+ * cannot disagree. */
+struct tui_binding {
+	int keys[4];          /* characters or KEY_* codes, 0-terminated */
+	const char *hint;     /* key text in the bottom hint line, NULL = not there */
+	const char *label;    /* its word in the hint line */
+	const char *help;     /* one line for the help screen and --help */
+	void (*act)(struct tui *t, const struct tui_binding *b, int key);
+	int arg;              /* for act: e.g. which toggle */
+};
+
+/* tui_keys.c: the key table and the table mode. */
+extern const struct tui_binding tui_bindings[];
+extern const size_t tui_nbindings;
+/* The key's name as documented ("q", "space", "PgUp", "Ctrl-L", ...). */
+const char *tui_key_name(int key, char *buf, size_t n);
+/* The names of a binding's keys, separated by blanks ("h ?"). */
+void tui_binding_keys(const struct tui_binding *b, char *buf, size_t n);
+void tui_table_draw(struct tui *t);
+void tui_table_key(struct tui *t, int rc, wint_t ch);
 
 /* tui_draw.c */
+void tui_set_msg(struct tui *t, bool is_err, const char *fmt, ...)
+	XG_PRINTF(3, 4);
 void tui_layout(struct tui *t);
-void tui_draw(struct tui *t);
+/* Draws the domain list screen without the hint line, not yet refreshed. */
+void tui_draw_screen(struct tui *t);
 /* The column whose cell covers screen column x, or -1. */
 int tui_col_at(const struct tui *t, int x);
 /* Makes raw (a domain name) safe and at most maxw columns wide: control
@@ -72,19 +121,31 @@ int tui_col_at(const struct tui *t, int x);
 int tui_name_fit(char *out, size_t n, const char *raw, int maxw);
 /* Writes s at (y, x), at most maxw columns, never past the right edge. */
 void tui_put(int y, int x, const char *s, int maxw);
+/* How many bytes of text go on a line of room columns: up to the last
+ * blank that fits, or (none) cut at room but not inside a UTF-8 sequence.
+ * The text is ASCII or UTF-8 of single-width characters. */
+int tui_wrap_cut(const char *text, int room);
 /* Draws the bottom line of key hints from pairs {"key", "label", ...}. */
 void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n);
 
-/* tui_help.c */
-/* Shows the scrollable help screen until a key other than a scroll key.
- * Returns TUI_KEY_QUIT if a terminating signal came, else 0. */
-int tui_help(struct tui *t);
-/* The sort column menu (`o`, F6). Returns TUI_KEY_QUIT or 0. */
-int tui_sort_menu(struct tui *t);
+/* tui_help.c: the help screen. */
+void tui_help_draw(struct tui *t);
+void tui_help_key(struct tui *t, int rc, wint_t ch);
 
-/* tui_prompt.c */
-/* Reads a line on the status row, starting from the text in buf. Returns 1
- * on Enter (buf holds the line), 0 on Esc, TUI_KEY_QUIT on a signal. */
-int tui_prompt(struct tui *t, const char *label, char *buf, size_t n);
+/* tui_menu.c: the sort column menu (`o`, F6). */
+void tui_menu_open(struct tui *t);
+void tui_menu_draw(struct tui *t);
+void tui_menu_key(struct tui *t, int rc, wint_t ch);
+
+/* tui_prompt.c: one line of input on the status row. */
+/* Starts a prompt with label, the answer preset to init and at most cap
+ * bytes (NUL included, at most sizeof(prompt.buf)); done gets the outcome. */
+void tui_prompt_open(struct tui *t, const char *label, const char *init, size_t cap,
+		     tui_prompt_done *done);
+void tui_prompt_draw(struct tui *t);
+void tui_prompt_key(struct tui *t, int rc, wint_t ch);
+
+/* tui_report.c: the `W` report file. */
+void tui_write_report(struct tui *t);
 
 #endif

@@ -77,7 +77,8 @@ int main(int argc, char **argv)
 		uint64_t b = xg_self_cpu_ns();
 		view_apply(&e.view, &e.table);
 		uint64_t c = xg_self_cpu_ns();
-		tui_draw(&t);
+		tui_table_draw(&t);
+		doupdate();
 		uint64_t d = xg_self_cpu_ns();
 		tm += b - a;
 		ts += c - b;

@@ -158,6 +158,111 @@ static void toggles_and_sort_step(void **state)
 	view_free(&v);
 }
 
+static void delay_bounds_and_steps(void **state)
+{
+	(void)state;
+	char text[64];
+	/* The message text says what the numbers say. */
+	snprintf(text, sizeof(text), "%g to %g", XG_DELAY_MIN_S, XG_DELAY_MAX_S);
+	assert_string_equal(text, XG_DELAY_RANGE);
+	assert_true(view_delay_valid(XG_DELAY_MIN_S));
+	assert_true(view_delay_valid(0.05));
+	assert_false(view_delay_valid(0.0499));
+	assert_true(view_delay_valid(86400));
+	assert_false(view_delay_valid(86400.5));
+	assert_false(view_delay_valid(0));
+	assert_false(view_delay_valid(-1));
+	assert_false(view_delay_valid(0.0 / 0.0));
+	assert_true(view_delay_valid(1));
+
+	static const double ladder[] = { 0.1, 0.2, 0.5, 1, 1.5, 2, 3, 5, 10, 15, 30, 60, 120, 300 };
+	double d = 0.05;
+	for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+		d = view_delay_step(d, 1);
+		assert_true(d == ladder[i]);
+		assert_true(view_delay_valid(d));
+	}
+	assert_true(view_delay_step(300, 1) == 300);      /* the top stays */
+	assert_true(view_delay_step(1000, 1) == 1000);    /* above the ladder: no step up */
+	assert_true(view_delay_step(1000, -1) == 300);
+	assert_true(view_delay_step(0.1, -1) == 0.1);     /* the bottom stays */
+	assert_true(view_delay_step(0.05, -1) == 0.05);   /* below it too (-d 0.05) */
+	assert_true(view_delay_step(2.25, 1) == 3);       /* off the ladder: the next rung */
+	assert_true(view_delay_step(2.25, -1) == 2);
+	assert_true(view_delay_step(1.5, -1) == 1);
+}
+
+static void toggles_keep_a_visible_sort(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	view_init(&v, &cfg);
+
+	/* Hiding the sort column: CPU% in its natural order. */
+	view_sort_by(&v, XG_COL_NET_RX);
+	v.reverse = true;
+	assert_false(view_toggle(&v, XG_TOGGLE_NET));
+	assert_false(v.show_net);
+	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
+	assert_false(v.reverse);
+	assert_true(view_toggle(&v, XG_TOGGLE_NET));
+	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
+
+	/* m hides the summed cache columns and shows the breakdown. */
+	view_sort_by(&v, XG_COL_HIT);
+	assert_false(view_toggle(&v, XG_TOGGLE_SUMCACHE));
+	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
+	assert_true(view_col_visible(&v, XG_COL_HIT_GU));
+	view_sort_by(&v, XG_COL_HIT_GU);
+	assert_false(view_toggle(&v, XG_TOGGLE_CACHE));   /* c hides the breakdown too */
+	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
+	assert_true(view_toggle(&v, XG_TOGGLE_CACHE));
+	assert_true(view_toggle(&v, XG_TOGGLE_SUMCACHE));
+
+	/* A toggle that leaves the sort column visible keeps the sort. */
+	view_sort_by(&v, XG_COL_MEM);
+	v.reverse = true;
+	assert_false(view_toggle(&v, XG_TOGGLE_DISK));
+	assert_false(view_toggle(&v, XG_TOGGLE_SCHED));
+	assert_true(view_toggle(&v, XG_TOGGLE_VCPUS));
+	assert_true(v.show_vcpus);
+	assert_int_equal(v.sort_col, XG_COL_MEM);
+	assert_true(v.reverse);
+	/* Each toggle flips its own flag and no other. */
+	assert_false(v.show_disk);
+	assert_false(v.show_sched);
+	assert_true(v.show_net && v.show_cache && v.sumcache);
+
+	/* NAME is never hidden. */
+	view_sort_by(&v, XG_COL_NAME);
+	for (int g = 0; g < XG_TOGGLE_COUNT; g++)
+		view_toggle(&v, (enum xg_toggle)g);
+	assert_int_equal(v.sort_col, XG_COL_NAME);
+	view_free(&v);
+}
+
+static void sort_by_and_toggle(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	view_init(&v, &cfg);
+	v.reverse = true;
+	view_sort_by(&v, XG_COL_CPU_PCT);   /* already: keeps its direction */
+	assert_true(v.reverse);
+	view_sort_by(&v, XG_COL_MEM);       /* another: natural order */
+	assert_int_equal(v.sort_col, XG_COL_MEM);
+	assert_false(v.reverse);
+	view_sort_toggle(&v, XG_COL_MEM);   /* the same again: reversed */
+	assert_true(v.reverse);
+	view_sort_toggle(&v, XG_COL_MEM);
+	assert_false(v.reverse);
+	v.reverse = true;
+	view_sort_toggle(&v, XG_COL_NAME);
+	assert_int_equal(v.sort_col, XG_COL_NAME);
+	assert_false(v.reverse);
+	view_free(&v);
+}
+
 static void lookup_and_format(void **state)
 {
 	(void)state;
@@ -233,6 +338,9 @@ int main(void)
 		cmocka_unit_test_setup(ties_keep_id_order, setup),
 		cmocka_unit_test_setup(filter_and_vmfile, setup),
 		cmocka_unit_test_setup(toggles_and_sort_step, setup),
+		cmocka_unit_test_setup(delay_bounds_and_steps, setup),
+		cmocka_unit_test_setup(toggles_keep_a_visible_sort, setup),
+		cmocka_unit_test_setup(sort_by_and_toggle, setup),
 		cmocka_unit_test_setup(lookup_and_format, setup),
 		cmocka_unit_test_setup(vcpu_rows_follow_domain, setup),
 	};

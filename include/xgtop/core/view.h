@@ -9,6 +9,23 @@
 #include "xgtop/core/config.h"
 #include "xgtop/core/metrics.h"
 
+/* The refresh interval's bounds, for -d and the TUI prompt alike. */
+#define XG_DELAY_MIN_S 0.05
+#define XG_DELAY_MAX_S 86400.0
+/* The same bounds for messages (tests/unit/test_view.c keeps them equal). */
+#define XG_DELAY_RANGE "0.05 to 86400"
+
+/* What the d, n, c, m, w and v keys switch (and --nodisk & co. preset). */
+enum xg_toggle {
+	XG_TOGGLE_DISK,
+	XG_TOGGLE_NET,
+	XG_TOGGLE_CACHE,
+	XG_TOGGLE_SUMCACHE,   /* cache figures summed, or broken down */
+	XG_TOGGLE_SCHED,
+	XG_TOGGLE_VCPUS,
+	XG_TOGGLE_COUNT
+};
+
 struct xg_view {
 	enum xg_col sort_col;
 	bool reverse;               /* flip the column's natural order */
@@ -43,6 +60,20 @@ bool view_socket_rows(const struct xg_view *v);
 unsigned view_row_kinds(const struct xg_view *v);
 /* Moves the sort column to the next/previous visible column. */
 void view_sort_step(struct xg_view *v, int dir);
+/* Sorts by c in its natural order; already the sort column, c keeps its
+ * direction. */
+void view_sort_by(struct xg_view *v, enum xg_col c);
+/* Sorts by c, or reverses the order when c is already the sort column. */
+void view_sort_toggle(struct xg_view *v, enum xg_col c);
+/* Flips one toggle and returns its new state. When that hides the sort
+ * column, the view sorts by CPU% (natural order) rather than by something
+ * the user cannot see. */
+bool view_toggle(struct xg_view *v, enum xg_toggle g);
+/* Is d (seconds) a refresh interval we accept? */
+bool view_delay_valid(double d);
+/* The next longer (dir > 0) or shorter refresh interval on the + / - ladder
+ * 0.1 .. 300 s; d itself when there is none further that way. */
+double view_delay_step(double d, int dir);
 /* Filters and sorts t into v->order: domain rows by the sort column
  * (numeric, `-` values last), each followed by its socket rows and vCPU
  * rows when shown, in table order. */

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sort column menu (`o`, F6): a box over the domain list with the
+ * visible columns and their keys. A mode of the main loop: the list behind
+ * it keeps refreshing. */
+#include "tui_priv.h"
+
+#include <curses.h>
+#include <stdio.h>
+
+void tui_menu_open(struct tui *t)
+{
+	const struct xg_view *v = &t->e->view;
+	struct tui_menu *m = &t->menu;
+
+	m->n = m->sel = m->top = 0;
+	for (int c = 0; c < XG_COL_COUNT; c++) {
+		if (!view_col_visible(v, (enum xg_col)c) && c != XG_COL_NAME)
+			continue;
+		if ((enum xg_col)c == v->sort_col)
+			m->sel = m->n;
+		m->cols[m->n++] = (enum xg_col)c;
+	}
+	t->mode = TUI_MODE_MENU;
+}
+
+void tui_menu_draw(struct tui *t)
+{
+	struct tui_menu *m = &t->menu;
+	int h = LINES - t->list_y - 3;
+	if (h > m->n)
+		h = m->n;
+	if (h < 1)
+		h = 1;
+	int w = COLS < 34 ? COLS : 34;
+	if (m->sel < m->top)
+		m->top = m->sel;
+	if (m->sel >= m->top + h)
+		m->top = m->sel - h + 1;
+	int y0 = t->list_y < LINES ? t->list_y : 0;
+	WINDOW *win = newwin(h + 2, w, y0, 0);
+	if (!win)
+		return;
+	box(win, 0, 0);
+	mvwaddnstr(win, 0, 2, " Sort by (Enter, Esc) ", w - 4);
+	for (int i = 0; i < h && m->top + i < m->n; i++) {
+		enum xg_col c = m->cols[m->top + i];
+		char line[64];
+		snprintf(line, sizeof(line), " %-11s %-17s", xg_columns[c].header, xg_columns[c].key);
+		if (m->top + i == m->sel)
+			wattron(win, A_REVERSE);
+		mvwaddnstr(win, i + 1, 1, line, w - 2);
+		if (m->top + i == m->sel)
+			wattroff(win, A_REVERSE);
+	}
+	wnoutrefresh(win);
+	delwin(win);
+}
+
+void tui_menu_key(struct tui *t, int rc, wint_t ch)
+{
+	struct tui_menu *m = &t->menu;
+
+	if (rc == KEY_CODE_YES) {
+		switch (ch) {
+		case KEY_UP: m->sel -= m->sel > 0; return;
+		case KEY_DOWN: m->sel += m->sel + 1 < m->n; return;
+		case KEY_HOME: m->sel = 0; return;
+		case KEY_END: m->sel = m->n - 1; return;
+		case KEY_ENTER: break;   /* picks, below */
+		default: return;
+		}
+	} else if (ch == 27 || ch == 'q') {   /* Esc */
+		t->mode = TUI_MODE_TABLE;
+		return;
+	} else if (ch != '\r' && ch != '\n') {
+		return;
+	}
+	view_sort_by(&t->e->view, m->cols[m->sel]);
+	engine_reapply(t->e);
+	t->mode = TUI_MODE_TABLE;
+}
