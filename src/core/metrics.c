@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Rates between two samples, computed in one place. A domain's baseline is
- * the same domain in the previous sample: same id, handle, generation and
- * name. Anything else (new domain, id reused, rename, counter going
- * backwards) starts a new baseline and shows `-` for one interval instead
- * of a negative or absurd rate. */
+ * the same domain in the previous sample: dom_same() with XG_SAME_ROW (same
+ * id, handle, generation and name). Anything else (new domain, id reused,
+ * rename, counter going backwards) starts a new baseline and shows `-` for
+ * one interval instead of a negative or absurd rate. */
 #include "xgtop/core/metrics.h"
 
 #include <stdio.h>
@@ -384,8 +384,8 @@ static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *curso
 		*why = XG_WHY_FIRST;
 		return NULL;
 	}
-	if (memcmp(p->handle, c->handle, sizeof(c->handle)) || p->gen != c->gen ||
-	    strcmp(p->name, c->name)) {
+	struct xg_dom_ident was = dom_ident(p);
+	if (!dom_same(&was, c, XG_SAME_ROW)) {
 		*why = XG_WHY_RESET;
 		return NULL;
 	}

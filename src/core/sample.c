@@ -197,3 +197,19 @@ const struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id)
 	}
 	return lo < s->ndom && s->dom[lo].id == id ? &s->dom[lo] : NULL;
 }
+
+struct xg_dom_ident dom_ident(const struct xg_dom *d)
+{
+	struct xg_dom_ident k = { .id = d->id, .gen = d->gen };
+	memcpy(k.handle, d->handle, sizeof(k.handle));
+	memcpy(k.name, d->name, sizeof(k.name));
+	return k;
+}
+
+bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how)
+{
+	if (was->id != now->id || was->gen != now->gen ||
+	    memcmp(was->handle, now->handle, sizeof(was->handle)))
+		return false;
+	return how == XG_SAME_OBJECT || !strncmp(was->name, now->name, XG_NAME_MAX);
+}

@@ -222,9 +222,8 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 	struct rec_buf *b = &r->text;
 	const struct xg_dom *pd = r->prev.have ? rec_index_find(&r->prev.ix, r->prev.base, d->id) : NULL;
 	const struct xg_dom *o = pd ? pd : &zero;
-
-	if (!pd || pd->gen != d->gen || memcmp(pd->handle, d->handle, 16) ||
-	    strncmp(pd->name, d->name, XG_NAME_MAX)) {
+	struct xg_dom_ident was = dom_ident(o);
+	if (!pd || !dom_same(&was, d, XG_SAME_ROW)) {
 		rbuf_puts(b, "D\t");
 		rbuf_u64(b, d->id);
 		rbuf_putc(b, '\t');

@@ -12,8 +12,7 @@
 #define ATTACH_RETRY_NS 10000000000ull  /* after a failed attach (no RMID free ...) */
 
 struct cmt_dom {
-	uint32_t domid, gen;
-	uint8_t handle[16];
+	struct xg_dom_ident ident;          /* the domain as last seen */
 	uint32_t rmid;                      /* at the last read, 0 = none */
 	bool ours;                          /* we attached it: we detach it */
 	bool live;
@@ -135,7 +134,7 @@ size_t cmt_attached(const struct xg_cmt *c, uint32_t *out, size_t max)
 	for (size_t i = 0; i < c->n; i++)
 		if (c->d[i].ours) {
 			if (k < max)
-				out[k] = c->d[i].domid;
+				out[k] = c->d[i].ident.id;
 			k++;
 		}
 	return k;
@@ -161,7 +160,7 @@ static uint32_t ensure_rmid(struct xg_cmt *c, struct cmt_dom *cd, uint32_t rmid,
 		*why = cd->why;
 		return 0;
 	}
-	if (c->ops->attach(c->h, cd->domid)) {
+	if (c->ops->attach(c->h, cd->ident.id)) {
 		int e = errno;
 		if (e == EOVERFLOW)
 			snprintf(cd->why, sizeof(cd->why), "no free RMID: xc_psr_cmt_attach: %s (Xen has "
@@ -173,7 +172,7 @@ static uint32_t ensure_rmid(struct xg_cmt *c, struct cmt_dom *cd, uint32_t rmid,
 		return 0;
 	}
 	cd->ours = true;
-	int rc = c->ops->get_rmid(c->h, cd->domid, &rmid);
+	int rc = c->ops->get_rmid(c->h, cd->ident.id, &rmid);
 	if (rc || !rmid) {
 		snprintf(cd->why, sizeof(cd->why), "attached, but xc_psr_cmt_get_domain_rmid "
 			 "%s", rc ? strerror(errno) : "still says RMID 0");
@@ -259,14 +258,15 @@ static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, st
 	}
 }
 
-/* The entry of d, matched by id and identity (a domid reused by another
- * domain is a fresh entry: Xen freed the old domain's RMID with it). */
+/* The entry of d, matched by id and identity: a domid reused by another
+ * domain is a fresh entry (Xen freed the old domain's RMID with it); a
+ * renamed domain keeps its entry, so the RMID we attached is still ours to
+ * detach, and not attached twice. */
 static struct cmt_dom *match(struct xg_cmt *c, size_t *j, const struct xg_dom *d)
 {
-	while (*j < c->n && c->d[*j].domid < d->id)
+	while (*j < c->n && c->d[*j].ident.id < d->id)
 		(*j)++;
-	if (*j < c->n && c->d[*j].domid == d->id && c->d[*j].gen == d->gen &&
-	    !memcmp(c->d[*j].handle, d->handle, 16))
+	if (*j < c->n && dom_same(&c->d[*j].ident, d, XG_SAME_OBJECT))
 		return &c->d[(*j)++];
 	return NULL;
 }
@@ -286,14 +286,11 @@ void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
 			continue;   /* sources list each domain once, in id order */
 		struct cmt_dom *old = match(c, &j, d);
 		struct cmt_dom *cd = &c->next[nn++];
-		if (old) {
+		if (old)
 			*cd = *old;
-		} else {
+		else
 			memset(cd, 0, sizeof(*cd));
-			cd->domid = d->id;
-			cd->gen = d->gen;
-			memcpy(cd->handle, d->handle, 16);
-		}
+		cd->ident = dom_ident(d);
 		read_dom(c, s, d, cd, now_ns);
 	}
 	/* Entries left behind belong to domains that are gone: Xen released
@@ -319,9 +316,9 @@ int cmt_close(struct xg_cmt *c)
 		cd->ours = false;
 		/* ESRCH: the domain went away since the last refresh, and its
 		 * RMID with it. */
-		if (c->ops->detach(c->h, cd->domid) && errno != ESRCH) {
+		if (c->ops->detach(c->h, cd->ident.id) && errno != ESRCH) {
 			fprintf(stderr, "xgtop: could not detach CMT from domain %u: %s "
-				"(run: xl psr-cmt-detach %u)\n", cd->domid, strerror(errno), cd->domid);
+				"(run: xl psr-cmt-detach %u)\n", cd->ident.id, strerror(errno), cd->ident.id);
 			failed++;
 		}
 	}

@@ -17,8 +17,7 @@
 #include <xenstore.h>
 
 struct gp_dom {
-	uint32_t domid, gen;
-	uint8_t handle[16];
+	struct xg_dom_ident ident;   /* the domain as last seen */
 	struct xg_gp_state st;
 	char events[XG_GP_VAL_MAX];
 };
@@ -80,12 +79,13 @@ static int read_pub(struct xg_gpreader *r, uint32_t domid, struct xg_guestpub *p
 	return -1;
 }
 
+/* The entry of d: a domid reused by another domain starts afresh; a
+ * renamed domain runs the same agent, whose totals carry on. */
 static struct gp_dom *match(struct xg_gpreader *r, size_t *j, const struct xg_dom *d)
 {
-	while (*j < r->n && r->d[*j].domid < d->id)
+	while (*j < r->n && r->d[*j].ident.id < d->id)
 		(*j)++;
-	if (*j < r->n && r->d[*j].domid == d->id && r->d[*j].gen == d->gen &&
-	    !memcmp(r->d[*j].handle, d->handle, 16))
+	if (*j < r->n && dom_same(&r->d[*j].ident, d, XG_SAME_OBJECT))
 		return &r->d[(*j)++];
 	return NULL;
 }
@@ -109,14 +109,11 @@ void gpr_collect(struct xg_gpreader *r, struct xg_sample *s, uint64_t now_ns)
 		/* Only domains with an agent keep state across refreshes. */
 		struct gp_dom *old = match(r, &j, d);
 		struct gp_dom *g = &r->next[nn++];
-		if (old) {
+		if (old)
 			*g = *old;
-		} else {
+		else
 			memset(g, 0, sizeof(*g));
-			g->domid = d->id;
-			g->gen = d->gen;
-			memcpy(g->handle, d->handle, 16);
-		}
+		g->ident = dom_ident(d);
 		if (rc == 0)
 			why = gp_fold(&g->st, &p, now_ns);
 		if (why) {

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "xgtop/core/sample.h"
@@ -54,6 +55,50 @@ static void sort_and_find(void **state)
 	sample_free(&c);
 }
 
+/* One answer to "same domain as before?": a reused id (other handle or
+ * generation) is never the same; a rename is the same object but not the
+ * same row. */
+static void same_domain(void **state)
+{
+	(void)state;
+	struct xg_sample s;
+	sample_init(&s);
+	struct xg_dom *d = sample_add_dom(&s, 12);
+	d->handle[15] = 0xab;
+	d->gen = 2;
+	snprintf(d->name, sizeof(d->name), "web");
+	struct xg_dom_ident was = dom_ident(d);
+	assert_int_equal(was.id, 12);
+	assert_true(dom_same(&was, d, XG_SAME_OBJECT));
+	assert_true(dom_same(&was, d, XG_SAME_ROW));
+
+	snprintf(d->name, sizeof(d->name), "web-renamed");
+	assert_true(dom_same(&was, d, XG_SAME_OBJECT));
+	assert_false(dom_same(&was, d, XG_SAME_ROW));
+	snprintf(d->name, sizeof(d->name), "web");
+
+	d->handle[15] = 0xac;       /* the id reused by another domain */
+	assert_false(dom_same(&was, d, XG_SAME_OBJECT));
+	assert_false(dom_same(&was, d, XG_SAME_ROW));
+	d->handle[15] = 0xab;
+	d->gen = 3;                 /* the source saw it restart */
+	assert_false(dom_same(&was, d, XG_SAME_OBJECT));
+	d->gen = 2;
+	d->id = 13;
+	assert_false(dom_same(&was, d, XG_SAME_OBJECT));
+	d->id = 12;
+	assert_true(dom_same(&was, d, XG_SAME_ROW));
+
+	/* A name filling the whole buffer, no NUL: compared to its end only. */
+	memset(d->name, 'x', sizeof(d->name));
+	was = dom_ident(d);
+	assert_true(dom_same(&was, d, XG_SAME_ROW));
+	d->name[XG_NAME_MAX - 1] = 'y';
+	assert_false(dom_same(&was, d, XG_SAME_ROW));
+	assert_true(dom_same(&was, d, XG_SAME_OBJECT));
+	sample_free(&s);
+}
+
 static void escape_names(void **state)
 {
 	(void)state;
@@ -70,6 +115,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reasons_are_interned),
 		cmocka_unit_test(sort_and_find),
+		cmocka_unit_test(same_domain),
 		cmocka_unit_test(escape_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

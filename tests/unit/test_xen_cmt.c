@@ -258,6 +258,43 @@ static void detach_exactly_ours(void **state)
 	sample_free(&s);
 }
 
+/* xl rename keeps domid, handle and RMID: the entry (and the RMID we
+ * attached) carries over, is not attached again, and is detached once. The
+ * MBM baseline carries on too: no reset reason after the rename. */
+static void rename_keeps_rmid(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f, 2);
+	struct xg_err err = { 0 };
+	struct xg_cmt *c = cmt_open(&fops, &f, true, &err);
+	assert_non_null(c);
+	struct xg_sample s;
+	sample_init(&s);
+	sample_of(&s, &f);
+	snprintf(s.dom[1].name, sizeof(s.dom[1].name), "old");
+	cmt_collect(c, &s, 0);
+	assert_int_equal(f.attach_calls, 2);
+	uint32_t rmid = f.rmid[1];
+	f.raw[1][0][XG_SOCK_MBM_TOTAL] = 100;
+	f.raw[1][1][XG_SOCK_MBM_TOTAL] = 100;
+	sample_of(&s, &f);
+	snprintf(s.dom[1].name, sizeof(s.dom[1].name), "new");
+	cmt_collect(c, &s, S / 2);
+	assert_int_equal(f.attach_calls, 2);
+	assert_int_equal(f.rmid[1], rmid);
+	assert_true(dom_has(&s.dom[1], XG_F_MBM_TOTAL));
+	assert_int_equal(s.dom[1].v[XG_F_MBM_TOTAL], 2 * 100 * 1000);
+	uint32_t a[4];
+	assert_int_equal(cmt_attached(c, a, 4), 2);
+	assert_int_equal(a[1], 1);
+	assert_int_equal(cmt_close(c), 0);
+	assert_int_equal(f.detach_calls, 2);
+	assert_int_equal(f.rmid[1], 0);
+	assert_int_equal(f.free_rmids, 3);
+	sample_free(&s);
+}
+
 static void out_of_rmids(void **state)
 {
 	(void)state;
@@ -415,6 +452,7 @@ int main(void)
 		cmocka_unit_test(mbm_gap_and_reset),
 		cmocka_unit_test(no_attach_without_option),
 		cmocka_unit_test(detach_exactly_ours),
+		cmocka_unit_test(rename_keeps_rmid),
 		cmocka_unit_test(out_of_rmids),
 		cmocka_unit_test(disabled_says_why),
 		cmocka_unit_test(values_per_socket_and_sum),

@@ -128,6 +128,31 @@ struct xg_dom {
 	uint32_t sock_first, sock_count;  /* slice of xg_sample.sock */
 };
 
+/* "Is this the same domain as before?" Ids alone do not say it: Xen reuses
+ * domids, cgroup and process ids come back. A consumer that keeps state per
+ * domain between samples keeps its xg_dom_ident and asks dom_same(). */
+struct xg_dom_ident {
+	uint32_t id;
+	uint32_t gen;
+	uint8_t handle[16];
+	char name[XG_NAME_MAX];
+};
+/* How much of the identity must match. */
+enum xg_same {
+	/* Same id, handle (uuid) and gen: the same object in the hypervisor
+	 * or kernel. A rename (xl rename keeps domid, handle and RMID) is the
+	 * same object, so what belongs to the object carries over: CMT's RMID
+	 * (attached once, detached once), the guest agent's totals. */
+	XG_SAME_OBJECT,
+	/* ... and the same name: the same row for a reader. A rename starts a
+	 * new rate baseline (metrics) and a new 'D' record (recorder). */
+	XG_SAME_ROW,
+};
+struct xg_dom_ident dom_ident(const struct xg_dom *d);
+/* Whether now is the domain was was, as far as `how` asks. Names compare
+ * as raw bytes up to their NUL or XG_NAME_MAX. */
+bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how);
+
 /* Intel CMT/MBM of one domain on one socket (L3 domain), for the breakdown
  * under `m`; the domain's XG_F_L3_OCC / XG_F_MBM_* fields hold the sums.
  * Kept in a pool beside the domains (like vCPUs): most domains have none,
