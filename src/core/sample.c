@@ -185,7 +185,7 @@ void sample_sort(struct xg_sample *s)
 		}
 }
 
-const struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id)
+struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id)
 {
 	size_t lo = 0, hi = s->ndom;
 	while (lo < hi) {

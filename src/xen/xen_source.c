@@ -352,19 +352,6 @@ static void invalid_group(struct xg_sample *out, const enum xg_field *f, size_t 
 		sample_invalid_all(out, f[i], why);
 }
 
-static struct xg_dom *dom_by_id(struct xg_sample *out, uint32_t id)
-{
-	size_t lo = 0, hi = out->ndom;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (out->dom[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < out->ndom && out->dom[lo].id == id ? &out->dom[lo] : NULL;
-}
-
 /* Netback counts from the backend side; the sample holds the guest's view,
  * so the backend's tx is what the guest received. */
 static void collect_net(struct xg_source *s, struct xg_sample *out)
@@ -385,7 +372,7 @@ static void collect_net(struct xg_source *s, struct xg_sample *out)
 	}
 	for (size_t i = 0; i < s->nvifs; i++) {
 		const struct xb_vif *w = &s->vifs[i];
-		struct xg_dom *d = dom_by_id(out, w->domid);
+		struct xg_dom *d = sample_find(out, w->domid);
 		if (!d)
 			continue;
 		d->v[XG_F_NETS]++;
@@ -418,7 +405,7 @@ static void collect_disk(struct xg_source *s, struct xg_sample *out)
 	}
 	for (size_t i = 0; i < s->nvbds; i++) {
 		const struct xb_vbd *b = &s->vbds[i];
-		struct xg_dom *d = dom_by_id(out, b->domid);
+		struct xg_dom *d = sample_find(out, b->domid);
 		if (!d)
 			continue;
 		d->v[XG_F_VBDS]++;

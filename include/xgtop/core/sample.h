@@ -246,8 +246,9 @@ void sample_invalid_all(struct xg_sample *s, enum xg_field f, const char *why);
 const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_field f);
 /* Sorts domains by id (the order metrics and the recorder expect). */
 void sample_sort(struct xg_sample *s);
-/* Finds a domain by id in a sorted sample. */
-const struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id);
+/* Finds a domain by id in a sorted sample. Like strchr, the result is not
+ * const: a source that owns s fills the domain it found. */
+struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id);
 
 /* Stable lower-case names of the fields ("cpu_ns", "net_rx_bytes" ...), used
  * by the recorder and the JSON/CSV sinks. */
