@@ -237,11 +237,6 @@ void xt_events_close(struct xt_events *e)
 	}
 }
 
-uint64_t xt_events_pcpu_first(const struct xt_events *e, uint32_t p)
-{
-	return p < e->nq && e->q[p].has_first ? e->q[p].first_tsc : 0;
-}
-
 bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out)
 {
 	struct xt_evq *best = NULL;

@@ -253,6 +253,5 @@ struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id);
 /* Stable lower-case names of the fields ("cpu_ns", "net_rx_bytes" ...), used
  * by the recorder and the JSON/CSV sinks. */
 const char *field_name(enum xg_field f);
-bool field_is_counter(enum xg_field f);
 
 #endif

@@ -213,8 +213,6 @@ size_t xt_events_drain(struct xt_events *e, uint64_t upto,
                        void (*fn)(void *ctx, const struct xt_ev *ev), void *ctx);
 /* All remaining events in merged order as one array (caller frees). */
 struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n);
-/* First TSC of pCPU p (0 if unknown). */
-uint64_t xt_events_pcpu_first(const struct xt_events *e, uint32_t p);
 /* Median TSC rate estimate in Hz from INFPREV records, 0 if < 16 samples. */
 double xt_events_estimate_hz(struct xt_events *e, size_t *nsamples);
 
