@@ -88,12 +88,18 @@ static int read_small(const char *path, char *buf, size_t n)
 	return 0;
 }
 
+/* kernel.perf_event_paranoid (-1 and up), INT_MIN when unreadable. */
 static int read_paranoid(void)
 {
 	char buf[32];
 	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)))
 		return INT_MIN;
-	return atoi(buf);
+	buf[strcspn(buf, "\n")] = 0;
+	bool neg = buf[0] == '-';
+	uint64_t v;
+	if (!xg_parse_u64(buf + neg, &v) || v > INT_MAX)
+		return INT_MIN;
+	return neg ? -(int)v : (int)v;
 }
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
