@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `xgtop trace FILE`: per-domain and per-vCPU scheduler summary of an
  * xentrace capture, as text, CSV or JSON. */
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 
 #include <getopt.h>
 #include <inttypes.h>

@@ -5,7 +5,7 @@
  * cumulative scheduler ns up to the window's end; a vCPU that did not
  * change state during a window is counted in its state for all of it. */
 #include "xgtop/core/source.h"
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 
 #include <stdio.h>
 #include <stdlib.h>

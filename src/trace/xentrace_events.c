@@ -2,9 +2,11 @@
 /* Keeps the records runstate accounting needs (runstate changes, continue
  * running, lost records), one queue per pCPU, and merges the queues in TSC
  * order: a vCPU's records come from several pCPUs (it is woken on one and
- * runs on another), and xentrace writes each pCPU's records in chunks. */
+ * runs on another), and xentrace writes each pCPU's records in chunks.
+ * Also the TSC rate: estimated from INFPREV records, given, converted. */
 #include "xgtop/trace/xentrace.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -428,4 +430,40 @@ double xt_events_estimate_hz(struct xt_events *e, size_t *nsamples)
 	/* Rounded to 0.1 MHz: the estimate is not better than that, and every
 	 * user of it then converts cycles identically. */
 	return (double)(uint64_t)(e->hz_samples[e->nhz / 2] / 1e5 + 0.5) * 1e5;
+}
+
+uint64_t xt_cyc_to_ns(uint64_t cyc, double hz)
+{
+	if (hz <= 0)
+		return 0;
+	/* Integral Hz (the usual case) converts exactly. */
+	if (hz == floor(hz) && hz < 1.8e19) {
+		unsigned __int128 n = (unsigned __int128)cyc * 1000000000u + (uint64_t)hz / 2;
+		return (uint64_t)(n / (uint64_t)hz);
+	}
+	return (uint64_t)llroundl((long double)cyc * 1e9L / hz);
+}
+
+bool xt_parse_hz(const char *s, double *hz)
+{
+	char *end;
+	if (!s || !*s)
+		return false;
+	double v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v <= 0)
+		return false;
+	switch (*end) {
+	case 0: break;
+	case 'G': case 'g': v *= 1e9; end++; break;
+	case 'M': case 'm': v *= 1e6; end++; break;
+	case 'K': case 'k': v *= 1e3; end++; break;
+	default: return false;
+	}
+	if (*end && strcmp(end, "Hz") && strcmp(end, "hz"))
+		return false;
+	/* Below 1 MHz is surely a unit mistake (a TSC runs at GHz). */
+	if (v < 1e6 || v > 1e11)
+		return false;
+	*hz = floor(v + 0.5);
+	return true;
 }

@@ -6,7 +6,7 @@
 #ifdef HAVE_XEN
 
 #include "xgtop/xen/xen_trace_live.h"
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 #include "xt_tbuf.h"
 
 /* ---- building traces in memory ---- */
