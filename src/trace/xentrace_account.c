@@ -150,7 +150,7 @@ void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint
 {
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].kind == XT_EV_CHANGE)
-			xt_acct_seed(a, ev[i].dom, ev[i].vcpu, ev[i].old_new >> 4, start);
+			xt_acct_seed(a, ev[i].dom, ev[i].vcpu, xt_ev_old(&ev[i]), start);
 		else if (ev[i].kind == XT_EV_CONTINUE)
 			xt_acct_seed(a, ev[i].dom, ev[i].vcpu, XT_RUNNING, start);
 	}
@@ -181,7 +181,7 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 	switch (ev->kind) {
 	case XT_EV_CHANGE:
 	case XT_EV_CONTINUE: {
-		unsigned old = ev->old_new >> 4, nw = ev->old_new & 0xf;
+		unsigned old = xt_ev_old(ev), nw = xt_ev_new(ev);
 		int32_t vi = (int32_t)xt_acct_vcpu(a, ev->dom, ev->vcpu);
 		struct xt_vcpu_acct *v = &a->v[vi];
 		if (v->state == XT_NSTATES)

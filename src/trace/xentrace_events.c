@@ -105,7 +105,7 @@ static inline __attribute__((always_inline)) void add_runstate(struct xt_events 
 	e->sched_records++;
 	/* {vcpu:16, dom:16} in the first word; Xen builds with perf
 	 * counters appended two u64s, which we ignore. */
-	if (nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > 3 || newst > 3))) {
+	if (nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > XT_OFFLINE || newst > XT_OFFLINE))) {
 		e->short_records++;
 		return;
 	}
@@ -113,11 +113,11 @@ static inline __attribute__((always_inline)) void add_runstate(struct xt_events 
 	ev.dom = d0 >> 16;
 	if (lo == XT_CONTINUE_RUNNING) {
 		ev.kind = XT_EV_CONTINUE;
-		ev.old_new = XT_RUNNING << 4 | XT_RUNNING;
+		ev.old_new = xt_old_new(XT_RUNNING, XT_RUNNING);
 		newst = XT_RUNNING;
 	} else {
 		ev.kind = XT_EV_CHANGE;
-		ev.old_new = (uint8_t)(oldst << 4 | newst);
+		ev.old_new = xt_old_new(oldst, newst);
 	}
 	/* Who runs where matters only to the TSC-rate estimate; without it
 	 * this data-dependent branch is skipped altogether. */

@@ -16,7 +16,7 @@
 #ifndef XGTOP_XENTRACE_H
 #define XGTOP_XENTRACE_H
 
-#include "xgtop/core/common.h"
+#include "xgtop/core/sample.h"
 
 /* Event ids (xen/include/public/trace.h). */
 #define XT_LOST_RECORDS      0x0001f001u
@@ -28,7 +28,19 @@
 #define XT_SWITCH_INFNEXT    0x0002800fu
 #define XT_IDLE_DOMID        32767u
 
-enum xt_state { XT_RUNNING, XT_RUNNABLE, XT_BLOCKED, XT_OFFLINE, XT_LOST, XT_NSTATES };
+/* A vCPU's runstate as records carry it: Xen's RUNSTATE_* numbers, which
+ * are enum xg_runstate's, so per-state arrays of either are indexed alike.
+ * XT_LOST (records were lost: state unknown) follows the real states. */
+enum xt_state {
+	XT_RUNNING = XG_RS_RUNNING,
+	XT_RUNNABLE = XG_RS_RUNNABLE,
+	XT_BLOCKED = XG_RS_BLOCKED,
+	XT_OFFLINE = XG_RS_OFFLINE,
+	XT_LOST = XG_RS_COUNT,
+	XT_NSTATES
+};
+_Static_assert(XG_RS_RUNNING == 0 && XG_RS_RUNNABLE == 1 && XG_RS_BLOCKED == 2 &&
+	       XG_RS_OFFLINE == 3, "records carry RUNSTATE_running..offline as 0..3");
 
 /* ---- decoder ---------------------------------------------------------- */
 
@@ -141,12 +153,19 @@ struct xt_ev {
 	uint16_t dom, vcpu;  /* LOST_START: the lost count (xt_ev_count) */
 	uint16_t pcpu;
 	uint8_t kind;        /* enum xt_ev_kind */
-	uint8_t old_new;     /* old << 4 | new; LOST_*: 1 = full layout with dom/vcpu */
+	uint8_t old_new;     /* xt_old_new(old, new); LOST_*: 1 = full layout with dom/vcpu */
 };
 static inline uint32_t xt_ev_count(const struct xt_ev *e)
 {
 	return (uint32_t)e->dom << 16 | e->vcpu;
 }
+/* CHANGE / CONTINUE: the old and the new enum xt_state, a nibble each. */
+static inline uint8_t xt_old_new(unsigned old, unsigned nw)
+{
+	return (uint8_t)(old << 4 | nw);
+}
+static inline unsigned xt_ev_old(const struct xt_ev *e) { return e->old_new >> 4; }
+static inline unsigned xt_ev_new(const struct xt_ev *e) { return e->old_new & 0xfu; }
 
 struct xt_evq {
 	struct xt_ev *ev;
