@@ -723,10 +723,9 @@ void pmu_read(struct xg_pmu *p, uint64_t key, struct xg_sample *s, struct xg_dom
 		for (int g = 0; g < pd->ngrp; g++) {
 			int w = pd->where[g];
 			sum += pd->acc[w][ev];
-			if (w != PMU_SUM) {
-				d->pmu[w][ev] = (uint64_t)llround(pd->acc[w][ev]);
-				d->pmu_valid |= 1ull << (w * XG_PMU_EVENT_COUNT + ev);
-			}
+			if (w != PMU_SUM)
+				dom_set_pmu(d, (enum xg_pmu_where)w, (enum xg_pmu_event)ev,
+					    (uint64_t)llround(pd->acc[w][ev]));
 		}
 		dom_set(d, XG_F_LLC_REF + ev, (uint64_t)llround(sum));
 	}

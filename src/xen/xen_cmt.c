@@ -244,13 +244,12 @@ static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, st
 				v = m->total * c->factor;
 			}
 			sum += v;
-			ks[k].v[e] = v;
-			ks[k].valid |= 1u << e;
+			sock_set(&ks[k], (enum xg_sock_event)e, v);
 		}
 		/* A partial sum would read as a real figure. */
 		if (bad) {
 			for (unsigned k = 0; k < c->nsock; k++)
-				ks[k].valid &= (uint8_t)~(1u << e);
+				sock_invalid(&ks[k], (enum xg_sock_event)e);
 			dom_invalid(s, d, ev_field[e], bad);
 		} else {
 			dom_set(d, ev_field[e], sum);

@@ -238,6 +238,30 @@ static inline bool dom_has(const struct xg_dom *d, enum xg_field f)
 {
 	return (d->valid >> f) & 1;
 }
+/* The same for the cache breakdown, d->pmu[w][e]. */
+static inline void dom_set_pmu(struct xg_dom *d, enum xg_pmu_where w, enum xg_pmu_event e, uint64_t v)
+{
+	d->pmu[w][e] = v;
+	d->pmu_valid |= 1ull << (w * XG_PMU_EVENT_COUNT + e);
+}
+static inline bool dom_has_pmu(const struct xg_dom *d, enum xg_pmu_where w, enum xg_pmu_event e)
+{
+	return (d->pmu_valid >> (w * XG_PMU_EVENT_COUNT + e)) & 1;
+}
+/* And for one socket's event e, k->v[e]. */
+static inline void sock_set(struct xg_sock *k, enum xg_sock_event e, uint64_t v)
+{
+	k->v[e] = v;
+	k->valid |= (uint8_t)(1u << e);
+}
+static inline void sock_invalid(struct xg_sock *k, enum xg_sock_event e)
+{
+	k->valid &= (uint8_t)~(1u << e);
+}
+static inline bool sock_has(const struct xg_sock *k, enum xg_sock_event e)
+{
+	return (k->valid >> e) & 1;
+}
 /* Marks field f of d invalid with a reason. */
 void dom_invalid(struct xg_sample *s, struct xg_dom *d, enum xg_field f, const char *why);
 /* Marks field f invalid for every domain (present and future) of s. */
