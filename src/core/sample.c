@@ -209,3 +209,51 @@ bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_
 		return false;
 	return how == XG_SAME_OBJECT || !strncmp(was->name, now->name, XG_NAME_MAX);
 }
+
+void carry_init(struct xg_carry *c, size_t size)
+{
+	memset(c, 0, sizeof(*c));
+	c->size = size;
+}
+
+void carry_free(struct xg_carry *c)
+{
+	free(c->cur);
+	free(c->next);
+	carry_init(c, c->size);
+}
+
+void carry_begin(struct xg_carry *c, size_t max)
+{
+	xg_grow(&c->next, &c->next_cap, max, c->size);
+	c->nnext = 0;
+	c->cursor = 0;
+}
+
+void *carry_take(struct xg_carry *c, const struct xg_dom *d, enum xg_same how)
+{
+	const struct xg_dom_ident *old = NULL;
+	while (c->cursor < c->n && ((const struct xg_dom_ident *)carry_at(c, c->cursor))->id < d->id)
+		c->cursor++;
+	if (c->cursor < c->n && dom_same(carry_at(c, c->cursor), d, how))
+		old = carry_at(c, c->cursor++);
+	xg_grow(&c->next, &c->next_cap, c->nnext + 1, c->size);
+	void *e = (char *)c->next + c->nnext++ * c->size;
+	if (old)
+		memcpy(e, old, c->size);
+	else
+		memset(e, 0, c->size);
+	*(struct xg_dom_ident *)e = dom_ident(d);
+	return e;
+}
+
+void carry_end(struct xg_carry *c)
+{
+	void *t = c->cur;
+	size_t tc = c->cap;
+	c->cur = c->next;
+	c->cap = c->next_cap;
+	c->n = c->nnext;
+	c->next = t;
+	c->next_cap = tc;
+}

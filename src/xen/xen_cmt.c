@@ -5,6 +5,7 @@
 #include "xgtop/xen/xen_cmt.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #define ATTACH_RETRY_NS 10000000000ull  /* after a failed attach (no RMID free ...) */
 
 struct cmt_dom {
-	struct xg_dom_ident ident;          /* the domain as last seen */
+	struct xg_dom_ident ident;          /* first: see struct xg_carry */
 	uint32_t rmid;                      /* at the last read, 0 = none */
 	bool ours;                          /* we attached it: we detach it */
 	bool live;
@@ -20,6 +21,7 @@ struct cmt_dom {
 	char why[160];                      /* the last attach failure */
 	struct xg_mbm mbm[XG_CMT_SOCK_MAX][2];
 };
+_Static_assert(offsetof(struct cmt_dom, ident) == 0, "carried entries start with the identity");
 
 struct xg_cmt {
 	const struct xg_cmt_ops *ops;
@@ -30,10 +32,7 @@ struct xg_cmt {
 	uint32_t mask, factor, total_rmid;
 	uint32_t cpus[XG_CMT_SOCK_MAX];
 	unsigned nsock;
-	struct cmt_dom *d;                  /* sorted by domid */
-	size_t n, cap;
-	struct cmt_dom *next;
-	size_t next_cap;
+	struct xg_carry doms;               /* struct cmt_dom, by domid */
 };
 
 /* exit() anywhere (an allocation failure, a library) skips the source's
@@ -87,6 +86,7 @@ struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, stru
 	c->ops = ops;
 	c->h = h;
 	c->attach = attach;
+	carry_init(&c->doms, sizeof(struct cmt_dom));
 	if (ops->enabled(h) != 1) {
 		ops->why_off(h, c->why_all, sizeof(c->why_all));
 	} else if (ops->upscaling(h, &c->factor) || !c->factor) {
@@ -131,12 +131,14 @@ const char *cmt_why(const struct xg_cmt *c)
 size_t cmt_attached(const struct xg_cmt *c, uint32_t *out, size_t max)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->d[i].ours) {
+	for (size_t i = 0; i < c->doms.n; i++) {
+		const struct cmt_dom *cd = carry_at(&c->doms, i);
+		if (cd->ours) {
 			if (k < max)
-				out[k] = c->d[i].ident.id;
+				out[k] = cd->ident.id;
 			k++;
 		}
+	}
 	return k;
 }
 
@@ -257,19 +259,6 @@ static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, st
 	}
 }
 
-/* The entry of d, matched by id and identity: a domid reused by another
- * domain is a fresh entry (Xen freed the old domain's RMID with it); a
- * renamed domain keeps its entry, so the RMID we attached is still ours to
- * detach, and not attached twice. */
-static struct cmt_dom *match(struct xg_cmt *c, size_t *j, const struct xg_dom *d)
-{
-	while (*j < c->n && c->d[*j].ident.id < d->id)
-		(*j)++;
-	if (*j < c->n && dom_same(&c->d[*j].ident, d, XG_SAME_OBJECT))
-		return &c->d[(*j)++];
-	return NULL;
-}
-
 void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
 {
 	if (c->why_all[0]) {
@@ -277,30 +266,20 @@ void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
 			sample_invalid_all(s, ev_field[e], c->why_all);
 		return;
 	}
-	xg_grow(&c->next, &c->next_cap, s->ndom, sizeof(*c->next));
-	size_t j = 0, nn = 0;
+	carry_begin(&c->doms, s->ndom);
 	for (size_t i = 0; i < s->ndom; i++) {
 		struct xg_dom *d = &s->dom[i];
 		if (i && d->id <= s->dom[i - 1].id)
 			continue;   /* sources list each domain once, in id order */
-		struct cmt_dom *old = match(c, &j, d);
-		struct cmt_dom *cd = &c->next[nn++];
-		if (old)
-			*cd = *old;
-		else
-			memset(cd, 0, sizeof(*cd));
-		cd->ident = dom_ident(d);
-		read_dom(c, s, d, cd, now_ns);
+		/* A domid reused by another domain is a fresh entry (Xen freed
+		 * the old domain's RMID with it); a renamed domain keeps its
+		 * entry, so the RMID we attached is still ours to detach, and
+		 * not attached twice. */
+		read_dom(c, s, d, carry_take(&c->doms, d, XG_SAME_OBJECT), now_ns);
 	}
 	/* Entries left behind belong to domains that are gone: Xen released
 	 * their RMIDs when it destroyed them, nothing to detach. */
-	struct cmt_dom *t = c->d;
-	size_t tc = c->cap;
-	c->d = c->next;
-	c->cap = c->next_cap;
-	c->n = nn;
-	c->next = t;
-	c->next_cap = tc;
+	carry_end(&c->doms);
 }
 
 int cmt_close(struct xg_cmt *c)
@@ -308,8 +287,8 @@ int cmt_close(struct xg_cmt *c)
 	if (!c)
 		return 0;
 	int failed = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		struct cmt_dom *cd = &c->d[i];
+	for (size_t i = 0; i < c->doms.n; i++) {
+		struct cmt_dom *cd = carry_at(&c->doms, i);
 		if (!cd->ours)
 			continue;
 		cd->ours = false;
@@ -323,8 +302,7 @@ int cmt_close(struct xg_cmt *c)
 	}
 	if (cmt_owner == c)
 		cmt_owner = NULL;
-	free(c->d);
-	free(c->next);
+	carry_free(&c->doms);
 	free(c);
 	return failed;
 }

@@ -153,6 +153,35 @@ struct xg_dom_ident dom_ident(const struct xg_dom *d);
  * as raw bytes up to their NUL or XG_NAME_MAX. */
 bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how);
 
+/* Per-domain state a consumer carries from one sample to the next (CMT's
+ * RMIDs, the guest agent's totals): entries of `size` bytes, each starting
+ * with its domain's struct xg_dom_ident, in id order. Each refresh:
+ * carry_begin, carry_take for domains of a sorted sample in id order,
+ * carry_end; entries not taken again are dropped. */
+struct xg_carry {
+	size_t size;           /* bytes per entry */
+	void *cur;             /* the last refresh's entries, n of them */
+	size_t n, cap;
+	void *next;            /* this refresh's, being taken */
+	size_t nnext, next_cap;
+	size_t cursor;         /* how far this refresh has walked cur */
+};
+void carry_init(struct xg_carry *c, size_t size);
+void carry_free(struct xg_carry *c);
+/* Room for max entries this refresh: the first max that carry_take
+ * returns stay where they are until the next carry_begin. */
+void carry_begin(struct xg_carry *c, size_t max);
+/* d's entry for this refresh: a copy of last refresh's entry if d is still
+ * that domain (dom_same with `how`), else zeroed; either way its identity
+ * is now d's. */
+void *carry_take(struct xg_carry *c, const struct xg_dom *d, enum xg_same how);
+void carry_end(struct xg_carry *c);
+/* Entry i (< c->n) of the last refresh. */
+static inline void *carry_at(const struct xg_carry *c, size_t i)
+{
+	return (char *)c->cur + i * c->size;
+}
+
 /* Intel CMT/MBM of one domain on one socket (L3 domain), for the breakdown
  * under `m`; the domain's XG_F_L3_OCC / XG_F_MBM_* fields hold the sums.
  * Kept in a pool beside the domains (like vCPUs): most domains have none,
