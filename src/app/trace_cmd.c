@@ -4,7 +4,7 @@
 #include "xgtop/app/trace_cmd.h"
 #include "xgtop/core/format.h"
 #include "xgtop/outputs/json.h"
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 
 #include <getopt.h>
 #include <inttypes.h>

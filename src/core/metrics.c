@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Rates between two samples, computed in one place. A domain's baseline is
- * the same domain in the previous sample: same id, handle, generation and
- * name. Anything else (new domain, id reused, rename, counter going
- * backwards) starts a new baseline and shows `-` for one interval instead
- * of a negative or absurd rate. */
+ * the same domain in the previous sample: dom_same() with XG_SAME_ROW (same
+ * id, handle, generation and name). Anything else (new domain, id reused,
+ * rename, counter going backwards) starts a new baseline and shows `-` for
+ * one interval instead of a negative or absurd rate. */
 #include "xgtop/core/metrics.h"
 
 #include <stdio.h>
@@ -174,12 +174,10 @@ static void fill_sched(struct xg_row *r, const double d[XG_RS_COUNT], const bool
 static void fill_pmu_where(struct xg_row *r, const struct pair *pr, enum xg_pmu_where w,
 			   enum xg_col miss_col, enum xg_col hit_col)
 {
-	unsigned bref = w * XG_PMU_EVENT_COUNT + XG_PMU_REF;
-	unsigned bmiss = w * XG_PMU_EVENT_COUNT + XG_PMU_MISS;
 	const struct xg_dom *c = pr->c, *p = pr->p;
 	uint8_t why = dom_has(c, XG_F_LLC_MISS) ? XG_WHY_NOBREAKDOWN : field_why(pr, XG_F_LLC_MISS);
-	bool have = ((c->pmu_valid >> bref) & 1) && ((c->pmu_valid >> bmiss) & 1);
-	bool ok = have && p && ((p->pmu_valid >> bref) & 1) && ((p->pmu_valid >> bmiss) & 1) &&
+	bool have = dom_has_pmu(c, w, XG_PMU_REF) && dom_has_pmu(c, w, XG_PMU_MISS);
+	bool ok = have && p && dom_has_pmu(p, w, XG_PMU_REF) && dom_has_pmu(p, w, XG_PMU_MISS) &&
 		  pr->dt_s > 0;
 	if (have && !ok)
 		why = p ? XG_WHY_FIRST : pr->nobase;
@@ -344,20 +342,19 @@ static uint8_t sock_why(const struct pair *pr, enum xg_field f)
 static void fill_sock_row(struct xg_row *r, const struct pair *pr, const struct xg_sock *kc)
 {
 	const struct xg_sock *kp = pr->p ? find_sock(pr->ps, pr->p, kc->socket) : NULL;
-	const unsigned occ = 1u << XG_SOCK_L3_OCC, mbm = 1u << XG_SOCK_MBM_TOTAL;
 	memset(r->why, 0, sizeof(r->why));
 	r->valid = 0;
 	r->state[0] = 0;
 	set(r, XG_COL_ID, pr->c->id);
-	if (kc->valid & occ)
+	if (sock_has(kc, XG_SOCK_L3_OCC))
 		set(r, XG_COL_L3_OCC, (double)kc->v[XG_SOCK_L3_OCC]);
 	else
 		unset(r, XG_COL_L3_OCC, sock_why(pr, XG_F_L3_OCC));
-	if (!(kc->valid & mbm))
+	if (!sock_has(kc, XG_SOCK_MBM_TOTAL))
 		unset(r, XG_COL_MEM_BW, sock_why(pr, XG_F_MBM_TOTAL));
 	else if (!pr->p)
 		unset(r, XG_COL_MEM_BW, pr->nobase);
-	else if (!kp || !(kp->valid & mbm))
+	else if (!kp || !sock_has(kp, XG_SOCK_MBM_TOTAL))
 		unset(r, XG_COL_MEM_BW, XG_WHY_SOCKFIRST);
 	else if (kc->v[XG_SOCK_MBM_TOTAL] < kp->v[XG_SOCK_MBM_TOTAL])
 		unset(r, XG_COL_MEM_BW, XG_WHY_RESET);
@@ -384,8 +381,8 @@ static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *curso
 		*why = XG_WHY_FIRST;
 		return NULL;
 	}
-	if (memcmp(p->handle, c->handle, sizeof(c->handle)) || p->gen != c->gen ||
-	    strcmp(p->name, c->name)) {
+	struct xg_dom_ident was = dom_ident(p);
+	if (!dom_same(&was, c, XG_SAME_ROW)) {
 		*why = XG_WHY_RESET;
 		return NULL;
 	}

@@ -5,7 +5,7 @@
  * cumulative scheduler ns up to the window's end; a vCPU that did not
  * change state during a window is counted in its state for all of it. */
 #include "xgtop/core/source.h"
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,7 +165,7 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 			all_blocked &= a->state == XT_BLOCKED;
 		}
 		d->state = running ? XG_ST_RUNNING : all_blocked ? XG_ST_BLOCKED : 0;
-		dom_set(d, XG_F_CPU_NS, sum[0]);
+		dom_set(d, XG_F_CPU_NS, sum[XG_RS_RUNNING]);
 		for (int st = 0; st < XG_RS_COUNT; st++)
 			dom_set(d, sched_field(st), sum[st]);
 		i = j;

@@ -352,17 +352,19 @@ static void invalid_group(struct xg_sample *out, const enum xg_field *f, size_t 
 		sample_invalid_all(out, f[i], why);
 }
 
-static struct xg_dom *dom_by_id(struct xg_sample *out, uint32_t id)
+/* Starts the backend fields f[0..n), summed per domain by the caller: with
+ * a reason (not wanted, unreadable) they are invalid for every domain and
+ * this returns false; else they start at 0 in every domain. */
+static bool group_start(struct xg_sample *out, const enum xg_field *f, size_t n, const char *why)
 {
-	size_t lo = 0, hi = out->ndom;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (out->dom[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (why) {
+		invalid_group(out, f, n, why);
+		return false;
 	}
-	return lo < out->ndom && out->dom[lo].id == id ? &out->dom[lo] : NULL;
+	for (size_t i = 0; i < out->ndom; i++)
+		for (size_t k = 0; k < n; k++)
+			dom_set(&out->dom[i], f[k], 0);
+	return true;
 }
 
 /* Netback counts from the backend side; the sample holds the guest's view,
@@ -370,22 +372,13 @@ static struct xg_dom *dom_by_id(struct xg_sample *out, uint32_t id)
 static void collect_net(struct xg_source *s, struct xg_sample *out)
 {
 	struct xg_err e = { 0 };
-	if (!s->want_net) {
-		invalid_group(out, net_fields, XG_ARRAY_LEN(net_fields), "not collected (--nonet)");
+	const char *why = !s->want_net ? "not collected (--nonet)"
+			  : xb_net_read(&s->net, &s->vifs, &s->nvifs, &s->vifs_cap, &e) ? e.msg : NULL;
+	if (!group_start(out, net_fields, XG_ARRAY_LEN(net_fields), why))
 		return;
-	}
-	if (xb_net_read(&s->net, &s->vifs, &s->nvifs, &s->vifs_cap, &e)) {
-		invalid_group(out, net_fields, XG_ARRAY_LEN(net_fields), e.msg);
-		return;
-	}
-	for (size_t i = 0; i < out->ndom; i++) {
-		struct xg_dom *d = &out->dom[i];
-		for (size_t k = 0; k < XG_ARRAY_LEN(net_fields); k++)
-			dom_set(d, net_fields[k], 0);
-	}
 	for (size_t i = 0; i < s->nvifs; i++) {
 		const struct xb_vif *w = &s->vifs[i];
-		struct xg_dom *d = dom_by_id(out, w->domid);
+		struct xg_dom *d = sample_find(out, w->domid);
 		if (!d)
 			continue;
 		d->v[XG_F_NETS]++;
@@ -403,22 +396,13 @@ static void collect_net(struct xg_source *s, struct xg_sample *out)
 static void collect_disk(struct xg_source *s, struct xg_sample *out)
 {
 	struct xg_err e = { 0 };
-	if (!s->want_disk) {
-		invalid_group(out, disk_fields, XG_ARRAY_LEN(disk_fields), "not collected (--nodisk)");
+	const char *why = !s->want_disk ? "not collected (--nodisk)"
+			  : xb_vbd_read(&s->vbd, &s->vbds, &s->nvbds, &s->vbds_cap, &e) ? e.msg : NULL;
+	if (!group_start(out, disk_fields, XG_ARRAY_LEN(disk_fields), why))
 		return;
-	}
-	if (xb_vbd_read(&s->vbd, &s->vbds, &s->nvbds, &s->vbds_cap, &e)) {
-		invalid_group(out, disk_fields, XG_ARRAY_LEN(disk_fields), e.msg);
-		return;
-	}
-	for (size_t i = 0; i < out->ndom; i++) {
-		struct xg_dom *d = &out->dom[i];
-		for (size_t k = 0; k < XG_ARRAY_LEN(disk_fields); k++)
-			dom_set(d, disk_fields[k], 0);
-	}
 	for (size_t i = 0; i < s->nvbds; i++) {
 		const struct xb_vbd *b = &s->vbds[i];
-		struct xg_dom *d = dom_by_id(out, b->domid);
+		struct xg_dom *d = sample_find(out, b->domid);
 		if (!d)
 			continue;
 		d->v[XG_F_VBDS]++;
