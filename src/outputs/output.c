@@ -70,8 +70,10 @@ void sink_close(struct xg_sink *s)
 void sink_cols_from_view(struct sink_cols *sc, const struct xg_view *v)
 {
 	sc->n = 0;
+	/* Table order and the group toggles only: the column chooser is for
+	 * people, scripts keep their fields. */
 	for (int c = 0; c < XG_COL_COUNT; c++)
-		if (view_col_visible(v, (enum xg_col)c))
+		if (view_group_visible(v, (enum xg_col)c))
 			sc->c[sc->n++] = (enum xg_col)c;
 	sc->vcpus = v->show_vcpus;
 	sc->socks = view_socket_rows(v);

@@ -240,11 +240,12 @@ void tui_layout(struct tui *t)
 	}
 	L->n = 0;
 	int x = 0;
-	for (int c = 0; c < XG_COL_COUNT; c++) {
+	for (int k = 0; k < XG_COL_COUNT; k++) {
+		enum xg_col c = v->col_order[k];   /* the column chooser's order */
 		if (!keep[c])
 			continue;
 		int w = c == XG_COL_NAME ? namew : xg_columns[c].width;
-		L->col[L->n] = (enum xg_col)c;
+		L->col[L->n] = c;
 		L->x[L->n] = x;
 		L->w[L->n] = w;
 		L->n++;

@@ -13,12 +13,13 @@ void tui_menu_open(struct tui *t)
 	struct tui_menu *m = &t->menu;
 
 	m->n = m->sel = m->top = 0;
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		if (!view_col_visible(v, (enum xg_col)c) && c != XG_COL_NAME)
+	for (int k = 0; k < XG_COL_COUNT; k++) {
+		enum xg_col c = v->col_order[k];   /* as on screen */
+		if (!view_col_visible(v, c) && c != XG_COL_NAME)
 			continue;
-		if ((enum xg_col)c == v->sort_col)
+		if (c == v->sort_col)
 			m->sel = m->n;
-		m->cols[m->n++] = (enum xg_col)c;
+		m->cols[m->n++] = c;
 	}
 	t->mode = TUI_MODE_MENU;
 }
