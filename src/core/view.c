@@ -235,6 +235,18 @@ bool view_toggle(struct xg_view *v, enum xg_toggle g)
 	return *flag;
 }
 
+bool view_toggle_get(const struct xg_view *v, enum xg_toggle g)
+{
+	const bool *flag = toggle_flag((struct xg_view *)v, g);
+	return flag && *flag;
+}
+
+void view_toggle_set(struct xg_view *v, enum xg_toggle g, bool on)
+{
+	if (view_toggle_get(v, g) != on)
+		view_toggle(v, g);
+}
+
 bool view_delay_valid(double d)
 {
 	return d >= XG_DELAY_MIN_S && d <= XG_DELAY_MAX_S;   /* false for NaN */

@@ -293,6 +293,8 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	setlocale(LC_CTYPE, "");
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	t.replay = (e->cfg && e->cfg->replay) || (e->ops && e->ops->name && !strcmp(e->ops->name, "replay"));
+	if (e->notice[0])
+		tui_set_msg(&t, true, "%s", e->notice);
 
 	int rc = tui_screen(&t, err);
 

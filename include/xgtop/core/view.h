@@ -96,6 +96,9 @@ void view_sort_toggle(struct xg_view *v, enum xg_col c);
  * column, the view sorts by CPU% (natural order) rather than by something
  * the user cannot see. */
 bool view_toggle(struct xg_view *v, enum xg_toggle g);
+/* The state of one toggle; setting it hides the sort column as a flip would. */
+bool view_toggle_get(const struct xg_view *v, enum xg_toggle g);
+void view_toggle_set(struct xg_view *v, enum xg_toggle g, bool on);
 /* Is d (seconds) a refresh interval we accept? */
 bool view_delay_valid(double d);
 /* The next longer (dir > 0) or shorter refresh interval on the + / - ladder
