@@ -191,10 +191,12 @@ void tui_layout(struct tui *t)
 	struct tui_layout *L = &t->lay;
 
 	getmaxyx(stdscr, t->rows, t->cols);
-	t->status_y = 3;
-	t->header_y = 4;
-	t->list_y = TUI_TOP_LINES;
-	t->list_h = t->rows - TUI_TOP_LINES - TUI_BOTTOM_LINES;
+	/* The meters take what the list can spare: it keeps three rows. */
+	t->meters_h = tui_meters_height(t, t->rows - TUI_TOP_LINES - TUI_BOTTOM_LINES - 3);
+	t->status_y = 3 + t->meters_h;
+	t->header_y = 4 + t->meters_h;
+	t->list_y = TUI_TOP_LINES + t->meters_h;
+	t->list_h = t->rows - t->list_y - TUI_BOTTOM_LINES;
 	if (t->list_h < 0)
 		t->list_h = 0;
 	size_t maxtop = v->norder > (size_t)t->list_h ? v->norder - (size_t)t->list_h : 0;
@@ -262,7 +264,7 @@ int tui_col_at(const struct tui *t, int x)
 	return -1;
 }
 
-static void fmt_bytes(double v, char *buf, size_t n)
+void tui_fmt_bytes(double v, char *buf, size_t n)
 {
 	static const char units[] = "BKMGTPE";
 	size_t u = 0;
@@ -322,9 +324,9 @@ static void draw_host(const struct tui *t, const struct xg_host *h)
 	if (h && host_has(h, XG_H_PCPUS))
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  pCPUs %u", h->pcpus);
 	if (h && host_has(h, XG_H_MEM) && h->mem_total) {
-		fmt_bytes((double)(h->mem_total - (h->mem_free < h->mem_total ? h->mem_free : h->mem_total)),
+		tui_fmt_bytes((double)(h->mem_total - (h->mem_free < h->mem_total ? h->mem_free : h->mem_total)),
 			  a, sizeof(a));
-		fmt_bytes((double)h->mem_total, b, sizeof(b));
+		tui_fmt_bytes((double)h->mem_total, b, sizeof(b));
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  mem %s/%s used", a, b);
 	} else {
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  mem -");
@@ -347,8 +349,14 @@ static void draw_domains(const struct tui *t, const struct xg_host *h, const str
 				    "%u shutdown  CPU total %.1f%%",
 				    s->ndom, s->nrunning, s->nblocked, s->npaused, s->ncrashed, s->ndying,
 				    s->nshutdown, s->cpu_pct_total);
-	if (h && h->cache_events[0] && t->e->view.show_cache) {
-		char ev[4 * sizeof(h->cache_events)];
+	/* Name the events only when something counts them; else say why not
+	 * (a host without a PMU would otherwise describe events no cell shows). */
+	const char *why = h && t->e->view.show_cache ? sample_cache_uncounted(t->e->table.cur) : NULL;
+	char ev[4 * sizeof(h->cache_events)];
+	if (why) {
+		tui_name_fit(ev, sizeof(ev), why, (int)sizeof(h->cache_events));
+		snprintf(line + o, sizeof(line) - o, "  cache not counted: %s", ev);
+	} else if (h && h->cache_events[0] && t->e->view.show_cache) {
 		tui_name_fit(ev, sizeof(ev), h->cache_events, (int)sizeof(h->cache_events));
 		snprintf(line + o, sizeof(line) - o, "  cache counts %s", ev);
 	}
@@ -414,7 +422,7 @@ static void draw_status(struct tui *t)
 	}
 	if (t->msg[0]) {
 		attr_t at = t->msg_err ? A_BOLD : A_NORMAL;
-		short pair = t->msg_err && t->color ? 1 : 0;
+		short pair = t->msg_err && t->color ? TUI_PAIR_ERR : 0;
 		attr_set(at, pair, NULL);
 		tui_put(t->status_y, x, t->msg, t->cols - x);
 		attr_set(A_NORMAL, 0, NULL);
@@ -483,7 +491,8 @@ static void draw_rows(struct tui *t)
 		for (int j = 0; j < L->n; j++) {
 			enum xg_col c = L->col[j];
 			int w = L->w[j], x = L->x[j] + 1;
-			chtype at = c == v->sort_col ? A_BOLD : 0;
+			chtype at = (c == v->sort_col ? A_BOLD : 0) |
+				    tui_level_attr(t, threshold_cell(&v->thr, r, c));
 			if (c == XG_COL_NAME) {
 				if (!row_label(r, buf, sizeof(buf)))
 					tui_name_fit(buf, sizeof(buf), r->name, w);
@@ -548,6 +557,7 @@ void tui_draw_screen(struct tui *t)
 	tui_layout(t);
 	erase();
 	draw_summary(t);
+	tui_meters_draw(t, 3);
 	draw_status(t);
 	if (t->rows > t->header_y)
 		draw_header(t);
