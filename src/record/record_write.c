@@ -178,6 +178,23 @@ static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct 
 	}
 }
 
+/* The start of a 'k' or 'p' line: the type, a number and a hex valid
+ * mask, each empty when it equals its baseline. Returns where the line
+ * starts (for rbuf_trim_tabs). */
+static size_t put_head(struct rec_buf *b, char type, uint64_t num, uint64_t num0, uint64_t valid,
+                       uint64_t valid0)
+{
+	size_t ls = b->len;
+	rbuf_putc(b, type);
+	rbuf_putc(b, '\t');
+	if (num != num0)
+		rbuf_u64(b, num);
+	rbuf_putc(b, '\t');
+	if (valid != valid0)
+		rbuf_hex(b, valid);
+	return ls;
+}
+
 /* One 'p' line per pCPU, against the entry at the same index of the
  * previous sample (sources list the same pCPUs in the same order). */
 static void put_pcpus(struct rec_buf *b, const struct xg_sample *s, const struct xg_sample *p)
@@ -185,13 +202,7 @@ static void put_pcpus(struct rec_buf *b, const struct xg_sample *s, const struct
 	static const struct xg_pcpu zero;
 	for (size_t i = 0; i < s->npcpu; i++) {
 		const struct xg_pcpu *x = &s->pcpu[i], *o = i < p->npcpu ? &p->pcpu[i] : &zero;
-		size_t ls = b->len;
-		rbuf_puts(b, "p\t");
-		if (x->id != o->id)
-			rbuf_u64(b, x->id);
-		rbuf_putc(b, '\t');
-		if (x->valid != o->valid)
-			rbuf_hex(b, x->valid);
+		size_t ls = put_head(b, 'p', x->id, o->id, x->valid, o->valid);
 		for (int t = 0; t < XG_PC_COUNT; t++) {
 			rbuf_putc(b, '\t');
 			rbuf_delta(b, x->ns[t], o->ns[t]);
@@ -222,13 +233,7 @@ static void put_socks(struct rec_buf *b, const struct xg_sample *s, const struct
 		const struct xg_sock *o = pd ? rec_sock_base(pd, prev, k) : NULL;
 		if (!o)
 			o = &zero;
-		size_t ls = b->len;
-		rbuf_puts(b, "k\t");
-		if (x->socket != o->socket)
-			rbuf_u64(b, x->socket);
-		rbuf_putc(b, '\t');
-		if (x->valid != o->valid)
-			rbuf_hex(b, x->valid);
+		size_t ls = put_head(b, 'k', x->socket, o->socket, x->valid, o->valid);
 		bool last = k + 1 == d->sock_count;
 		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++) {
 			rbuf_putc(b, '\t');

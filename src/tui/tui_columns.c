@@ -53,21 +53,11 @@ void tui_columns_draw(struct tui *t)
 {
 	const struct xg_view *v = &t->e->view;
 	struct tui_colsel *cs = &t->colsel;
-	int h = LINES - t->list_y - 3, w = COLS < BOX_W ? COLS : BOX_W;
-	if (h > XG_COL_COUNT)
-		h = XG_COL_COUNT;
-	if (h < 1)
-		h = 1;
-	if (cs->sel < cs->top)
-		cs->top = cs->sel;
-	if (cs->sel >= cs->top + h)
-		cs->top = cs->sel - h + 1;
-	int y0 = t->list_y < LINES ? t->list_y : 0;
-	WINDOW *win = newwin(h + 2, w, y0, 0);
+	int h, w;
+	WINDOW *win = tui_overlay(t, XG_COL_COUNT, BOX_W, cs->sel, &cs->top, &h, &w,
+				  " Columns: space show/hide, [ ] move, r reset, Esc ");
 	if (!win)
 		return;
-	box(win, 0, 0);
-	mvwaddnstr(win, 0, 2, " Columns: space show/hide, [ ] move, r reset, Esc ", w - 4);
 	for (int i = 0; i < h && cs->top + i < XG_COL_COUNT; i++)
 		item(win, i + 1, w, v, v->col_order[cs->top + i], cs->top + i == cs->sel);
 	wnoutrefresh(win);

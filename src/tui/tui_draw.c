@@ -535,6 +535,27 @@ static void draw_rows(struct tui *t)
 	}
 }
 
+WINDOW *tui_overlay(const struct tui *t, int n, int width, int sel, int *top, int *h, int *w,
+		    const char *title)
+{
+	*h = LINES - t->list_y - 3;
+	if (*h > n)
+		*h = n;
+	if (*h < 1)
+		*h = 1;
+	*w = COLS < width ? COLS : width;
+	if (sel < *top)
+		*top = sel;
+	if (sel >= *top + *h)
+		*top = sel - *h + 1;
+	WINDOW *win = newwin(*h + 2, *w, t->list_y < LINES ? t->list_y : 0, 0);
+	if (!win)
+		return NULL;
+	box(win, 0, 0);
+	mvwaddnstr(win, 0, 2, title, *w - 4);
+	return win;
+}
+
 void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n)
 {
 	int x = 0, y = LINES - 1;

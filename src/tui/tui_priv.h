@@ -139,6 +139,12 @@ void tui_fmt_bytes(double v, char *buf, size_t n);
  * blank that fits, or (none) cut at room but not inside a UTF-8 sequence.
  * The text is ASCII or UTF-8 of single-width characters. */
 int tui_wrap_cut(const char *text, int room);
+/* A boxed window over the domain list for a list of n items (the sort
+ * menu, the column chooser): at most width columns, titled, as many items
+ * high as fit (*h), *top moved so that item sel is in view; *w is its
+ * width. NULL when it cannot be made. The caller fills and deletes it. */
+WINDOW *tui_overlay(const struct tui *t, int n, int width, int sel, int *top, int *h, int *w,
+		    const char *title);
 /* Draws the bottom line of key hints from pairs {"key", "label", ...}. */
 void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n);
 

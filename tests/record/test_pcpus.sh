@@ -4,13 +4,7 @@
 # what the reader gives back, the real xgtop replaying a recording while
 # recording gives back the very same pCPU times, and a recording of the
 # format before pCPU lines (1.1) still replays, with the same figures.
-cd "$(dirname "$0")/../.." || exit 2
-gen=build/tools/xgtop-gen
-[ -x "$gen" ] || { echo "FAIL: $gen missing (make tools)"; exit 1; }
-[ -x ./xgtop ] || { echo "SKIP: ./xgtop is not built (make)"; exit 77; }
-d=$(mktemp -d) || exit 2
-trap 'rm -rf "$d"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
 
 # Steady: pCPU p is busy 10 * (p mod 11) % of each second, idle the rest.
 "$gen" --domains 5 --samples 6 --steady --pcpus 24 "$d/st.xgrec" || exit 1

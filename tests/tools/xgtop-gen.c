@@ -405,6 +405,15 @@ static int generate(const struct opts *o, const char *out)
 
 enum readback { RB_VERIFY, RB_DUMP, RB_DUMP_PCPUS };
 
+/* A TSV value: the number, or '-' when not measured. */
+static void put_value(bool valid, uint64_t v)
+{
+	if (valid)
+		printf("\t%" PRIu64, v);
+	else
+		printf("\t-");
+}
+
 static void dump_doms(unsigned long n, const struct xg_sample *sp)
 {
 	for (size_t i = 0; i < sp->ndom; i++) {
@@ -412,12 +421,8 @@ static void dump_doms(unsigned long n, const struct xg_sample *sp)
 		printf("%lu\t%" PRIu64 "\t%u\t%u\t", n, sp->host.mono_ns, d->id, d->gen);
 		for (const char *c = d->name; *c; c++)
 			printf("%02x", (unsigned char)*c);
-		for (int f = 0; f < XG_F_COUNT; f++) {
-			if (dom_has(d, (enum xg_field)f))
-				printf("\t%" PRIu64, d->v[f]);
-			else
-				printf("\t-");
-		}
+		for (int f = 0; f < XG_F_COUNT; f++)
+			put_value(dom_has(d, (enum xg_field)f), d->v[f]);
 		/* socket:valid(hex):occupancy:mbm_total:mbm_local, ... */
 		printf("\t");
 		if (!d->sock_count)
@@ -441,12 +446,8 @@ static void dump_pcpus(unsigned long n, const struct xg_sample *sp)
 	for (size_t i = 0; i < sp->npcpu; i++) {
 		const struct xg_pcpu *p = &sp->pcpu[i];
 		printf("%lu\t%" PRIu64 "\t%u", n, sp->host.mono_ns, p->id);
-		for (int t = 0; t < XG_PC_COUNT; t++) {
-			if (pcpu_has(p, (enum xg_pcpu_time)t))
-				printf("\t%" PRIu64, p->ns[t]);
-			else
-				printf("\t-");
-		}
+		for (int t = 0; t < XG_PC_COUNT; t++)
+			put_value(pcpu_has(p, (enum xg_pcpu_time)t), p->ns[t]);
 		printf("\n");
 	}
 }

@@ -58,38 +58,35 @@ wait_match '^Mem\['
 keys q
 check_restored
 
-# 64 pCPUs: one strip line at 160 columns.
-make_rec 4 --pcpus 64
-start_xgtop --speed 50
-wait_for "end of recording"
-want=$(want_strip 64 128 2 "$UTF8_RAMP")
-[ "$(meters)" = "$want" ] || fail "64 pCPUs: strip is
+# check_strip N WIDTH RAMP [ENV]: xgtop (with ENV) on a recording of N
+# pCPUs shows the strip want_strip describes, lines of 128 at 160 columns.
+check_strip() {
+	local want
+	XENV="${4:-}" start_xgtop --speed 50
+	wait_for "end of recording"
+	want=$(want_strip "$1" 128 "$2" "$3")
+	[ "$(meters)" = "$want" ] || fail "$1 pCPUs (${4:-UTF-8}): strip is
 $(meters)
 want
 $want"
+	[ "$(meters | sed 's/^ *[0-9]*://' | tr -d ' \n' | wc -m)" -eq "$1" ] || fail "$1 pCPUs: not $1 cells"
+}
+
+# 64 pCPUs: one strip line at 160 columns.
+make_rec 4 --pcpus 64
+check_strip 64 2 "$UTF8_RAMP"
 memline | grep -qF 'pCPU busy: avg 48.6%, max 100.0%, 5 at 95% or more' || fail "pCPU summary: $(memline)"
 keys q
 check_restored
 
 # 512 pCPUs: four lines of 128 (8 groups of 16).
 make_rec 4 --pcpus 512
-start_xgtop --speed 50
-wait_for "end of recording"
-want=$(want_strip 512 128 3 "$UTF8_RAMP")
-[ "$(meters)" = "$want" ] || fail "512 pCPUs: strip is
-$(meters)
-want
-$want"
-[ "$(meters | tr -d ' 0-9:\n' | wc -m)" -eq 512 ] || fail "512 pCPUs: not 512 cells"
+check_strip 512 3 "$UTF8_RAMP"
 keys q
 check_restored
 
 # Outside UTF-8: the ASCII ramp.
-XENV="LANG=C LC_ALL=C" start_xgtop --speed 50
-wait_for "end of recording"
-want=$(want_strip 512 128 3 '. : - = + * # @')
-[ "$(meters)" = "$want" ] || fail "LANG=C: strip is
-$(meters)"
+check_strip 512 3 '. : - = + * # @' "LANG=C LC_ALL=C"
 keys q
 check_restored
 

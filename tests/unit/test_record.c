@@ -15,21 +15,12 @@
 #include <zlib.h>
 
 #include "../../src/record/record_fmt.h"
+#include "tmpdir.h"
 #include "xgtop/core/config.h"
 #include "xgtop/core/source.h"
 
 extern const struct xg_source_ops source_replay_ops;
 
-static char dir[] = "/tmp/xgtop-test-record-XXXXXX";
-
-static const char *tmp(const char *name)
-{
-	static char b[4][256];
-	static int i;
-	i = (i + 1) % 4;
-	snprintf(b[i], sizeof(b[i]), "%s/%s", dir, name);
-	return b[i];
-}
 
 static uint64_t rnd(uint64_t *st)
 {
@@ -985,7 +976,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1)
 		cmocka_set_test_filter(argv[1]);
-	if (!mkdtemp(dir)) {
+	if (tmpdir_make("record") < 0) {
 		perror("mkdtemp");
 		return 1;
 	}
@@ -1008,9 +999,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(replay_source),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
+	if (tmpdir_remove() != 0)
 		rc = rc ? rc : 1;
 	return rc;
 }

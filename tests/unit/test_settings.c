@@ -13,16 +13,19 @@
 #include <unistd.h>
 
 #include "xgtop/core/settings.h"
+#include "tmpdir.h"
 
-static char dir[] = "/tmp/xgtop-test-settings-XXXXXX";
 
-static const char *tmp(const char *name)
+/* What a test works on; setup_one gives each test the defaults. */
+static struct xg_config cfg;
+static struct xg_settings st;
+static struct xg_view v;
+
+static int setup_one(void **state)
 {
-	static char b[4][256];
-	static int i;
-	i = (i + 1) % 4;
-	snprintf(b[i], sizeof(b[i]), "%s/%s", dir, name);
-	return b[i];
+	(void)state;
+	config_defaults(&cfg);
+	return 0;
 }
 
 static void put(const char *path, const char *text, size_t len)
@@ -136,17 +139,25 @@ static void load_apply(struct xg_settings *st, struct xg_view *v, const struct x
 	settings_apply(st, v, cfg);
 }
 
+/* Writes text (a string) to the file name, then loads and applies it. */
+static void load_text(struct xg_settings *st, struct xg_view *v, const struct xg_config *cfg,
+		      const char *name, const char *text)
+{
+	put(tmp(name), text, strlen(text));
+	load_apply(st, v, cfg, tmp(name));
+}
+
+static void done(struct xg_settings *st, struct xg_view *v)
+{
+	view_free(v);
+	settings_free(st);
+}
+
 static void apply_beneath_command_line(void **state)
 {
 	(void)state;
-	struct xg_config cfg;
-	struct xg_settings st;
-	struct xg_view v;
-	config_defaults(&cfg);
-	static const char text[] = "reverse = on\nsort = mem\ndelay = 2.5\ncolumns = name id -state mem\n"
-				   "net = off\nmeters = off\nthreshold.wait_pct = 5 15\nthreshold.hit_pct = off\n";
-	put(tmp("a"), text, sizeof(text) - 1);
-	load_apply(&st, &v, &cfg, tmp("a"));
+	load_text(&st, &v, &cfg, "a", "reverse = on\nsort = mem\ndelay = 2.5\ncolumns = name id -state mem\n"
+		  "net = off\nmeters = off\nthreshold.wait_pct = 5 15\nthreshold.hit_pct = off\n");
 	assert_int_equal(st.nwarn, 0);
 	assert_int_equal(v.sort_col, XG_COL_MEM);
 	assert_true(v.reverse);
@@ -157,8 +168,7 @@ static void apply_beneath_command_line(void **state)
 	assert_true(view_col_hidden(&v, XG_COL_STATE));
 	assert_false(v.show_net || v.show_meters);
 	assert_true(v.thr.warn[XG_RULE_WAIT] == 5 && v.thr.off[XG_RULE_HIT]);
-	view_free(&v);
-	settings_free(&st);
+	done(&st, &v);
 	/* The command line wins: -d, --sort (and the file's reverse with it). */
 	cfg.delay_given = true;
 	cfg.delay_s = 3;
@@ -168,34 +178,25 @@ static void apply_beneath_command_line(void **state)
 	assert_int_equal(v.sort_col, XG_COL_WAIT);
 	assert_false(v.reverse);
 	assert_false(v.show_net);
-	view_free(&v);
-	settings_free(&st);
+	done(&st, &v);
 }
 
 static void warnings_and_broken(void **state)
 {
 	(void)state;
-	struct xg_config cfg;
-	struct xg_settings st;
-	struct xg_view v;
-	config_defaults(&cfg);
 	/* Missing: no settings, no warning. */
 	load_apply(&st, &v, &cfg, tmp("none"));
 	assert_int_equal(st.nwarn, 0);
 	assert_false(st.broken);
-	view_free(&v);
-	settings_free(&st);
-	static const char text[] = "colour = blue\nsort = nosuch\ndelay = 0\ncolumns = id bogus\nnet = maybe\n"
-				   "threshold.wait_pct = 30 10\nthreshold.nosuch = 1 2\n";
-	put(tmp("w"), text, sizeof(text) - 1);
-	load_apply(&st, &v, &cfg, tmp("w"));
+	done(&st, &v);
+	load_text(&st, &v, &cfg, "w", "colour = blue\nsort = nosuch\ndelay = 0\ncolumns = id bogus\n"
+		  "net = maybe\nthreshold.wait_pct = 30 10\nthreshold.nosuch = 1 2\n");
 	assert_int_equal(st.nwarn, 7);
 	assert_non_null(strstr(st.warn, "line 1: unknown key 'colour' (kept in the file)"));
 	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
 	assert_true(v.delay_s == 1 && v.show_net && v.col_order[1] == XG_COL_NAME);
 	assert_true(v.thr.warn[XG_RULE_WAIT] == 10);
-	view_free(&v);
-	settings_free(&st);
+	done(&st, &v);
 	/* Broken: one warning, the defaults, never written. */
 	put(tmp("b"), "sort = mem\n\x7f\x45LF\x02\n", 12);
 	load_apply(&st, &v, &cfg, tmp("b"));
@@ -211,18 +212,13 @@ static void warnings_and_broken(void **state)
 	char *after = slurp(tmp("b"));
 	assert_memory_equal(after, "sort = mem\n\x7f\x45LF\x02\n", 12);
 	free(after);
-	view_free(&v);
-	settings_free(&st);
+	done(&st, &v);
 }
 
 static void save_what_changed(void **state)
 {
 	(void)state;
-	struct xg_config cfg;
-	struct xg_settings st;
-	struct xg_view v;
 	struct xg_err err = { 0 };
-	config_defaults(&cfg);
 	/* Nothing changed: nothing written, no file made. */
 	const char *path = tmp("sub/dir/xgtoprc");
 	load_apply(&st, &v, &cfg, path);
@@ -238,45 +234,38 @@ static void save_what_changed(void **state)
 	assert_null(strstr(t, "sort ="));
 	free(t);
 	assert_int_equal(settings_save(&st, &v, &err), 0);   /* saved: nothing new */
-	view_free(&v);
-	settings_free(&st);
+	done(&st, &v);
 
 	/* An existing file: comments, unknown keys and untouched settings
 	 * stay; a setting the command line overrode is not saved. */
-	static const char text[] = "# mine\nfuture = 1\ndelay = 5\nsort = mem\n";
-	put(tmp("e"), text, sizeof(text) - 1);
 	cfg.nodisk = true;
-	load_apply(&st, &v, &cfg, tmp("e"));
+	load_text(&st, &v, &cfg, "e", "# mine\nfuture = 1\ndelay = 5\nsort = mem\n");
 	assert_int_equal(st.nwarn, 1);
 	view_toggle(&v, XG_TOGGLE_SCHED);
 	assert_int_equal(settings_save(&st, &v, &err), 1);
 	t = slurp(tmp("e"));
 	assert_string_equal(t, "# mine\nfuture = 1\ndelay = 5\nsort = mem\nsched = off\n");
 	free(t);
-	view_free(&v);
-	settings_free(&st);
+	done(&st, &v);
 	/* --no-config: no path, nothing saved. */
 	settings_load(&st, NULL);
 	view_init(&v, &cfg);
 	settings_apply(&st, &v, &cfg);
 	view_toggle(&v, XG_TOGGLE_NET);
 	assert_int_equal(settings_save(&st, &v, &err), 0);
-	view_free(&v);
-	settings_free(&st);
+	done(&st, &v);
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
+	return tmpdir_make("settings");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove();
 }
 
 int main(void)
@@ -285,9 +274,9 @@ int main(void)
 		cmocka_unit_test(parse_lines),
 		cmocka_unit_test(parse_broken),
 		cmocka_unit_test(default_path),
-		cmocka_unit_test(apply_beneath_command_line),
-		cmocka_unit_test(warnings_and_broken),
-		cmocka_unit_test(save_what_changed),
+		cmocka_unit_test_setup(apply_beneath_command_line, setup_one),
+		cmocka_unit_test_setup(warnings_and_broken, setup_one),
+		cmocka_unit_test_setup(save_what_changed, setup_one),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
