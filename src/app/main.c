@@ -144,7 +144,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case 'd':
 			if (!xg_parse_double(optarg, &cfg->delay_s) || !view_delay_valid(cfg->delay_s))
 				return 1 + usage_error("--delay '%s': give seconds from " XG_DELAY_RANGE, optarg);
-			cfg->delay_given = true;
+			cfg->delay_given = true;   /* it overrides the settings file */
 			break;
 		case 'b': cfg->batch = true; break;
 		case 'n':
