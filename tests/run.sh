@@ -9,6 +9,10 @@ suites=("$@")
 pass=0 fail=0 skip=0 failed=()
 logdir=build/test-logs
 mkdir -p "$logdir"
+# Nobody's own settings file (~/.config/xgtop/xgtoprc) changes what the
+# tests see, and no test writes one there.
+XDG_CONFIG_HOME=$(mktemp -d) && export XDG_CONFIG_HOME
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 
 run_one() {  # name, command...
 	local name=$1; shift

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "xgtop/core/settings.h"
 #include "xgtop/app/trace_cmd.h"
 #include "xgtop/engine/engine.h"
 #include "xgtop/outputs/explain.h"
@@ -48,6 +49,9 @@ static const char usage_text[] =
 "      --explain           take two samples, then say for every column what it\n"
 "                          counts and why any figure shows '-'\n"
 "      --list-columns      print every column: header, key, unit, group, formula\n"
+"      --config FILE       settings file (default: $XDG_CONFIG_HOME/xgtop/xgtoprc,\n"
+"                          else ~/.config/xgtop/xgtoprc); options override it\n"
+"      --no-config         neither read nor write a settings file\n"
 "\n"
 "What to collect (each --no... also skips collecting that data):\n"
 "      --nodisk            no disk columns\n"
@@ -83,7 +87,7 @@ enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
-	OPT_CMT_ATTACH, OPT_AGENT,
+	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG,
 };
 
 static const struct option long_opts[] = {
@@ -115,6 +119,8 @@ static const struct option long_opts[] = {
 	{ "cpu-hz", required_argument, NULL, OPT_CPU_HZ },
 	{ "cmt-attach", no_argument, NULL, OPT_CMT_ATTACH },
 	{ "agent", no_argument, NULL, OPT_AGENT },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -159,6 +165,7 @@ static int opt_delay(struct xg_config *cfg, const char *arg)
 {
 	if (!xg_parse_double(arg, &cfg->delay_s) || !view_delay_valid(cfg->delay_s))
 		return BAD_USAGE("--delay '%s': give seconds from " XG_DELAY_RANGE, arg);
+	cfg->delay_given = true;   /* it overrides the settings file */
 	return 0;
 }
 
@@ -294,7 +301,8 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		{ OPT_CMT_ATTACH, &cfg->cmt_attach, NULL }, { OPT_AGENT, &cfg->agent, NULL },
 		{ OPT_FILTER, NULL, &cfg->filter }, { OPT_VMFILE, NULL, &cfg->vmfile },
 		{ OPT_RECORD, NULL, &cfg->record }, { OPT_REPLAY, NULL, &cfg->replay },
-		{ OPT_EVENTS, NULL, &cfg->events },
+		{ OPT_EVENTS, NULL, &cfg->events }, { OPT_CONFIG, NULL, &cfg->config_file },
+		{ OPT_NO_CONFIG, &cfg->no_config, NULL },
 	};
 	int c, rc;
 	opterr = 0;
@@ -310,6 +318,33 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 			return rc;
 	}
 	return check_args(argc, argv, cfg);
+}
+
+/* The settings file shapes what people read: the full-screen view, text
+ * output and --explain. CSV, JSON and xentop output read only a file
+ * named with --config, so scripts get the same fields whatever someone
+ * chose on screen. */
+static void settings_begin(struct xg_settings *st, struct xg_engine *e, const struct xg_config *cfg)
+{
+	char path[4096];
+	const char *p = cfg->config_file;
+	if (!p && cfg->output == XG_OUT_TEXT && settings_default_path(path, sizeof(path)))
+		p = path;
+	settings_load(st, cfg->no_config ? NULL : p);
+	settings_apply(st, &e->view, cfg);
+	if (st->nwarn > 1)
+		snprintf(e->notice, sizeof(e->notice), "%.500s (and %u more)", st->warn, st->nwarn - 1);
+	else
+		snprintf(e->notice, sizeof(e->notice), "%s", st->warn);
+}
+
+/* On quit from the full-screen view: what the user changed. */
+static void settings_end(struct xg_settings *st, const struct xg_engine *e)
+{
+	struct xg_err err = { 0 };
+	if (settings_save(st, &e->view, &err) < 0)
+		fprintf(stderr, "xgtop: %s\n", err.msg);
+	settings_free(st);
 }
 
 static void install_signals(void)
@@ -415,6 +450,11 @@ int main(int argc, char **argv)
 		engine_close(&e);
 		return 1;
 	}
+	struct xg_settings st;
+	settings_begin(&st, &e, &cfg);
+	bool tui = !explain && !cfg.batch;
+	if (!tui && e.notice[0])
+		fprintf(stderr, "xgtop: %s\n", e.notice);
 	if (explain)
 		rc = run_explain(&e, &err);
 	else if (cfg.batch)
@@ -423,6 +463,10 @@ int main(int argc, char **argv)
 		rc = xg_fail(&err, "the full-screen view needs a terminal; use -b for batch output");
 	else
 		rc = tui_run(&e, &err);
+	if (tui && !rc)
+		settings_end(&st, &e);
+	else
+		settings_free(&st);
 	engine_close(&e);
 	if (rc != 0) {
 		fprintf(stderr, "xgtop: %s\n", err.msg);

@@ -62,6 +62,7 @@ void sample_free(struct xg_sample *s)
 	free(s->dom);
 	free(s->vcpu);
 	free(s->sock);
+	free(s->pcpu);
 	sample_init(s);
 }
 
@@ -72,6 +73,8 @@ void sample_clear(struct xg_sample *s)
 	s->ndom = 0;
 	s->nvcpu = 0;
 	s->nsock = 0;
+	s->npcpu = 0;
+	s->pcpu_why = 0;
 }
 
 void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
@@ -89,9 +92,14 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
 		memcpy(dst->vcpu, src->vcpu, src->nvcpu * sizeof(*dst->vcpu));
 	if (src->nsock)
 		memcpy(dst->sock, src->sock, src->nsock * sizeof(*dst->sock));
+	xg_grow(&dst->pcpu, &dst->pcpu_cap, src->npcpu, sizeof(*dst->pcpu));
+	if (src->npcpu)
+		memcpy(dst->pcpu, src->pcpu, src->npcpu * sizeof(*dst->pcpu));
 	dst->ndom = src->ndom;
 	dst->nvcpu = src->nvcpu;
 	dst->nsock = src->nsock;
+	dst->npcpu = src->npcpu;
+	dst->pcpu_why = src->pcpu_why;
 	for (size_t i = 1; i < src->nreason; i++)
 		dst->reason[i] = xg_strdup(src->reason[i]);
 	dst->nreason = src->nreason;
@@ -131,6 +139,15 @@ struct xg_sock *sample_add_socks(struct xg_sample *s, struct xg_dom *d, size_t n
 	return k;
 }
 
+struct xg_pcpu *sample_add_pcpus(struct xg_sample *s, size_t n)
+{
+	xg_grow(&s->pcpu, &s->pcpu_cap, s->npcpu + n, sizeof(*s->pcpu));
+	struct xg_pcpu *p = s->pcpu + s->npcpu;
+	memset(p, 0, n * sizeof(*p));
+	s->npcpu += n;
+	return p;
+}
+
 uint8_t sample_reason(struct xg_sample *s, const char *text)
 {
 	for (size_t i = 1; i < s->nreason; i++)
@@ -164,6 +181,21 @@ const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_f
 		return NULL;
 	uint8_t r = d->why[f] ? d->why[f] : s->host_why[f];
 	return r && r < s->nreason ? s->reason[r] : NULL;
+}
+
+const char *sample_cache_uncounted(const struct xg_sample *s)
+{
+	const char *why = NULL;
+	for (size_t i = 0; i < s->ndom; i++) {
+		const struct xg_dom *d = &s->dom[i];
+		if (dom_has(d, XG_F_LLC_REF) || dom_has(d, XG_F_LLC_MISS))
+			return NULL;
+		if (!why)
+			why = dom_why(s, d, XG_F_LLC_MISS);
+	}
+	if (!s->ndom)
+		return NULL;
+	return why ? why : "not counted";
 }
 
 static int cmp_dom(const void *a, const void *b)

@@ -39,7 +39,11 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	const struct xg_host *h = &t->cur->host;
 	fprintf(f, "Source: %s (%s), %zu domains, interval %.3f s\n", h->source, h->hypervisor,
 		t->ndom_rows, t->sum.interval_s);
-	if (h->cache_events[0])
+	/* The events only when something counts them. */
+	const char *why = sample_cache_uncounted(t->cur);
+	if (why)
+		fprintf(f, "Cache columns count nothing: %s\n", why);
+	else if (h->cache_events[0])
 		fprintf(f, "Cache columns count: %s\n", h->cache_events);
 	fputc('\n', f);
 	fprintf(f, "Columns:\n");

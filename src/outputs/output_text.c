@@ -135,14 +135,15 @@ static void write_table(FILE *f, const struct xg_table *t, const struct xg_view 
 	char buf[CELL_MAX], *text = NULL;
 	size_t *off = NULL, len = 0, cap = 0;
 
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		if (!view_col_visible(v, (enum xg_col)c))
+	for (int k = 0; k < XG_COL_COUNT; k++) {
+		enum xg_col c = v->col_order[k];   /* the column chooser's order */
+		if (!view_col_visible(v, c))
 			continue;
 		size_t w = text_width(xg_columns[c].header);
 		if (xg_columns[c].width > 0 && (size_t)xg_columns[c].width > w)
 			w = (size_t)xg_columns[c].width;
 		width[ncol] = w;
-		cols[ncol++] = (enum xg_col)c;
+		cols[ncol++] = c;
 	}
 	if (v->norder)
 		off = xg_malloc(v->norder * ncol * sizeof(*off));

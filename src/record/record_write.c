@@ -156,6 +156,8 @@ static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct 
 		rbuf_delta(b, now[i], was[i]);
 	}
 	col_hex(b, h->valid, o->valid);
+	col_u64(b, s->npcpu, 0);   /* written whenever there are pCPU lines */
+	col_u64(b, s->pcpu_why, p->pcpu_why);
 	rbuf_trim_tabs(b, ls);
 	rbuf_putc(b, '\n');
 
@@ -181,6 +183,26 @@ static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct 
 	if (memcmp(s->host_why, p->host_why, sizeof(s->host_why))) {
 		rbuf_puts(b, "W\t");
 		put_why(b, s->host_why);
+		rbuf_putc(b, '\n');
+	}
+}
+
+/* One 'p' line per pCPU, against the entry at the same index of the
+ * previous sample (sources list the same pCPUs in the same order). */
+static void put_pcpus(struct rec_buf *b, const struct xg_sample *s, const struct xg_sample *p)
+{
+	static const struct xg_pcpu zero;
+	for (size_t i = 0; i < s->npcpu; i++) {
+		const struct xg_pcpu *x = &s->pcpu[i], *o = i < p->npcpu ? &p->pcpu[i] : &zero;
+		size_t ls = b->len;
+		rbuf_putc(b, 'p');
+		col_u64(b, x->id, o->id);
+		col_hex(b, x->valid, o->valid);
+		for (int t = 0; t < XG_PC_COUNT; t++) {
+			rbuf_putc(b, '\t');
+			rbuf_delta(b, x->ns[t], o->ns[t]);
+		}
+		rbuf_trim_tabs(b, ls);
 		rbuf_putc(b, '\n');
 	}
 }
@@ -348,6 +370,7 @@ static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 	const struct xg_sample *p = r->prev.have ? r->prev.base : &r->empty;
 	b->len = 0;
 	put_host(b, s, p);
+	put_pcpus(b, s, p);
 	uint64_t expect = 0;
 	for (size_t i = 0; i < s->ndom; i++) {
 		put_dom(r, s, &s->dom[i], expect);

@@ -152,6 +152,7 @@ static const struct tui_mode_ops tui_modes[] = {
 	[TUI_MODE_HELP] = { tui_help_draw, tui_help_key, false },
 	[TUI_MODE_MENU] = { tui_menu_draw, tui_menu_key, true },
 	[TUI_MODE_PROMPT] = { tui_prompt_draw, tui_prompt_key, true },
+	[TUI_MODE_COLUMNS] = { tui_columns_draw, tui_columns_key, true },
 };
 
 /* Milliseconds until the next sample is due, or -1 (frozen, or the
@@ -198,12 +199,6 @@ static int tui_loop(struct tui *t, struct xg_err *err)
 	return 0;
 }
 
-static bool no_color(void)
-{
-	const char *s = getenv("NO_COLOR");
-	return s && *s;
-}
-
 /* Terminal modes, extra key sequences, mouse and colours on a new screen. */
 static void tui_term_setup(struct tui *t)
 {
@@ -231,12 +226,7 @@ static void tui_term_setup(struct tui *t)
 	curs_set(0);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	mouseinterval(0);
-	if (!no_color() && has_colors()) {
-		start_color();
-		use_default_colors();
-		init_pair(1, COLOR_RED, -1);
-		t->color = true;
-	}
+	tui_color_init(t);
 }
 
 /* Starts the screen on the terminal and runs the loop; the screen is gone
@@ -293,6 +283,8 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	setlocale(LC_CTYPE, "");
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	t.replay = (e->cfg && e->cfg->replay) || (e->ops && e->ops->name && !strcmp(e->ops->name, "replay"));
+	if (e->notice[0])
+		tui_set_msg(&t, true, "%s", e->notice);
 
 	int rc = tui_screen(&t, err);
 

@@ -95,6 +95,32 @@ static void add_reasons(struct lines *L, const struct tui *t, int width)
 		lines_add(L, "  (" XG_WHY_MORE ")");
 }
 
+/* The meters under the summary lines, and what the colours mean, with
+ * the thresholds in force. */
+static void add_meters_help(struct lines *L, const struct tui *t, int width)
+{
+	const struct xg_thresholds *thr = &t->e->view.thr;
+	char text[512];
+	lines_add(L, "Meters and colours");
+	lines_wrap(L, "  ", "Meters (t): each pCPU's busy share over the interval, as a bar, or, when there "
+		   "are too many for four lines of bars, as a heat strip: one cell per pCPU, from the lowest "
+		   "block (under 12.5 %) to a full one (87.5 % and over; . : - = + * # @ outside UTF-8), ? "
+		   "when not measured; each strip line starts with its first pCPU's number. Then memory used/total, "
+		   "the host's waiting share (with w: all domains' waiting time over their vCPU time) and "
+		   "the pCPUs' average.", width);
+	lines_wrap(L, "  ", "Cells and meters past a threshold: warn = orange and bold, crit = a reversed "
+		   "orange-red block (without colour or with NO_COLOR: underlined, and reverse bold). "
+		   "Thresholds (settings file: threshold.NAME = WARN CRIT, or off):", width);
+	for (int r = 0; r < XG_RULE_COUNT; r++) {
+		char prefix[40], lim[32];
+		threshold_format(thr, (enum xg_rule)r, lim, sizeof(lim));
+		snprintf(prefix, sizeof(prefix), "    %-10s ", xg_rules[r].key);
+		snprintf(text, sizeof(text), "%s: %s%s", xg_rules[r].help, thr->off[r] ? "" : "warn, crit ",
+			 lim);
+		lines_wrap(L, prefix, text, width);
+	}
+}
+
 static void help_build(struct lines *L, const struct tui *t, int width)
 {
 	const struct xg_view *v = &t->e->view;
@@ -114,10 +140,13 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 	lines_add(L, "Summary lines");
 	lines_wrap(L, "  ", "Line 1: hypervisor (source) and host name, physical CPUs, memory used/total, "
 		   "clock; for a replay, \"replay\" and the time the sample was recorded.", width);
-	lines_wrap(L, "  ", "Line 2: domains by state, and the sum of their CPU%.", width);
+	lines_wrap(L, "  ", "Line 2: domains by state, the sum of their CPU%, and (with the cache columns) "
+		   "the events they count, or why nothing counts them.", width);
 	lines_wrap(L, "  ", "Line 3: the measured interval between the two samples shown, the delay asked "
 		   "for, xgtop's own CPU time per refresh in ms, trace records lost (when a trace is "
 		   "read), the sort column and direction, the filter and the rows it selects.", width);
+	lines_add(L, "%s", "");
+	add_meters_help(L, t, width);
 	lines_add(L, "%s", "");
 	lines_add(L, "Columns (* = on screen, + = on but no room at this width; unit in brackets; "
 		  "delta() = change over the interval)");

@@ -95,10 +95,17 @@ start_xgtop() {
 
 xgtop_pid() { cat "$TMP/pid"; }
 
-# Rows of the domain list: screen lines 6 .. H-1 (after three summary
-# lines, the status line and the header; before the key hints) that start
-# with a domain id.
-rows() { screen | awk -v h="$H" 'NR > 5 && NR < h && /^ *[0-9]+ /'; }
+# The screen line (1-based) of the header (column titles): after three
+# summary lines, the meters (one line at least while they are on) and the
+# status line.
+# (A sort mark may sit before ID or between ID and NAME.)
+header_no() { screen | grep -n -m1 -E '^ *[^ ]{0,3}ID[^A-Za-z0-9]+NAME' | cut -d: -f1; }
+
+# Lines of the domain list: after the header, before the key hints.
+list_lines() { screen | awk -v f="$(header_no)" -v h="$H" 'f && NR > f && NR < h'; }
+
+# Rows of the domain list that start with a domain id.
+rows() { list_lines | awk '/^ *[0-9]+ /'; }
 
 # The domain names in screen order.
 names() { rows | awk '{print $2}'; }

@@ -16,13 +16,14 @@ click() {  # click X Y (0-based screen cell)
 	# shellcheck disable=SC2086
 	tm send-keys -t t -H $seq
 }
-# The column of the NAME title on the header line (line 5, y = 4).
+# The column of the NAME title on the header line (under the meters).
 x=$(header | awk '{ print index($0, "NAME") }')
+y=$(($(header_no) - 1))
 [ "$x" -gt 0 ] || fail "no NAME in the header"
-click $((x + 1)) 4
+click $((x + 1)) $y
 wait_for 'sort NAME▲'
 wait_names "$BY_NAME"
-click $((x + 1)) 4
+click $((x + 1)) $y
 wait_for 'sort NAME▼'
 # A click on a row does nothing.
 click 10 8

@@ -116,6 +116,7 @@ static struct fx *fx_new(bool vcpus)
 	x->t.sum.nblocked = NDOM - 1;
 	x->t.sum.cpu_pct_total = 105;
 
+	view_cols_reset(&x->v);
 	x->v.sort_col = XG_COL_CPU_PCT;
 	x->v.sumcache = true;
 	x->v.show_vcpus = vcpus;
@@ -645,6 +646,32 @@ static size_t width(const char *s)
 	return w;
 }
 
+/* The column chooser's order and hidden columns shape the text output;
+ * CSV keeps table order and every field its groups show. */
+static void chooser_text_not_csv(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new(false);
+	char *csv0 = run_output(XG_OUT_CSV, x, 1);
+	static char want[65536];
+	snprintf(want, sizeof(want), "%s", line(csv0, 0));
+	free(csv0);
+	enum xg_col first[] = { XG_COL_MEM, XG_COL_NAME };
+	view_cols_order(&x->v, first, 2);
+	assert_true(view_col_set_hidden(&x->v, XG_COL_STATE, true));
+	char *out = run_output(XG_OUT_TEXT, x, 1);
+	static char h[65536];
+	snprintf(h, sizeof(h), "%s", line(out, 5));
+	assert_true(!strncmp(h + strspn(h, " "), "MEM NAME", 8));
+	assert_null(strstr(h, "STATE"));
+	assert_non_null(strstr(h, " ID "));
+	free(out);
+	out = run_output(XG_OUT_CSV, x, 1);
+	assert_string_equal(line(out, 0), want);
+	free(out);
+	fx_free(x);
+}
+
 static void text_block_aligned(void **state)
 {
 	(void)state;
@@ -834,6 +861,7 @@ int main(void)
 		cmocka_unit_test(json_vcpus_nested),
 		cmocka_unit_test(json_string_escapes),
 		cmocka_unit_test(registry_names),
+		cmocka_unit_test(chooser_text_not_csv),
 		cmocka_unit_test(text_block_aligned),
 		cmocka_unit_test(text_dash_and_report),
 		cmocka_unit_test(report_when_all_measured),

@@ -153,6 +153,50 @@ static void carry_state(void **state)
 	sample_free(&s);
 }
 
+/* pCPU entries are a pool of their own: copied, cleared with the sample. */
+static void pcpus_copy_and_clear(void **state)
+{
+	(void)state;
+	struct xg_sample s, c;
+	sample_init(&s);
+	sample_init(&c);
+	struct xg_pcpu *p = sample_add_pcpus(&s, 3);
+	assert_false(pcpu_has(&p[0], XG_PC_BUSY));
+	p[2].id = 2;
+	p[2].ns[XG_PC_IDLE] = 77;
+	p[2].valid = 1u << XG_PC_IDLE;
+	sample_add_pcpus(&s, 1)->id = 3;
+	s.pcpu_why = sample_reason(&s, "busy time not given by Xen");
+	sample_copy(&c, &s);
+	assert_int_equal(c.npcpu, 4);
+	assert_int_equal(c.pcpu[3].id, 3);
+	assert_true(pcpu_has(&c.pcpu[2], XG_PC_IDLE) && c.pcpu[2].ns[XG_PC_IDLE] == 77);
+	assert_string_equal(c.reason[c.pcpu_why], "busy time not given by Xen");
+	sample_clear(&c);
+	assert_int_equal(c.npcpu, 0);
+	assert_int_equal(c.pcpu_why, 0);
+	sample_free(&s);
+	sample_free(&c);
+}
+
+/* The header names the cache events only when some domain has them. */
+static void cache_counted_or_why(void **state)
+{
+	(void)state;
+	struct xg_sample s;
+	sample_init(&s);
+	assert_null(sample_cache_uncounted(&s));      /* no domains: nothing to say */
+	sample_add_dom(&s, 1);
+	sample_invalid_all(&s, XG_F_LLC_MISS, "no hardware PMU (virtual machine without vPMU?)");
+	struct xg_dom *d = sample_add_dom(&s, 2);
+	assert_string_equal(sample_cache_uncounted(&s), "no hardware PMU (virtual machine without vPMU?)");
+	dom_invalid(&s, &s.dom[0], XG_F_LLC_MISS, "perf_event_paranoid is 3");
+	assert_string_equal(sample_cache_uncounted(&s), "perf_event_paranoid is 3");
+	dom_set(d, XG_F_LLC_REF, 10);
+	assert_null(sample_cache_uncounted(&s));
+	sample_free(&s);
+}
+
 static void escape_names(void **state)
 {
 	(void)state;
@@ -169,6 +213,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reasons_are_interned),
 		cmocka_unit_test(sort_and_find),
+		cmocka_unit_test(pcpus_copy_and_clear),
+		cmocka_unit_test(cache_counted_or_why),
 		cmocka_unit_test(same_domain),
 		cmocka_unit_test(carry_state),
 		cmocka_unit_test(escape_names),

@@ -192,6 +192,23 @@ struct xg_sock {
 	uint64_t v[XG_SOCK_EVENT_COUNT]; /* same units and rules as the sums */
 };
 
+/* One physical CPU's time: cumulative ns since an origin the source
+ * chooses, for the per-pCPU meters. Kept in a pool beside the domains, in
+ * pCPU id order. A source that knows only the idle time (Xen) leaves busy
+ * invalid: metrics then take the rest of the interval as busy. */
+enum xg_pcpu_time { XG_PC_BUSY, XG_PC_IDLE, XG_PC_COUNT };
+
+struct xg_pcpu {
+	uint32_t id;          /* pCPU number, 0.. */
+	uint8_t valid;        /* bit t set: ns[t] measured (enum xg_pcpu_time) */
+	uint64_t ns[XG_PC_COUNT];
+};
+
+static inline bool pcpu_has(const struct xg_pcpu *p, enum xg_pcpu_time t)
+{
+	return (p->valid >> t) & 1;
+}
+
 struct xg_host {
 	char source[16];            /* "xen", "linux", "replay", "trace" */
 	char hypervisor[64];        /* "Xen 4.17.7", "Linux 6.1.0 (KVM)" */
@@ -227,6 +244,10 @@ struct xg_sample {
 	size_t nvcpu, vcpu_cap;
 	struct xg_sock *sock;
 	size_t nsock, sock_cap;
+	struct xg_pcpu *pcpu;       /* per-pCPU times, by id; none when unknown */
+	size_t npcpu, pcpu_cap;
+	uint8_t pcpu_why;           /* reason index: why there are none (or some
+	                               are invalid), 0 = none given */
 	/* Reason strings, interned; reason[0] is unused (no reason). Reasons
 	 * that apply to every domain may be given once via host_why. */
 	char *reason[XG_REASON_MAX];
@@ -255,6 +276,8 @@ static inline struct xg_sock *sample_socks(const struct xg_sample *s, const stru
 {
 	return s->sock + d->sock_first;
 }
+/* Appends n zeroed pCPU entries (all invalid); returns the first. */
+struct xg_pcpu *sample_add_pcpus(struct xg_sample *s, size_t n);
 /* Interns reason text; returns its index (1..), or 0 if the table is full. */
 uint8_t sample_reason(struct xg_sample *s, const char *text);
 /* Sets field f of d to v and marks it valid. */
@@ -297,6 +320,11 @@ void dom_invalid(struct xg_sample *s, struct xg_dom *d, enum xg_field f, const c
 void sample_invalid_all(struct xg_sample *s, enum xg_field f, const char *why);
 /* The reason field f of d is invalid, or NULL. */
 const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_field f);
+/* Why no domain of s has LLC references or misses counted: the reason the
+ * first such domain gives (else the host default, else "not counted").
+ * NULL when some domain has them, or s has no domains: then the events in
+ * host.cache_events are what the cache columns count. */
+const char *sample_cache_uncounted(const struct xg_sample *s);
 /* Sorts domains by id (the order metrics and the recorder expect). */
 void sample_sort(struct xg_sample *s);
 /* Finds a domain by id in a sorted sample. Like strchr, the result is not

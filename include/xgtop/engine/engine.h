@@ -24,6 +24,9 @@ struct xg_engine {
 	uint64_t self_cpu_last;         /* to measure our own cost per refresh */
 	bool eof;
 	char end_notice[256];           /* set at eof when the source has one */
+	char notice[600];               /* for the user at start (settings file
+	                                   warnings): the TUI's status line,
+	                                   standard error in batch mode */
 };
 
 /* Opens the source the config names (and the recorder). */
