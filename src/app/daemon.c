@@ -94,8 +94,13 @@ int daemon_run(struct xg_engine *e, const struct xg_exporter *x, const struct xg
 	       struct xg_err *err)
 {
 	const struct xg_config *cfg = e->cfg;
-	logf_("started: source %s, every %g s%s%s%s", e->ops->name, e->view.delay_s,
-	      x ? ", exporting on " : "", x ? exporter_where(x) : "", cfg->record ? ", recording" : "");
+	char pace[64];
+	if (cfg->replay || cfg->trace_file)
+		snprintf(pace, sizeof(pace), "at %g times the recorded pace", cfg->speed);
+	else
+		snprintf(pace, sizeof(pace), "every %g s", e->view.delay_s);
+	logf_("started: source %s, %s%s%s%s", e->ops->name, pace, x ? ", exporting on " : "",
+	      x ? exporter_where(x) : "", cfg->record ? ", recording" : "");
 	struct failures fails = { 0 };
 	long done = 0;
 	uint64_t deadline = xg_now_mono_ns();

@@ -49,6 +49,8 @@ struct xg_exporter {
 	struct xg_expo_stats st;        /* collector thread only */
 	xg_log_fn *log;
 	void *log_ctx;
+	uint64_t log_window;            /* libmicrohttpd's messages: see mhd_log */
+	unsigned log_count, log_dropped;
 	char where[300];
 };
 
@@ -85,12 +87,33 @@ static void logf_(struct xg_exporter *x, const char *fmt, ...)
 	x->log(x->log_ctx, line);
 }
 
-/* libmicrohttpd's own messages (a refused connection, a bad request): one
- * line each, in the daemon's log only. */
+/* Any client can make the server complain (a bad request, a refused
+ * connection): at most this many lines a minute reach the log. */
+#define EXPO_LOG_PER_MIN 10
+
+static bool log_allowed(struct xg_exporter *x)
+{
+	uint64_t now = xg_now_mono_ns();
+	if (!x->log_window || now - x->log_window >= 60 * 1000000000ull) {
+		if (x->log_dropped)
+			logf_(x, "exporter: %u more messages in the last minute not logged", x->log_dropped);
+		x->log_window = now;
+		x->log_count = x->log_dropped = 0;
+	}
+	if (x->log_count < EXPO_LOG_PER_MIN) {
+		x->log_count++;
+		return true;
+	}
+	x->log_dropped++;
+	return false;
+}
+
+/* libmicrohttpd's own messages, one line each, in the daemon's log only
+ * (called from the server's thread, and from the main one at start). */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	struct xg_exporter *x = cls;
-	if (!x->log)
+	if (!x->log || !log_allowed(x))
 		return;
 	char line[512];
 	vsnprintf(line, sizeof(line), fmt, ap);
@@ -250,12 +273,13 @@ struct xg_exporter *exporter_open(const struct xg_listen *at, xg_log_fn *log, vo
 	char host[INET6_ADDRSTRLEN] = "?";
 	getnameinfo((struct sockaddr *)&sa, sizeof(sa), host, sizeof(host), NULL, 0, NI_NUMERICHOST);
 	struct xg_exporter *x = xg_calloc(1, sizeof(*x));
-	x->log = log;
-	x->log_ctx = log_ctx;
 	pthread_mutex_init(&x->lock, NULL);
 	make_fixed(x);
 	errno = 0;
 	x->mhd = start(x, &sa);
+	/* Logged from here on: a failure to start has its own message below. */
+	x->log_ctx = log_ctx;
+	x->log = log;
 	if (!x->mhd) {
 		xg_fail_errno(err, errno ? errno : EADDRNOTAVAIL, "--export: cannot listen on %s port %u",
 			      host, at->port);
