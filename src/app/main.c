@@ -143,6 +143,27 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* --export [ADDR:]PORT: checked here so that a typo is a usage error (2). */
+static int set_export(struct xg_config *cfg, const char *arg)
+{
+	struct xg_listen at;
+	struct xg_err e;
+	if (exporter_parse_listen(arg, &at, &e) < 0)
+		return usage_error("--export %s", e.msg);
+	cfg->export_at = arg;
+	return 0;
+}
+
+/* 0, or 1 + the exit status of a usage error (as parse_args). */
+static int check_daemon_args(const struct xg_config *cfg, bool explain)
+{
+	if (cfg->daemon && (cfg->batch || cfg->output != XG_OUT_TEXT || explain))
+		return 1 + usage_error("%s", "--daemon prints no output: it cannot be combined with -b, -o or --explain");
+	if ((cfg->export_at || cfg->daemon) && (cfg->agent || explain))
+		return 1 + usage_error("%s", "--export and --daemon do not go with --agent or --explain");
+	return 0;
+}
+
 /* Returns 0 to go on, or an exit status (+1 so that 0 can mean "go on"). */
 static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explain)
 {
@@ -215,14 +236,10 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case OPT_EXPLAIN: *explain = true; break;
 		case OPT_CMT_ATTACH: cfg->cmt_attach = true; break;
 		case OPT_AGENT: cfg->agent = true; break;
-		case OPT_EXPORT: {
-			struct xg_listen at;
-			struct xg_err e;
-			if (exporter_parse_listen(optarg, &at, &e) < 0)
-				return 1 + usage_error("--export %s", e.msg);
-			cfg->export_at = optarg;
+		case OPT_EXPORT:
+			if (set_export(cfg, optarg))
+				return 1 + 2;
 			break;
-		}
 		case OPT_DAEMON: cfg->daemon = true; break;
 		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
 		case ':':
@@ -245,11 +262,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		return 1 + usage_error("--replay cannot be combined with --source %s", cfg->source);
 	if (cfg->replay && cfg->record && !strcmp(cfg->replay, cfg->record))
 		return 1 + usage_error("--record '%s' is the file being replayed", cfg->record);
-	if (cfg->daemon && (cfg->batch || cfg->output != XG_OUT_TEXT || *explain))
-		return 1 + usage_error("%s", "--daemon prints no output: it cannot be combined with -b, -o or --explain");
-	if ((cfg->export_at || cfg->daemon) && (cfg->agent || *explain))
-		return 1 + usage_error("%s", "--export and --daemon do not go with --agent or --explain");
-	return 0;
+	return check_daemon_args(cfg, *explain);
 }
 
 /* SIGHUP ends the other modes (the terminal went away); the daemon has none
