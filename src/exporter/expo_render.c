@@ -369,27 +369,35 @@ static void render_sockets(struct rctx *c)
 		}
 }
 
-/* Calls one of the three vCPU families for every vCPU of every domain. */
+static void vcpu_series(struct rctx *c, enum xg_mfam fam, const char *dlab, const struct xg_vcpu *v)
+{
+	const struct xg_metric *m = &xg_fixed_metric[fam];
+	char vf[32], rf[48];
+	snprintf(vf, sizeof(vf), "vcpu=\"%" PRIu32 "\"", v->id);
+	if (fam == XG_MF_VCPU_ONLINE) {
+		series(c, m, v->online, 2, dlab, vf);
+	} else if (fam == XG_MF_VCPU_CPU) {
+		if (vcpu_has_cpu(v))
+			series(c, m, v->cpu_ns, 2, dlab, vf);
+	} else {
+		for (int r = 0; r < XG_RS_COUNT; r++) {
+			if (!vcpu_has_sched(v, (enum xg_runstate)r))
+				continue;
+			snprintf(rf, sizeof(rf), "state=\"%s\"", xg_runstate_label[r]);
+			series(c, m, v->sched_ns[r], 3, dlab, vf, rf);
+		}
+	}
+}
+
+/* The vCPU families, each whole: online, CPU seconds, runstate seconds. */
 static void render_vcpus(struct rctx *c)
 {
 	const struct xg_sample *s = c->s;
-	const struct xg_metric *fx = xg_fixed_metric;
-	char vf[32], rf[XG_RS_COUNT][32];
-	for (int r = 0; r < XG_RS_COUNT; r++)
-		snprintf(rf[r], sizeof(rf[r]), "state=\"%s\"", xg_runstate_label[r]);
-	for (int fam = 0; fam < 3; fam++)
+	for (int fam = XG_MF_VCPU_ONLINE; fam <= XG_MF_VCPU_RUNSTATE; fam++)
 		for (size_t i = 0; i < s->ndom; i++) {
 			const struct xg_vcpu *v = sample_vcpus(s, &s->dom[i]);
-			for (uint32_t j = 0; j < s->dom[i].vcpu_count; j++, v++) {
-				snprintf(vf, sizeof(vf), "vcpu=\"%" PRIu32 "\"", v->id);
-				if (fam == 0)
-					series(c, &fx[XG_MF_VCPU_ONLINE], v->online, 2, lab(c, i), vf);
-				else if (fam == 1 && vcpu_has_cpu(v))
-					series(c, &fx[XG_MF_VCPU_CPU], v->cpu_ns, 2, lab(c, i), vf);
-				for (int r = 0; fam == 2 && r < XG_RS_COUNT; r++)
-					if (vcpu_has_sched(v, (enum xg_runstate)r))
-						series(c, &fx[XG_MF_VCPU_RUNSTATE], v->sched_ns[r], 3, lab(c, i), vf, rf[r]);
-			}
+			for (uint32_t j = 0; j < s->dom[i].vcpu_count; j++)
+				vcpu_series(c, (enum xg_mfam)fam, lab(c, i), &v[j]);
 		}
 }
 
