@@ -43,13 +43,14 @@ enum { R_PAGE, R_NOT_FOUND, R_METHOD, R_NOT_READY, R_COUNT };
 
 struct xg_exporter {
 	struct MHD_Daemon *mhd;
-	pthread_mutex_t lock;
-	struct snap *cur;               /* under lock */
+	pthread_mutex_t lock;           /* only for taking or swapping cur */
+	struct snap *cur;
 	struct MHD_Response *fixed[R_COUNT];
 	struct xg_expo_stats st;        /* collector thread only */
+	pthread_mutex_t log_lock;       /* the rest: the server's messages, see mhd_log */
 	xg_log_fn *log;
 	void *log_ctx;
-	uint64_t log_window;            /* libmicrohttpd's messages: see mhd_log */
+	uint64_t log_window;
 	unsigned log_count, log_dropped;
 	char where[300];
 };
@@ -108,17 +109,20 @@ static bool log_allowed(struct xg_exporter *x)
 	return false;
 }
 
-/* libmicrohttpd's own messages, one line each, in the daemon's log only
- * (called from the server's thread, and from the main one at start). */
+/* libmicrohttpd's own messages, one line each, in the daemon's log only.
+ * Called from the server's thread, and from the main one while starting,
+ * when x->log is still NULL: a failure to start has its own message. */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	struct xg_exporter *x = cls;
-	if (!x->log || !log_allowed(x))
-		return;
-	char line[512];
-	vsnprintf(line, sizeof(line), fmt, ap);
-	line[strcspn(line, "\n")] = 0;
-	logf_(x, "exporter: %s", line);
+	pthread_mutex_lock(&x->log_lock);
+	if (x->log && log_allowed(x)) {
+		char line[512];
+		vsnprintf(line, sizeof(line), fmt, ap);
+		line[strcspn(line, "\n")] = 0;
+		logf_(x, "exporter: %s", line);
+	}
+	pthread_mutex_unlock(&x->log_lock);
 }
 
 static enum MHD_Result answer_metrics(struct xg_exporter *x, struct MHD_Connection *conn)
@@ -274,12 +278,14 @@ struct xg_exporter *exporter_open(const struct xg_listen *at, xg_log_fn *log, vo
 	getnameinfo((struct sockaddr *)&sa, sizeof(sa), host, sizeof(host), NULL, 0, NI_NUMERICHOST);
 	struct xg_exporter *x = xg_calloc(1, sizeof(*x));
 	pthread_mutex_init(&x->lock, NULL);
+	pthread_mutex_init(&x->log_lock, NULL);
 	make_fixed(x);
 	errno = 0;
 	x->mhd = start(x, &sa);
-	/* Logged from here on: a failure to start has its own message below. */
+	pthread_mutex_lock(&x->log_lock);
 	x->log_ctx = log_ctx;
 	x->log = log;
+	pthread_mutex_unlock(&x->log_lock);
 	if (!x->mhd) {
 		xg_fail_errno(err, errno ? errno : EADDRNOTAVAIL, "--export: cannot listen on %s port %u",
 			      host, at->port);
@@ -308,6 +314,7 @@ void exporter_close(struct xg_exporter *x)
 		if (x->fixed[i])
 			MHD_destroy_response(x->fixed[i]);
 	pthread_mutex_destroy(&x->lock);
+	pthread_mutex_destroy(&x->log_lock);
 	free(x);
 }
 
