@@ -58,12 +58,13 @@ printf '  latency p50 %s, p99 %s (target p99 < 10 ms): %s\n' "$p50" "$p99" \
 [ -n "$errs" ] && echo "  wrk: $errs"
 awk -v ticks="$(getconf CLK_TCK)" -v cpu=$((c1 - c0)) -v secs="$SECONDS_RUN" '
 	NR == 1 { t0 = $1; r0 = $2; n0 = $3 }
-	NR == 2 { r1 = $2 }
 	{ series = series sprintf(" %.1f", $2 / 1024); if (NR > 1 && $3 - pn < 4) short++; pn = $3 }
+	# The second half of the run: allocations have settled, growth is a leak.
+	$1 - t0 >= secs / 2 { if (!lo || $2 < lo) lo = $2; if ($2 > hi) hi = $2 }
 	END {
 		dt = $1 - t0
 		printf "  refreshes: %d in %.1f s (%.3f s apart; 5 s windows with fewer than 4: %d)\n", $3 - n0, dt, dt / ($3 - n0), short
 		printf "  resident memory every 5 s, MB:%s\n", series
-		printf "  resident memory: %.1f MB before the load, %.1f MB after its first 5 s, %.1f MB at the end (%+.1f %% since the first 5 s)\n", r0 / 1024, r1 / 1024, $2 / 1024, 100 * ($2 - r1) / r1
+		printf "  resident memory: %.1f MB before the load, %.1f to %.1f MB over the second half, %.1f MB at the end\n", r0 / 1024, lo / 1024, hi / 1024, $2 / 1024
 		printf "  xgtop CPU: %.0f %% of one CPU (collection, rendering and serving)\n", 100 * cpu / ticks / secs
 	}' "$tmp/samples"
