@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "xgtop/core/settings.h"
 #include "xgtop/app/trace_cmd.h"
 #include "xgtop/engine/engine.h"
@@ -19,11 +20,17 @@
 #include "xgtop/tui/tui.h"
 #include "xgtop/xen/xen_agent.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, hup_signal;
 
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	hup_signal = 1;
 }
 
 static const char usage_text[] =
@@ -77,6 +84,13 @@ static const char usage_text[] =
 "      --window SECONDS    trace source: length of one step (default 1)\n"
 "      --cpu-hz HZ         trace source: TSC rate (default: estimated from the trace)\n"
 "\n"
+"Exporter (Prometheus, OpenMetrics; see doc/exporter.md):\n"
+"      --export [ADDR:]PORT  serve /metrics on ADDR (default 127.0.0.1) while the\n"
+"                          full-screen view, batch mode or --daemon runs\n"
+"      --daemon            run headless: no terminal, one log line per event on\n"
+"                          standard error; SIGTERM/SIGINT exit, SIGHUP reopens\n"
+"                          the --record file\n"
+"\n"
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
 "\n"
@@ -87,7 +101,7 @@ enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
-	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG,
+	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON,
 };
 
 static const struct option long_opts[] = {
@@ -121,6 +135,8 @@ static const struct option long_opts[] = {
 	{ "agent", no_argument, NULL, OPT_AGENT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "daemon", no_argument, NULL, OPT_DAEMON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -244,6 +260,17 @@ static int opt_cpu_hz(struct xg_config *cfg, const char *arg)
 	return 0;
 }
 
+/* --export [ADDR:]PORT: checked here so that a typo is a usage error (2). */
+static int opt_export(struct xg_config *cfg, const char *arg)
+{
+	struct xg_listen at;
+	struct xg_err e;
+	if (exporter_parse_listen(arg, &at, &e) < 0)
+		return BAD_USAGE("--export %s", e.msg);
+	cfg->export_at = arg;
+	return 0;
+}
+
 /* Options whose argument must be checked. */
 static const struct {
 	int val;
@@ -252,6 +279,7 @@ static const struct {
 	{ 'd', opt_delay }, { 'n', opt_iterations }, { 'o', opt_output },
 	{ OPT_SORT, opt_sort }, { OPT_SOURCE, opt_source }, { OPT_SPEED, opt_speed },
 	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
+	{ OPT_EXPORT, opt_export },
 };
 
 /* The rest: options that print and stop (help, version, --list-columns),
@@ -290,6 +318,17 @@ static int check_args(int argc, char **argv, struct xg_config *cfg)
 	return 0;
 }
 
+/* --daemon prints nothing; neither it nor --export goes with --agent or
+ * --explain. */
+static int check_daemon_args(const struct xg_config *cfg, bool explain)
+{
+	if (cfg->daemon && (cfg->batch || cfg->output != XG_OUT_TEXT || explain))
+		return BAD_USAGE("%s", "--daemon prints no output: it cannot be combined with -b, -o or --explain");
+	if ((cfg->export_at || cfg->daemon) && (cfg->agent || explain))
+		return BAD_USAGE("%s", "--export and --daemon do not go with --agent or --explain");
+	return 0;
+}
+
 /* Returns 0 to go on, or an exit status + 1. */
 static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explain)
 {
@@ -299,6 +338,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		{ OPT_NONET, &cfg->nonet, NULL }, { OPT_NOCACHE, &cfg->nocache, NULL },
 		{ OPT_NOSUMCACHE, &cfg->nosumcache, NULL }, { OPT_NOTRACE, &cfg->notrace, NULL },
 		{ OPT_CMT_ATTACH, &cfg->cmt_attach, NULL }, { OPT_AGENT, &cfg->agent, NULL },
+		{ OPT_DAEMON, &cfg->daemon, NULL },
 		{ OPT_FILTER, NULL, &cfg->filter }, { OPT_VMFILE, NULL, &cfg->vmfile },
 		{ OPT_RECORD, NULL, &cfg->record }, { OPT_REPLAY, NULL, &cfg->replay },
 		{ OPT_EVENTS, NULL, &cfg->events }, { OPT_CONFIG, NULL, &cfg->config_file },
@@ -317,7 +357,8 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		if (rc)
 			return rc;
 	}
-	return check_args(argc, argv, cfg);
+	rc = check_args(argc, argv, cfg);
+	return rc ? rc : check_daemon_args(cfg, *explain);
 }
 
 /* The settings file shapes what people read: the full-screen view, text
@@ -347,7 +388,9 @@ static void settings_end(struct xg_settings *st, const struct xg_engine *e)
 	settings_free(st);
 }
 
-static void install_signals(void)
+/* SIGHUP ends the other modes (the terminal went away); the daemon has none
+ * and reopens its recording instead (log rotation). */
+static void install_signals(bool daemon)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -355,6 +398,7 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = daemon ? on_hup : on_signal;
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -427,7 +471,7 @@ int main(int argc, char **argv)
 	if (cfg.output != XG_OUT_TEXT && !cfg.batch && !explain)
 		cfg.batch = true;   /* a machine format only makes sense on stdout */
 
-	install_signals();
+	install_signals(cfg.daemon);
 	if (cfg.agent) {
 		if (agent_run(&cfg, &stop_signal, &err) < 0) {
 			fprintf(stderr, "xgtop: %s\n", err.msg);
@@ -450,13 +494,21 @@ int main(int argc, char **argv)
 		engine_close(&e);
 		return 1;
 	}
+	bool tui = !explain && !cfg.batch && !cfg.daemon;
+	struct xg_exporter *x = app_export_open(&e, tui, &err);
+	if (cfg.export_at && !x) {
+		fprintf(stderr, "xgtop: %s\n", err.msg);
+		engine_close(&e);
+		return 1;
+	}
 	struct xg_settings st;
 	settings_begin(&st, &e, &cfg);
-	bool tui = !explain && !cfg.batch;
 	if (!tui && e.notice[0])
 		fprintf(stderr, "xgtop: %s\n", e.notice);
 	if (explain)
 		rc = run_explain(&e, &err);
+	else if (cfg.daemon)
+		rc = daemon_run(&e, x, &(struct xg_signals){ &stop_signal, &hup_signal }, &err);
 	else if (cfg.batch)
 		rc = run_batch(&e, &err);
 	else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -467,6 +519,7 @@ int main(int argc, char **argv)
 		settings_end(&st, &e);
 	else
 		settings_free(&st);
+	exporter_close(x);
 	engine_close(&e);
 	if (rc != 0) {
 		fprintf(stderr, "xgtop: %s\n", err.msg);
