@@ -14,6 +14,8 @@
 	[id_] = { id_, hdr, key_, met, w, u, g, prio, desc, help_ }
 
 const struct xg_coldef xg_columns[XG_COL_COUNT] = {
+	C(XG_COL_HOST, "HOST", "host", NULL, 15, XG_UNIT_TEXT, XG_GRP_HOST, 1, false,
+	  "Pool view (--source remote): the host the domain runs on, as named in the URL or --hosts file. A trailing ? marks a host that did not answer this refresh: its rows are from its last answer and its rates are '-' (the reason: --explain, h)."),
 	C(XG_COL_ID, "ID", "id", NULL, 5, XG_UNIT_NONE, XG_GRP_BASE, 3, false,
 	  "Domain id (Xen domid; cgroup inode or process-group leader pid on Linux)."),
 	C(XG_COL_NAME, "NAME", "name", NULL, 16, XG_UNIT_TEXT, XG_GRP_BASE, 0, false,
@@ -122,6 +124,13 @@ static void human(double v, double step, const char *units, char *buf, size_t n)
 
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
+	if (c == XG_COL_HOST) {
+		xg_escape_name(buf, n, r->host ? r->host : "");
+		size_t l = strlen(buf);
+		if (r->host_stale && l + 1 < n)
+			snprintf(buf + l, n - l, "?");
+		return;
+	}
 	if (c == XG_COL_NAME) {
 		xg_escape_name(buf, n, r->name ? r->name : "");
 		return;
@@ -169,7 +178,7 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 
 void col_format_raw(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
-	if (c == XG_COL_NAME || c == XG_COL_STATE) {
+	if (xg_columns[c].unit == XG_UNIT_TEXT) {
 		col_format(c, r, buf, n);
 		return;
 	}

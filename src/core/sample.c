@@ -2,6 +2,7 @@
 /* Host samples: storage, reasons, lookup. */
 #include "xgtop/core/sample.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,7 @@ void sample_free(struct xg_sample *s)
 	free(s->dom);
 	free(s->vcpu);
 	free(s->sock);
+	free(s->peer);
 	sample_init(s);
 }
 
@@ -76,6 +78,7 @@ void sample_clear(struct xg_sample *s)
 	s->ndom = 0;
 	s->nvcpu = 0;
 	s->nsock = 0;
+	s->npeer = 0;
 }
 
 void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
@@ -96,6 +99,10 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
 	dst->ndom = src->ndom;
 	dst->nvcpu = src->nvcpu;
 	dst->nsock = src->nsock;
+	xg_grow(&dst->peer, &dst->peer_cap, src->npeer, sizeof(*dst->peer));
+	if (src->npeer)
+		memcpy(dst->peer, src->peer, src->npeer * sizeof(*dst->peer));
+	dst->npeer = src->npeer;
 	for (size_t i = 1; i < src->nreason; i++)
 		dst->reason[i] = xg_strdup(src->reason[i]);
 	dst->nreason = src->nreason;
@@ -170,16 +177,24 @@ const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_f
 	return r && r < s->nreason ? s->reason[r] : NULL;
 }
 
+struct xg_peer *sample_add_peer(struct xg_sample *s, const char *name)
+{
+	xg_grow(&s->peer, &s->peer_cap, s->npeer + 1, sizeof(*s->peer));
+	struct xg_peer *p = &s->peer[s->npeer++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	return p;
+}
+
 static int cmp_dom(const void *a, const void *b)
 {
-	const struct xg_dom *x = a, *y = b;
-	return (x->id > y->id) - (x->id < y->id);
+	return dom_order(a, b);
 }
 
 void sample_sort(struct xg_sample *s)
 {
 	for (size_t i = 1; i < s->ndom; i++)
-		if (s->dom[i - 1].id > s->dom[i].id) {
+		if (dom_order(&s->dom[i - 1], &s->dom[i]) > 0) {
 			qsort(s->dom, s->ndom, sizeof(*s->dom), cmp_dom);
 			return;
 		}

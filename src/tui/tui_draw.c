@@ -448,7 +448,7 @@ static void draw_rows(struct tui *t)
 					wide_w = w;
 					continue;
 				}
-			} else if (!row_is_dom(r) && c == XG_COL_ID) {
+			} else if (!row_is_dom(r) && (c == XG_COL_ID || c == XG_COL_HOST)) {
 				continue;  /* the domain row above carries the id */
 			} else if (!row_col_applies(r, c)) {
 				continue;  /* blank: a socket row has no CPU, no disk ... */

@@ -18,6 +18,8 @@ struct xg_view {
 	char **vmnames;             /* --vmfile: only these names, NULL = all */
 	size_t nvmnames;
 	bool show_net, show_disk, show_sched, show_cache, sumcache, show_vcpus;
+	bool show_host;             /* HOST column: set by view_apply when the rows
+	                               come from a pool of hosts */
 	bool frozen;
 	double delay_s;
 	/* rows selected by view_apply, in display order (indexes into table) */
