@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "xgtop/xen/xen_agent.h"
 #include "xgtop/engine/engine.h"
 #include "xgtop/outputs/explain.h"
@@ -17,11 +18,17 @@
 #include "xgtop/tui/tui.h"
 #include "xgtop/trace/xentrace.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, hup_signal;
 
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	hup_signal = 1;
 }
 
 static const char usage_text[] =
@@ -72,6 +79,13 @@ static const char usage_text[] =
 "      --window SECONDS    trace source: length of one step (default 1)\n"
 "      --cpu-hz HZ         trace source: TSC rate (default: estimated from the trace)\n"
 "\n"
+"Exporter (Prometheus, OpenMetrics; see doc/exporter.md):\n"
+"      --export [ADDR:]PORT  serve /metrics on ADDR (default 127.0.0.1) while the\n"
+"                          full-screen view, batch mode or --daemon runs\n"
+"      --daemon            run headless: no terminal, one log line per event on\n"
+"                          standard error; SIGTERM/SIGINT exit, SIGHUP reopens\n"
+"                          the --record file\n"
+"\n"
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
 "\n"
@@ -84,7 +98,7 @@ enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
-	OPT_CMT_ATTACH, OPT_AGENT,
+	OPT_CMT_ATTACH, OPT_AGENT, OPT_EXPORT, OPT_DAEMON,
 };
 
 static const struct option long_opts[] = {
@@ -116,6 +130,8 @@ static const struct option long_opts[] = {
 	{ "cpu-hz", required_argument, NULL, OPT_CPU_HZ },
 	{ "cmt-attach", no_argument, NULL, OPT_CMT_ATTACH },
 	{ "agent", no_argument, NULL, OPT_AGENT },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "daemon", no_argument, NULL, OPT_DAEMON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -199,6 +215,15 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case OPT_EXPLAIN: *explain = true; break;
 		case OPT_CMT_ATTACH: cfg->cmt_attach = true; break;
 		case OPT_AGENT: cfg->agent = true; break;
+		case OPT_EXPORT: {
+			struct xg_listen at;
+			struct xg_err e;
+			if (exporter_parse_listen(optarg, &at, &e) < 0)
+				return 1 + usage_error("--export %s", e.msg);
+			cfg->export_at = optarg;
+			break;
+		}
+		case OPT_DAEMON: cfg->daemon = true; break;
 		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
 		case ':':
 			return 1 + usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -220,10 +245,16 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		return 1 + usage_error("--replay cannot be combined with --source %s", cfg->source);
 	if (cfg->replay && cfg->record && !strcmp(cfg->replay, cfg->record))
 		return 1 + usage_error("--record '%s' is the file being replayed", cfg->record);
+	if (cfg->daemon && (cfg->batch || cfg->output != XG_OUT_TEXT || *explain))
+		return 1 + usage_error("%s", "--daemon prints no output: it cannot be combined with -b, -o or --explain");
+	if ((cfg->export_at || cfg->daemon) && (cfg->agent || *explain))
+		return 1 + usage_error("%s", "--export and --daemon do not go with --agent or --explain");
 	return 0;
 }
 
-static void install_signals(void)
+/* SIGHUP ends the other modes (the terminal went away); the daemon has none
+ * and reopens its recording instead (log rotation). */
+static void install_signals(bool daemon)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -231,6 +262,7 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = daemon ? on_hup : on_signal;
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -303,7 +335,7 @@ int main(int argc, char **argv)
 	if (cfg.output != XG_OUT_TEXT && !cfg.batch && !explain)
 		cfg.batch = true;   /* a machine format only makes sense on stdout */
 
-	install_signals();
+	install_signals(cfg.daemon);
 	if (cfg.agent) {
 		if (agent_run(&cfg, &stop_signal, &err) < 0) {
 			fprintf(stderr, "xgtop: %s\n", err.msg);
@@ -326,14 +358,24 @@ int main(int argc, char **argv)
 		engine_close(&e);
 		return 1;
 	}
+	bool tui = !explain && !cfg.batch && !cfg.daemon;
+	struct xg_exporter *x = app_export_open(&e, tui, &err);
+	if (cfg.export_at && !x) {
+		fprintf(stderr, "xgtop: %s\n", err.msg);
+		engine_close(&e);
+		return 1;
+	}
 	if (explain)
 		rc = run_explain(&e, &err);
+	else if (cfg.daemon)
+		rc = daemon_run(&e, x, &(struct xg_signals){ &stop_signal, &hup_signal }, &err);
 	else if (cfg.batch)
 		rc = run_batch(&e, &err);
 	else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		rc = xg_fail(&err, "the full-screen view needs a terminal; use -b for batch output");
 	else
 		rc = tui_run(&e, &err);
+	exporter_close(x);
 	engine_close(&e);
 	if (rc != 0) {
 		fprintf(stderr, "xgtop: %s\n", err.msg);

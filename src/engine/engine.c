@@ -46,7 +46,7 @@ static int at_eof(struct xg_engine *e)
 	return 1;
 }
 
-int engine_step(struct xg_engine *e, struct xg_err *err)
+static int step(struct xg_engine *e, struct xg_err *err)
 {
 	/* At the end of a recording, stop before clearing the slot that holds
 	 * the previous sample: the views still recompute from it (v key). */
@@ -82,6 +82,14 @@ int engine_step(struct xg_engine *e, struct xg_err *err)
 	return 0;
 }
 
+int engine_step(struct xg_engine *e, struct xg_err *err)
+{
+	int rc = step(e, err);
+	if (e->on_refresh)
+		e->on_refresh(e->on_refresh_ctx, e, rc);
+	return rc;
+}
+
 void engine_reapply(struct xg_engine *e)
 {
 	if (!e->nsamples)
@@ -111,6 +119,24 @@ uint64_t engine_wait_ns(struct xg_engine *e)
 		}
 	}
 	return (uint64_t)(e->view.delay_s * 1e9);
+}
+
+int engine_reopen_record(struct xg_engine *e, struct xg_err *err)
+{
+	if (!e->cfg->record)
+		return 0;
+	struct xg_err close_err = { 0 };
+	int rc = e->rec ? recorder_close(e->rec, &close_err) : 0;
+	/* A fresh recorder starts a new file: the next append needs no
+	 * previous sample. */
+	e->rec = recorder_open(e->cfg->record, err);
+	if (!e->rec)
+		return -1;
+	if (rc < 0) {
+		*err = close_err;
+		return -1;
+	}
+	return 0;
 }
 
 void engine_close(struct xg_engine *e)

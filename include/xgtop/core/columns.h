@@ -5,6 +5,7 @@
 #define XGTOP_COLUMNS_H
 
 #include "xgtop/core/common.h"
+#include "xgtop/core/metric_defs.h"
 
 enum xg_col {
 	XG_COL_HOST,        /* pool view only */
@@ -51,7 +52,8 @@ struct xg_coldef {
 	enum xg_col id;
 	const char *header;     /* TUI / text header, e.g. "CPU%" */
 	const char *key;        /* stable name for --sort, CSV, JSON: "cpu_pct" */
-	const char *metric;     /* Prometheus metric name, NULL = not exported */
+	const struct xg_metric *metric; /* what the exporter publishes for it: the sample
+	                           field (counter or gauge) the figure is computed from */
 	int width;              /* TUI/text width */
 	enum xg_unit unit;
 	enum xg_colgroup group;

@@ -31,6 +31,8 @@ struct xg_config {
 	bool vcpus;                 /* -v / show per-vCPU rows at start */
 	bool cmt_attach;            /* --cmt-attach: give domains a CMT RMID (Xen) */
 	bool agent;                 /* --agent: publish this guest's counters */
+	const char *export_at;      /* --export [ADDR:]PORT, NULL = no exporter */
+	bool daemon;                /* --daemon: headless, log lines on stderr */
 };
 
 void config_defaults(struct xg_config *c);
