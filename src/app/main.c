@@ -35,6 +35,7 @@ static const char usage_text[] =
 "Usage: xgtop [OPTION]...            live monitor (full screen, or batch with -b)\n"
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
+"       xgtop --source remote URL[,URL...] [OPTION]...   (pool view)\n"
 "       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
@@ -71,7 +72,10 @@ static const char usage_text[] =
 "\n"
 "Sources:\n"
 "      --source NAME       auto (default: xen in dom0, else linux), xen, linux,\n"
-"                          replay, trace\n"
+"                          replay, trace, remote\n"
+"      --hosts FILE        pool view: read the xgtop exporters listed in FILE\n"
+"                          (one 'URL [NAME]' per line) like --source remote\n"
+"                          URL,...: all their domains in one table, by HOST\n"
 "      --group MODE        linux source: cgroup or process (default: auto)\n"
 "      --record FILE       append every sample to FILE\n"
 "      --replay FILE       play a recording back through the same views\n"
@@ -97,7 +101,7 @@ static const char usage_text[] =
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
-	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
+	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_EXPORT, OPT_DAEMON,
 };
 
@@ -119,6 +123,7 @@ static const struct option long_opts[] = {
 	{ "nosumcache", no_argument, NULL, OPT_NOSUMCACHE },
 	{ "notrace", no_argument, NULL, OPT_NOTRACE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "hosts", required_argument, NULL, OPT_HOSTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "speed", required_argument, NULL, OPT_SPEED },
@@ -141,6 +146,26 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'xgtop --help' for more information.\n");
 	return 2;
+}
+
+/* The operand after the options: --source trace's FILE, --source remote's
+ * URL list (--hosts alone means --source remote). Returns 0 or an exit
+ * status + 1, like parse_args. */
+static int take_operand(int argc, char **argv, struct xg_config *cfg)
+{
+	if (cfg->hosts_file && !strcmp(cfg->source, "auto"))
+		cfg->source = "remote";
+	bool remote = !strcmp(cfg->source, "remote");
+	if (cfg->hosts_file && !remote)
+		return 1 + usage_error("--hosts goes with --source remote, not --source %s", cfg->source);
+	if (optind < argc) {
+		if ((strcmp(cfg->source, "trace") && !remote) || optind + 1 < argc)
+			return 1 + usage_error("unexpected argument '%s'", argv[optind]);
+		*(remote ? &cfg->remote_urls : &cfg->trace_file) = argv[optind];
+	}
+	if (remote && !cfg->remote_urls && !cfg->hosts_file)
+		return 1 + usage_error("%s", "--source remote needs URL[,URL...] or --hosts FILE");
+	return 0;
 }
 
 /* Returns 0 to go on, or an exit status (+1 so that 0 can mean "go on"). */
@@ -187,10 +212,11 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case OPT_NOTRACE: cfg->notrace = true; break;
 		case OPT_SOURCE:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "xen") && strcmp(optarg, "linux") &&
-			    strcmp(optarg, "replay") && strcmp(optarg, "trace"))
-				return 1 + usage_error("--source '%s': use auto, xen, linux, replay or trace", optarg);
+			    strcmp(optarg, "replay") && strcmp(optarg, "trace") && strcmp(optarg, "remote"))
+				return 1 + usage_error("--source '%s': use auto, xen, linux, replay, trace or remote", optarg);
 			cfg->source = optarg;
 			break;
+		case OPT_HOSTS: cfg->hosts_file = optarg; break;
 		case OPT_RECORD: cfg->record = optarg; break;
 		case OPT_REPLAY: cfg->replay = optarg; break;
 		case OPT_SPEED:
@@ -232,11 +258,9 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		}
 	}
 	bool trace = !strcmp(cfg->source, "trace");
-	if (optind < argc) {
-		if (!trace || optind + 1 < argc)
-			return 1 + usage_error("unexpected argument '%s'", argv[optind]);
-		cfg->trace_file = argv[optind];
-	}
+	int rc = take_operand(argc, argv, cfg);
+	if (rc)
+		return rc;
 	if (trace && !cfg->trace_file)
 		return 1 + usage_error("%s", "--source trace needs a trace FILE");
 	if (!strcmp(cfg->source, "replay") && !cfg->replay)

@@ -7,6 +7,7 @@
 extern const struct xg_source_ops source_linux_ops;
 extern const struct xg_source_ops source_replay_ops;
 extern const struct xg_source_ops source_trace_ops;
+extern const struct xg_source_ops source_remote_ops;
 #ifdef HAVE_XEN
 extern const struct xg_source_ops source_xen_ops;
 #endif
@@ -18,6 +19,7 @@ const struct xg_source_ops *const xg_sources[] = {
 	&source_linux_ops,
 	&source_replay_ops,
 	&source_trace_ops,
+	&source_remote_ops,
 	NULL
 };
 
@@ -36,6 +38,6 @@ const struct xg_source_ops *source_find(const char *name, struct xg_err *err)
 	if (!strcmp(name, "xen"))
 		xg_fail(err, "--source xen: this xgtop was built without the Xen libraries (install libxen-dev and rebuild)");
 	else
-		xg_fail(err, "--source %s: unknown source (auto, xen, linux, replay, trace)", name);
+		xg_fail(err, "--source %s: unknown source (auto, xen, linux, replay, trace, remote)", name);
 	return NULL;
 }
