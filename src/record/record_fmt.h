@@ -8,8 +8,9 @@
 
 #define REC_MAGIC "xgtop-recording"
 #define REC_MAJOR 1
-/* 1.1 added 'k' lines (per-socket CMT/MBM entries). */
-#define REC_MINOR 1
+/* 1.1 added 'k' lines (per-socket CMT/MBM entries), 1.2 'P' lines (the
+ * hosts of a pool view). */
+#define REC_MINOR 2
 /* A new gzip member after this many samples or uncompressed bytes, so
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600
@@ -31,6 +32,9 @@ enum rec_scol { RS_TYPE, RS_NDOM, RS_NVCPU, RS_MONO, RS_REAL, RS_PCPUS, RS_KHZ,
 	RS_MEM_TOTAL, RS_MEM_FREE, RS_SELF_CPU, RS_LOST, RS_VALID, RS_COUNT };
 /* Columns of a 'k' line (one per-socket entry of the domain before it). */
 enum rec_kcol { RK_TYPE, RK_SOCKET, RK_VALID, RK_VALUES, RK_COUNT = RK_VALUES + XG_SOCK_EVENT_COUNT };
+/* Columns of a 'P' line (one per pool host, before the domains). */
+enum rec_pcol { RP_TYPE, RP_NAME, RP_STALE, RP_WHY, RP_NDOM, RP_MONO, RP_REAL, RP_PCPUS, RP_KHZ,
+	RP_MEM_TOTAL, RP_MEM_FREE, RP_LOST, RP_VALID, RP_TEXT, RP_COUNT = RP_TEXT + 5 };
 /* Columns of a 'c' line. */
 enum rec_ccol { RC_TYPE, RC_ID, RC_ONLINE, RC_VALID, RC_CPU, RC_SCHED, RC_COUNT = RC_SCHED + 4 };
 
