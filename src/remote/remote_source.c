@@ -73,11 +73,11 @@ static int remote_open(struct xg_source **out, const struct xg_config *cfg, stru
 	return 0;
 }
 
-/* Below the refresh interval, so a dead host never stretches a refresh;
- * at most 10 s. */
+/* Half the refresh interval (at most 10 s): a host that hangs stretches a
+ * refresh by that much, whatever the number of such hosts. */
 static uint64_t time_limit_ns(const struct xg_source *s)
 {
-	double t = s->cfg->delay_s * 0.8;
+	double t = s->cfg->delay_s * 0.5;
 	return (uint64_t)((t > 10 ? 10 : t < 0.04 ? 0.04 : t) * 1e9);
 }
 
@@ -87,7 +87,7 @@ static bool take_answer(struct rm_host *h, struct xg_sample *tmp)
 {
 	struct xg_err err = { 0 };
 	if (h->f.phase != RM_DONE) {
-		snprintf(h->why, sizeof(h->why), "%s", h->f.why);
+		snprintf(h->why, sizeof(h->why), "no answer: %s", h->f.why);
 		return true;
 	}
 	sample_clear(tmp);
@@ -96,7 +96,8 @@ static bool take_answer(struct rm_host *h, struct xg_sample *tmp)
 		return true;
 	}
 	if (h->have_last && tmp->host.mono_ns == h->last.host.mono_ns) {
-		snprintf(h->why, sizeof(h->why), "its exporter has not refreshed since the last answer");
+		snprintf(h->why, sizeof(h->why), "it answered with the sample already shown (its exporter "
+			 "refreshes less often than this view: raise -d)");
 		return false;
 	}
 	if (h->have_last && tmp->host.mono_ns < h->last.host.mono_ns) {
@@ -149,13 +150,13 @@ static void fetch_round(struct xg_source *s)
 /* The why of host h, in out's reason table. */
 static uint8_t stale_reason(struct xg_sample *out, const struct rm_host *h)
 {
-	char text[400], when[32] = "never";
+	char text[400], when[32] = "none";
 	if (h->last_ok_real) {
 		time_t t = (time_t)(h->last_ok_real / 1000000000u);
 		struct tm tm;
 		strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&t, &tm));
 	}
-	snprintf(text, sizeof(text), "host %s did not answer: %.250s (last answer: %s)", h->t.name, h->why, when);
+	snprintf(text, sizeof(text), "host %s: %.250s (last new sample: %s)", h->t.name, h->why, when);
 	return sample_reason(out, text);
 }
 
