@@ -516,6 +516,21 @@ static int parse_P(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	return 0;
 }
 
+/* A new domain's identity: from its 'D' line, else its baseline's. */
+static void take_ident(struct xg_reader *r, struct xg_dom *d, const struct xg_dom *o)
+{
+	if (r->have_ident) {
+		d->gen = r->ident_gen;
+		memcpy(d->handle, r->ident_handle, 16);
+		memcpy(d->name, r->ident_name, XG_NAME_MAX);
+		r->have_ident = false;
+	} else {
+		d->gen = o->gen;
+		memcpy(d->handle, o->handle, 16);
+		memcpy(d->name, o->name, XG_NAME_MAX);
+	}
+}
+
 /* The pool host of the domain a 'd' line adds: 'P' lines said how many
  * of the domains, in order, each host has. */
 static int take_peer(struct xg_reader *r, const struct xg_sample *out, struct xg_dom *d, struct xg_err *err)
@@ -588,16 +603,7 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	struct xg_dom *d = sample_add_dom(out, (uint32_t)id);
 	if (take_peer(r, out, d, err) < 0)
 		return -1;
-	if (r->have_ident) {
-		d->gen = r->ident_gen;
-		memcpy(d->handle, r->ident_handle, 16);
-		memcpy(d->name, r->ident_name, XG_NAME_MAX);
-		r->have_ident = false;
-	} else {
-		d->gen = o->gen;
-		memcpy(d->handle, o->handle, 16);
-		memcpy(d->name, o->name, XG_NAME_MAX);
-	}
+	take_ident(r, d, o);
 	if (!o)
 		o = &zero;
 	uint64_t st, valid, pvalid, guest, first, count;

@@ -6,6 +6,7 @@
  * rejects the whole answer (as Prometheus does) instead of guessing. */
 #include "remote_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,15 +224,13 @@ bool rm_value_u64(const char *v, size_t n, unsigned decimals, bool inf_ok, uint6
 	return true;
 }
 
-static int hexval(char c)
+/* \xNN with two hex digits: the byte, else -1. */
+static int escaped_byte(const char *s)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	if (s[0] != '\\' || s[1] != 'x' || !isxdigit((unsigned char)s[2]) || !isxdigit((unsigned char)s[3]))
+		return -1;
+	char two[3] = { s[2], s[3], 0 };
+	return (int)strtol(two, NULL, 16);
 }
 
 void rm_unescape_name(char *dst, size_t n, const char *src)
@@ -243,8 +242,8 @@ void rm_unescape_name(char *dst, size_t n, const char *src)
 		if (s[0] == '\\' && s[1] == '\\') {
 			dst[o++] = '\\';
 			s++;
-		} else if (s[0] == '\\' && s[1] == 'x' && hexval(s[2]) >= 0 && hexval(s[3]) >= 0) {
-			dst[o++] = (char)(hexval(s[2]) * 16 + hexval(s[3]));
+		} else if (escaped_byte(s) >= 0) {
+			dst[o++] = (char)escaped_byte(s);
 			s += 3;
 		} else {
 			dst[o++] = *s;
