@@ -456,6 +456,11 @@ static void draw_rows(struct tui *t)
 				col_format(c, r, buf, sizeof(buf));
 			}
 			int len = (int)strlen(buf);
+			if (c == XG_COL_HOST && r->host_stale && len > w && w > 0) {
+				buf[w - 1] = '?';   /* a cut host name keeps its mark */
+				buf[w] = 0;
+				len = w;
+			}
 			if (!col_left_aligned(c) && len > w && w < (int)sizeof(buf)) {
 				/* Leading digits of a number too wide would read as a
 				 * smaller number: say it does not fit instead. */
