@@ -98,8 +98,8 @@ int daemon_run(struct xg_engine *e, const struct xg_exporter *x, const struct xg
 	      x ? ", exporting on " : "", x ? exporter_where(x) : "", cfg->record ? ", recording" : "");
 	struct failures fails = { 0 };
 	long done = 0;
+	uint64_t deadline = xg_now_mono_ns();
 	while (!*sig->stop) {
-		uint64_t started = xg_now_mono_ns();
 		int rc = engine_step(e, err);
 		if (rc > 0) {
 			logf_("end of the recording%s%s: exiting", e->end_notice[0] ? ": " : "", e->end_notice);
@@ -110,9 +110,15 @@ int daemon_run(struct xg_engine *e, const struct xg_exporter *x, const struct xg
 			logf_("%ld refreshes done: exiting", done);
 			return 0;
 		}
-		/* A SIGHUP is handled at once and the wait goes on: the
-		 * interval holds. */
-		uint64_t deadline = started + engine_wait_ns(e);
+		/* Refreshes stay on a fixed grid, so that one late refresh (a
+		 * busy host) is caught up and the interval holds on average; a
+		 * lag of more than an interval (a suspended host) starts a new
+		 * grid instead of a burst. A SIGHUP is handled at once and the
+		 * wait goes on. */
+		uint64_t gap = engine_wait_ns(e), now = xg_now_mono_ns();
+		deadline += gap;
+		if (deadline + gap < now)
+			deadline = now;
 		for (wait_until(deadline, sig); *sig->hup; wait_until(deadline, sig)) {
 			*sig->hup = 0;
 			reopen(e);
