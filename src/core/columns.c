@@ -19,7 +19,7 @@
 #define FIX(fam) (&xg_fixed_metric[XG_MF_##fam])
 
 const struct xg_coldef xg_columns[XG_COL_COUNT] = {
-	C(XG_COL_HOST, "HOST", "host", NULL, 16, XG_UNIT_TEXT, XG_GRP_HOST, 1, false,
+	C(XG_COL_HOST, "HOST", "host", FIX(HOST), 16, XG_UNIT_TEXT, XG_GRP_HOST, 1, false,
 	  "Pool view (--source remote): the host the domain runs on, as named in the URL or --hosts file. A trailing ? marks a host that did not answer this refresh: its rows are from its last answer and its rates are '-' (the reason: --explain, h)."),
 	C(XG_COL_ID, "ID", "id", FIX(DOMAIN), 5, XG_UNIT_NONE, XG_GRP_BASE, 3, false,
 	  "Domain id (Xen domid; cgroup inode or process-group leader pid on Linux)."),

@@ -44,20 +44,20 @@ tests:
       - series: 'xgtop_domain_llc_misses_total{instance="h2",domain="idle"}'
         values: '1+0x20'
     promql_expr_test:
-      - expr: domain:xgtop_cpu_percent:rate1m
+      - expr: round(domain:xgtop_cpu_percent:rate1m, 0.001)
         eval_time: 3m
         exp_samples:
-          - labels: 'domain:xgtop_cpu_percent:rate1m{instance="h1",domain="web"}'
+          - labels: '{instance="h1",domain="web"}'
             value: 50
-      - expr: domain:xgtop_wait_percent:rate1m
+      - expr: round(domain:xgtop_wait_percent:rate1m, 0.001)
         eval_time: 3m
         exp_samples:
-          - labels: 'domain:xgtop_wait_percent:rate1m{instance="h1",domain="web"}'
+          - labels: '{instance="h1",domain="web"}'
             value: 10
-      - expr: domain:xgtop_llc_hit_percent:rate1m
+      - expr: round(domain:xgtop_llc_hit_percent:rate1m, 0.001)
         eval_time: 3m
         exp_samples:
-          - labels: 'domain:xgtop_llc_hit_percent:rate1m{instance="h1",domain="web"}'
+          - labels: '{instance="h1",domain="web"}'
             value: 75
       - expr: round(domain:xgtop_llc_misses:rate1m{domain="web"}, 0.01)
         eval_time: 3m
