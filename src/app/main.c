@@ -37,6 +37,7 @@ static const char usage_text[] =
 "Usage: xgtop [OPTION]...            live monitor (full screen, or batch with -b)\n"
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
+"       xgtop --source remote URL[,URL...] [OPTION]...   (pool view)\n"
 "       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
@@ -76,7 +77,10 @@ static const char usage_text[] =
 "\n"
 "Sources:\n"
 "      --source NAME       auto (default: xen in dom0, else linux), xen, linux,\n"
-"                          replay, trace\n"
+"                          replay, trace, remote\n"
+"      --hosts FILE        pool view: read the xgtop exporters listed in FILE\n"
+"                          (one 'URL [NAME]' per line) like --source remote\n"
+"                          URL,...: all their domains in one table, by HOST\n"
 "      --group MODE        linux source: cgroup or process (default: auto)\n"
 "      --record FILE       append every sample to FILE\n"
 "      --replay FILE       play a recording back through the same views\n"
@@ -100,7 +104,7 @@ static const char usage_text[] =
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
-	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
+	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON,
 };
 
@@ -122,6 +126,7 @@ static const struct option long_opts[] = {
 	{ "nosumcache", no_argument, NULL, OPT_NOSUMCACHE },
 	{ "notrace", no_argument, NULL, OPT_NOTRACE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "hosts", required_argument, NULL, OPT_HOSTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "speed", required_argument, NULL, OPT_SPEED },
@@ -297,16 +302,32 @@ static int opt_other(int c, char **argv, bool *explain)
 	}
 }
 
-/* What the options say together: the trace FILE operand and the sources'
- * needs. */
+/* The operand after the options: --source trace's FILE, --source remote's
+ * URL list (--hosts alone means --source remote). */
+static int take_operand(int argc, char **argv, struct xg_config *cfg)
+{
+	if (cfg->hosts_file && !strcmp(cfg->source, "auto"))
+		cfg->source = "remote";
+	bool remote = !strcmp(cfg->source, "remote");
+	if (cfg->hosts_file && !remote)
+		return BAD_USAGE("--hosts goes with --source remote, not --source %s", cfg->source);
+	if (optind < argc) {
+		if ((strcmp(cfg->source, "trace") && !remote) || optind + 1 < argc)
+			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
+		*(remote ? &cfg->remote_urls : &cfg->trace_file) = argv[optind];
+	}
+	if (remote && !cfg->remote_urls && !cfg->hosts_file)
+		return BAD_USAGE("%s", "--source remote needs URL[,URL...] or --hosts FILE");
+	return 0;
+}
+
+/* What the options say together: the operand and the sources' needs. */
 static int check_args(int argc, char **argv, struct xg_config *cfg)
 {
 	bool trace = !strcmp(cfg->source, "trace");
-	if (optind < argc) {
-		if (!trace || optind + 1 < argc)
-			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
-		cfg->trace_file = argv[optind];
-	}
+	int rc = take_operand(argc, argv, cfg);
+	if (rc)
+		return rc;
 	if (trace && !cfg->trace_file)
 		return BAD_USAGE("%s", "--source trace needs a trace FILE");
 	if (!strcmp(cfg->source, "replay") && !cfg->replay)
@@ -341,6 +362,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		{ OPT_DAEMON, &cfg->daemon, NULL },
 		{ OPT_FILTER, NULL, &cfg->filter }, { OPT_VMFILE, NULL, &cfg->vmfile },
 		{ OPT_RECORD, NULL, &cfg->record }, { OPT_REPLAY, NULL, &cfg->replay },
+		{ OPT_HOSTS, NULL, &cfg->hosts_file },
 		{ OPT_EVENTS, NULL, &cfg->events }, { OPT_CONFIG, NULL, &cfg->config_file },
 		{ OPT_NO_CONFIG, &cfg->no_config, NULL },
 	};

@@ -20,6 +20,8 @@
 #define FIX(fam) (&xg_fixed_metric[XG_MF_##fam])
 
 const struct xg_coldef xg_columns[XG_COL_COUNT] = {
+	C(XG_COL_HOST, "HOST", "host", FIX(HOST), 16, XG_UNIT_TEXT, XG_GRP_HOST, 1, false,
+	  "Pool view (--source remote): the host the domain runs on, as named in the URL or --hosts file. A trailing ? marks a host that did not answer this refresh: its rows are from its last answer and its rates are '-' (the reason: --explain, h)."),
 	C(XG_COL_ID, "ID", "id", FIX(DOMAIN), 5, XG_UNIT_NONE, XG_GRP_BASE, 3, false,
 	  "Domain id (Xen domid; cgroup inode or process-group leader pid on Linux)."),
 	C(XG_COL_NAME, "NAME", "name", FIX(DOMAIN), 16, XG_UNIT_TEXT, XG_GRP_BASE, 0, false,
@@ -121,7 +123,7 @@ static const char *const unit_names[] = {
 static const char *const group_names[] = {
 	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
 	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
-	[XG_GRP_CMT] = "cmt",
+	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host",
 };
 
 const char *col_unit_name(enum xg_unit u)
@@ -136,6 +138,13 @@ const char *col_group_name(enum xg_colgroup g)
 
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
+	if (c == XG_COL_HOST) {
+		xg_escape_name(buf, n, r->host ? r->host : "");
+		size_t l = strlen(buf);
+		if (r->host_stale && l + 1 < n)
+			snprintf(buf + l, n - l, "?");
+		return;
+	}
 	if (c == XG_COL_NAME) {
 		xg_escape_name(buf, n, r->name ? r->name : "");
 		return;
@@ -162,7 +171,7 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 
 void col_format_raw(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
-	if (c == XG_COL_NAME || c == XG_COL_STATE) {
+	if (xg_columns[c].unit == XG_UNIT_TEXT) {
 		col_format(c, r, buf, n);
 		return;
 	}

@@ -2,6 +2,7 @@
 /* Host samples: storage, reasons, lookup. */
 #include "xgtop/core/sample.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,7 @@ void sample_free(struct xg_sample *s)
 	free(s->vcpu);
 	free(s->sock);
 	free(s->pcpu);
+	free(s->peer);
 	sample_init(s);
 }
 
@@ -75,6 +77,7 @@ void sample_clear(struct xg_sample *s)
 	s->nsock = 0;
 	s->npcpu = 0;
 	s->pcpu_why = 0;
+	s->npeer = 0;
 }
 
 void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
@@ -100,6 +103,10 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
 	dst->nsock = src->nsock;
 	dst->npcpu = src->npcpu;
 	dst->pcpu_why = src->pcpu_why;
+	xg_grow(&dst->peer, &dst->peer_cap, src->npeer, sizeof(*dst->peer));
+	if (src->npeer)
+		memcpy(dst->peer, src->peer, src->npeer * sizeof(*dst->peer));
+	dst->npeer = src->npeer;
 	for (size_t i = 1; i < src->nreason; i++)
 		dst->reason[i] = xg_strdup(src->reason[i]);
 	dst->nreason = src->nreason;
@@ -198,16 +205,24 @@ const char *sample_cache_uncounted(const struct xg_sample *s)
 	return why ? why : "not counted";
 }
 
+struct xg_peer *sample_add_peer(struct xg_sample *s, const char *name)
+{
+	xg_grow(&s->peer, &s->peer_cap, s->npeer + 1, sizeof(*s->peer));
+	struct xg_peer *p = &s->peer[s->npeer++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	return p;
+}
+
 static int cmp_dom(const void *a, const void *b)
 {
-	const struct xg_dom *x = a, *y = b;
-	return (x->id > y->id) - (x->id < y->id);
+	return dom_order(a, b);
 }
 
 void sample_sort(struct xg_sample *s)
 {
 	for (size_t i = 1; i < s->ndom; i++)
-		if (s->dom[i - 1].id > s->dom[i].id) {
+		if (dom_order(&s->dom[i - 1], &s->dom[i]) > 0) {
 			qsort(s->dom, s->ndom, sizeof(*s->dom), cmp_dom);
 			return;
 		}

@@ -478,7 +478,7 @@ static void draw_rows(struct tui *t)
 					wide_w = w;
 					continue;
 				}
-			} else if (!row_is_dom(r) && c == XG_COL_ID) {
+			} else if (!row_is_dom(r) && (c == XG_COL_ID || c == XG_COL_HOST)) {
 				continue;  /* the domain row above carries the id */
 			} else if (!row_col_applies(r, c)) {
 				continue;  /* blank: a socket row has no CPU, no disk ... */
@@ -486,6 +486,11 @@ static void draw_rows(struct tui *t)
 				col_format(c, r, buf, sizeof(buf));
 			}
 			int len = (int)strlen(buf);
+			if (c == XG_COL_HOST && r->host_stale && len > w && w > 0) {
+				buf[w - 1] = '?';   /* a cut host name keeps its mark */
+				buf[w] = 0;
+				len = w;
+			}
 			if (!col_left_aligned(c) && len > w && w < (int)sizeof(buf)) {
 				/* Leading digits of a number too wide would read as a
 				 * smaller number: say it does not fit instead. */

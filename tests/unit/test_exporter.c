@@ -176,6 +176,10 @@ static void columns_point_at_their_field(void **state)
 		enum xg_pmu_where w;
 		enum xg_pmu_event e;
 		assert_non_null(m);
+		if (c == XG_COL_HOST) {   /* the pool view's host: a scrape target */
+			assert_ptr_equal(m, &xg_fixed_metric[XG_MF_HOST]);
+			continue;
+		}
 		if (c == XG_COL_ID || c == XG_COL_NAME || c == XG_COL_STATE) {
 			assert_ptr_equal(m, &xg_fixed_metric[c == XG_COL_STATE ? XG_MF_DOMAIN_STATE : XG_MF_DOMAIN]);
 			continue;

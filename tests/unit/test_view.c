@@ -295,8 +295,9 @@ static void column_chooser(void **state)
 	view_cols_order(&v, list, 4);
 	assert_int_equal(v.col_order[0], XG_COL_HIT);
 	assert_int_equal(v.col_order[1], XG_COL_NAME);
-	assert_int_equal(v.col_order[2], XG_COL_ID);
-	assert_int_equal(v.col_order[3], XG_COL_STATE);
+	assert_int_equal(v.col_order[2], XG_COL_HOST);
+	assert_int_equal(v.col_order[3], XG_COL_ID);
+	assert_int_equal(v.col_order[4], XG_COL_STATE);
 	uint64_t seen = 0;
 	for (int i = 0; i < XG_COL_COUNT; i++)
 		seen |= 1ull << v.col_order[i];
@@ -304,7 +305,8 @@ static void column_chooser(void **state)
 	assert_true(view_col_hidden(&v, XG_COL_MEM));
 	view_cols_reset(&v);
 	assert_false(view_col_hidden(&v, XG_COL_MEM));
-	assert_int_equal(v.col_order[0], XG_COL_ID);
+	assert_int_equal(v.col_order[0], XG_COL_HOST);
+	assert_int_equal(v.col_order[1], XG_COL_ID);
 	view_free(&v);
 }
 

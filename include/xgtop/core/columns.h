@@ -8,6 +8,7 @@
 #include "xgtop/core/metric_defs.h"
 
 enum xg_col {
+	XG_COL_HOST,        /* pool view only */
 	XG_COL_ID, XG_COL_NAME, XG_COL_STATE,
 	XG_COL_CPU_PCT, XG_COL_CPU_S, XG_COL_VCPU,
 	XG_COL_MEM, XG_COL_MEM_PCT, XG_COL_MAXMEM,
@@ -31,6 +32,7 @@ enum xg_colgroup {
 	XG_GRP_CACHE,    /* c, --nocache; summed figures */
 	XG_GRP_CACHE_BD, /* c + m / --nosumcache: by where the events happened */
 	XG_GRP_CMT,      /* c: L3 occupancy and memory bandwidth, in both modes */
+	XG_GRP_HOST,     /* shown when the rows come from several hosts (pool view) */
 };
 
 enum xg_unit {

@@ -36,6 +36,8 @@ struct xg_config {
 	bool agent;                 /* --agent: publish this guest's counters */
 	const char *export_at;      /* --export [ADDR:]PORT, NULL = no exporter */
 	bool daemon;                /* --daemon: headless, log lines on stderr */
+	const char *remote_urls;    /* --source remote URL[,URL...] */
+	const char *hosts_file;     /* --hosts FILE: URLs of a pool, one per line */
 };
 
 void config_defaults(struct xg_config *c);

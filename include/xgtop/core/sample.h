@@ -126,6 +126,8 @@ struct xg_dom {
 	uint64_t pmu[XG_PMU_WHERE_COUNT][XG_PMU_EVENT_COUNT];
 	uint32_t vcpu_first, vcpu_count;  /* slice of xg_sample.vcpu */
 	uint32_t sock_first, sock_count;  /* slice of xg_sample.sock */
+	uint16_t host;              /* index in xg_sample.peer (pool view), else 0;
+	                               (host, id) is the domain's identity */
 };
 
 /* "Is this the same domain as before?" Ids alone do not say it: Xen reuses
@@ -236,8 +238,23 @@ static inline void host_mark(struct xg_host *h, enum xg_host_field f)
 	h->valid |= 1ull << f;
 }
 
-struct xg_sample {
+/* One host of a pool (--source remote): the name the HOST column shows,
+ * and that host's own facts and clocks at the sample its domains come
+ * from, so rates divide by its interval and MEM% by its memory. */
+#define XG_PEER_NAME_MAX 64
+#define XG_PEER_MAX 1024
+struct xg_peer {
+	char name[XG_PEER_NAME_MAX];
 	struct xg_host host;
+	uint8_t stale;              /* no new answer this refresh: its domains are
+	                               those of its last answer, rates are `-` */
+	uint8_t why;                /* reason index when stale */
+};
+
+struct xg_sample {
+	struct xg_host host;        /* a pool: the collecting host, sums of the rest */
+	struct xg_peer *peer;       /* pool hosts, NULL for a local source */
+	size_t npeer, peer_cap;
 	struct xg_dom *dom;
 	size_t ndom, dom_cap;
 	struct xg_vcpu *vcpu;
@@ -325,7 +342,21 @@ const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_f
  * NULL when some domain has them, or s has no domains: then the events in
  * host.cache_events are what the cache columns count. */
 const char *sample_cache_uncounted(const struct xg_sample *s);
-/* Sorts domains by id (the order metrics and the recorder expect). */
+/* Appends a pool host (zeroed, named); returns it. */
+struct xg_peer *sample_add_peer(struct xg_sample *s, const char *name);
+/* The host a domain was measured on: its pool host, else the sample's. */
+static inline const struct xg_host *sample_dom_host(const struct xg_sample *s, const struct xg_dom *d)
+{
+	return d->host < s->npeer ? &s->peer[d->host].host : &s->host;
+}
+/* Orders domains by (host, id). */
+static inline int dom_order(const struct xg_dom *x, const struct xg_dom *y)
+{
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+/* Sorts domains by (host, id) (the order metrics and the recorder expect). */
 void sample_sort(struct xg_sample *s);
 /* Finds a domain by id in a sorted sample. Like strchr, the result is not
  * const: a source that owns s fills the domain it found. */

@@ -45,6 +45,8 @@ struct xg_view {
 	enum xg_col col_order[XG_COL_COUNT];
 	uint64_t col_hidden;        /* bit per enum xg_col; never NAME */
 	struct xg_thresholds thr;   /* when cells and meters are coloured */
+	bool show_host;             /* HOST column: set by view_apply when the rows
+	                               come from a pool of hosts */
 	bool frozen;
 	double delay_s;
 	/* rows selected by view_apply, in display order (indexes into table) */
