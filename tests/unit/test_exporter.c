@@ -396,17 +396,17 @@ static void listen_address(void **state)
 	(void)state;
 	struct xg_listen at;
 	struct xg_err err;
-	assert_int_equal(exporter_parse_listen("9100", &at, &err), 0);
+	assert_int_equal(exporter_parse_listen("9717", &at, &err), 0);
 	assert_string_equal(at.host, "127.0.0.1");
-	assert_int_equal(at.port, 9100);
+	assert_int_equal(at.port, 9717);
 	assert_int_equal(exporter_parse_listen("0.0.0.0:0", &at, &err), 0);
 	assert_string_equal(at.host, "0.0.0.0");
 	assert_int_equal(at.port, 0);
-	assert_int_equal(exporter_parse_listen("[::1]:9100", &at, &err), 0);
+	assert_int_equal(exporter_parse_listen("[::1]:9717", &at, &err), 0);
 	assert_string_equal(at.host, "::1");
 	assert_int_equal(exporter_parse_listen("localhost:80", &at, &err), 0);
 	assert_string_equal(at.host, "localhost");
-	static const char *const bad[] = { "::1:9100", "65536", "x:", ":9100", "[::1:9100", "-1", "", "[]:1" };
+	static const char *const bad[] = { "::1:9717", "65536", "x:", ":9717", "[::1:9717", "-1", "", "[]:1" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (exporter_parse_listen(bad[i], &at, &err) == 0)
 			fail_msg("'%s' accepted", bad[i]);

@@ -174,9 +174,9 @@ static void urls(void **state)
 	assert_string_equal(t.port, "9717");
 	assert_string_equal(t.path, "/metrics");
 	assert_string_equal(t.name, "xen1");
-	assert_int_equal(rm_url_parse("[::1]:9100/x/metrics", "v6", &t, &err), 0);
+	assert_int_equal(rm_url_parse("[::1]:9718/x/metrics", "v6", &t, &err), 0);
 	assert_string_equal(t.host, "::1");
-	assert_string_equal(t.port, "9100");
+	assert_string_equal(t.port, "9718");
 	assert_string_equal(t.path, "/x/metrics");
 	assert_string_equal(t.name, "v6");
 	assert_int_equal(rm_url_parse("https://x", NULL, &t, &err), -1);
