@@ -154,6 +154,13 @@ void view_cols_order(struct xg_view *v, const enum xg_col *list, size_t n)
 {
 	uint64_t placed = 0;
 	int k = 0;
+	bool host_listed = false;
+	for (size_t i = 0; i < n; i++)
+		host_listed |= list[i] == XG_COL_HOST;
+	if (!host_listed) {
+		placed |= 1ull << XG_COL_HOST;
+		v->col_order[k++] = XG_COL_HOST;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (list[i] < XG_COL_COUNT && !((placed >> list[i]) & 1)) {
 			placed |= 1ull << list[i];

@@ -77,7 +77,9 @@ bool view_col_set_hidden(struct xg_view *v, enum xg_col c, bool hide);
 /* Moves c one place left (dir < 0) or right in the display order. */
 void view_col_move(struct xg_view *v, enum xg_col c, int dir);
 /* Puts the n columns of list first, in that order (repeats ignored); the
- * others follow in table order. */
+ * others follow in table order. HOST, unless the list places it, stays in
+ * front: a list saved before the pool view existed, or written by hand for
+ * one host, does not push the pool's HOST column to the far right. */
 void view_cols_order(struct xg_view *v, const enum xg_col *list, size_t n);
 /* Table order, nothing hidden. */
 void view_cols_reset(struct xg_view *v);
