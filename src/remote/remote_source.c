@@ -208,6 +208,9 @@ static void pool_host(struct xg_source *s, struct xg_sample *out)
 	}
 	host_mark(h, XG_H_PCPUS);
 	host_mark(h, XG_H_MEM);
+	/* The exporter publishes no per-pCPU times, and one meter per pCPU of
+	 * every host would not fit anyway: the meters say why they are empty. */
+	out->pcpu_why = sample_reason(out, "pool view: the hosts' exporters publish no per-pCPU times");
 }
 
 static int remote_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)

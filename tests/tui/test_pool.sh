@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The pool view full screen: two exporters the test starts; the table shows
-# the HOST column and both hosts' domains sorted together by CPU%; the
+# the HOST column and both hosts' domains sorted together by CPU%, and the
+# meter line says why there are no pCPU meters; the
 # filter picks one host by name; one exporter killed: its rows stay, HOST
 # marked with '?', while the other host's figures keep changing.
 . "$(dirname "$0")/lib.sh"
@@ -16,6 +17,8 @@ start_shell
 keys "$XGTOP --source remote http://127.0.0.1:$pa,http://127.0.0.1:$pb -d 0.5" Enter
 wait_for "HOST"
 wait_for "127.0.0.1:$pb"
+# No pCPU meters across a pool: the meter line says why.
+wait_for "pCPU meters: - (pool view: the hosts' exporters publish no per-pCPU times)"
 # Both busiest domains (busy-03 on each host) lead the CPU% order once
 # the second refresh gave rates.
 lead() { screen | grep -E '^ *127\.0\.0\.1:' | head -n 2 | awk '{print $1, $3}' | sort; }
