@@ -80,6 +80,14 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "100 * (1 - misses/references) in guest kernel mode."),
 	C(XG_COL_HIT_H, "HIT-H%", "hit_host_pct", "xgtop_llc_hit_host_percent", 6, XG_UNIT_PCT, XG_GRP_CACHE_BD, 16, true,
 	  "100 * (1 - misses/references) in the host kernel or hypervisor."),
+	C(XG_COL_EMU, "EMU%", "emu_pct", "xgtop_emulator_cpu_percent", 5, XG_UNIT_PCT, XG_GRP_VM, 6, true,
+	  "100 * delta(emulator ns) / delta(t_ns): CPU of a VM's threads that are not vCPUs (QEMU's main loop, I/O threads, vhost workers), 100 % = one pCPU; CPU% = the vCPU rows' CPU% + EMU%."),
+	C(XG_COL_EXITS, "EXITS/s", "vm_exits_ps", "xgtop_vm_exits_per_second", 7, XG_UNIT_PER_S, XG_GRP_VM, 8, true,
+	  "delta(exits from guest mode) / delta(t), exits/s, summed over the VM's vCPUs (KVM statistic 'exits')."),
+	C(XG_COL_POLL, "POLL%", "halt_poll_pct", "xgtop_halt_poll_percent", 5, XG_UNIT_PCT, XG_GRP_VM, 8, true,
+	  "100 * delta(halt_poll_success_ns + halt_poll_fail_ns) / delta(t_ns): host CPU the VM's vCPU threads burned polling while the guest was idle (KVM halt polling), 100 % = one pCPU; part of CPU% and RUN%."),
+	C(XG_COL_SWAP, "SWAP", "swap_bytes", "xgtop_swap_bytes", 6, XG_UNIT_BYTES, XG_GRP_VM, 10, true,
+	  "Bytes of the VM's memory swapped out on the host (VmSwap of its processes)."),
 };
 
 /* Short names users type after --sort. */

@@ -41,6 +41,10 @@ static const struct {
 	[XG_F_MBM_TOTAL] = { "mbm_total_bytes", true },
 	[XG_F_MBM_LOCAL] = { "mbm_local_bytes", true },
 	[XG_F_SSID] = { "ssid", false },
+	[XG_F_EMU_NS] = { "emu_ns", true },
+	[XG_F_VM_EXITS] = { "vm_exits", true },
+	[XG_F_HALT_POLL_NS] = { "halt_poll_ns", true },
+	[XG_F_SWAP] = { "swap_bytes", false },
 };
 
 const char *field_name(enum xg_field f) { return f < XG_F_COUNT ? fields[f].name : "?"; }

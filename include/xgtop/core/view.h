@@ -18,6 +18,7 @@ struct xg_view {
 	char **vmnames;             /* --vmfile: only these names, NULL = all */
 	size_t nvmnames;
 	bool show_net, show_disk, show_sched, show_cache, sumcache, show_vcpus;
+	bool show_vm;               /* the source's domains are VMs (XG_H_VMS) */
 	bool frozen;
 	double delay_s;
 	/* rows selected by view_apply, in display order (indexes into table) */
