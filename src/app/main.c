@@ -65,7 +65,9 @@ static const char usage_text[] =
 "Sources:\n"
 "      --source NAME       auto (default: xen in dom0, else linux), xen, linux,\n"
 "                          replay, trace\n"
-"      --group MODE        linux source: cgroup or process (default: auto)\n"
+"      --group MODE        linux source: vm (QEMU/KVM virtual machines, plus one\n"
+"                          'host' row for every other process), cgroup, process,\n"
+"                          or auto (default: vm when VMs run, else cgroup/process)\n"
 "      --record FILE       append every sample to FILE\n"
 "      --replay FILE       play a recording back through the same views\n"
 "      --speed N           replay N times faster than recorded (0 = no waiting)\n"
@@ -184,8 +186,9 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case OPT_GROUP:
 			if (!strcmp(optarg, "cgroup")) cfg->group = XG_GROUP_CGROUP;
 			else if (!strcmp(optarg, "process")) cfg->group = XG_GROUP_PROCESS;
+			else if (!strcmp(optarg, "vm")) cfg->group = XG_GROUP_VM;
 			else if (!strcmp(optarg, "auto")) cfg->group = XG_GROUP_AUTO;
-			else return 1 + usage_error("--group '%s': use cgroup, process or auto", optarg);
+			else return 1 + usage_error("--group '%s': use vm, cgroup, process or auto", optarg);
 			break;
 		case OPT_EVENTS: cfg->events = optarg; break;
 		case OPT_WINDOW:
