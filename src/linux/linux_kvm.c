@@ -125,13 +125,9 @@ size_t lx_kvm_vcpu_tids(struct lx_kvm *k, uint32_t pid, int vmfd, uint64_t *out,
 {
 	char path[300], buf[32];
 	snprintf(path, sizeof(path), "%u-%d", (unsigned)pid, vmfd);
-	int dfd = k->dir_fd < 0 ? -1 : openat(k->dir_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
+	DIR *d = lx_opendir_at(k->dir_fd, path);
+	if (!d)
 		return 0;
-	}
 	size_t cnt = 0;
 	struct dirent *e;
 	while (cnt < max && (e = readdir(d))) {

@@ -273,11 +273,8 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 	struct stat ns;
 	snprintf(path, sizeof(path), "%u/ns/net", pid);
 	if (fstatat(s->sc.proc_fd, path, &ns, 0) < 0) {
-		if (errno == EACCES || errno == EPERM) {
-			errno_reason(why, sizeof(why), "/proc/PID/ns/net", errno);
-			for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
-				dom_invalid(out, x, f, why);
-		}
+		if (errno == EACCES || errno == EPERM)
+			lx_fill_net(out, x, NULL, errno_reason(why, sizeof(why), "/proc/PID/ns/net", errno));
 		return;
 	}
 	if ((uint64_t)ns.st_ino == s->netns)
@@ -291,19 +288,10 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 			errno_reason(why, sizeof(why), "/proc/PID/net/dev", (int)-r);
 		else
 			snprintf(why, sizeof(why), "/proc/PID/net/dev: unreadable (too many interfaces?)");
-		for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
-			dom_invalid(out, x, f, why);
+		lx_fill_net(out, x, NULL, why);
 		return;
 	}
-	dom_set(x, XG_F_NETS, n.nifs);
-	dom_set(x, XG_F_NET_RX_BYTES, n.rx_bytes);
-	dom_set(x, XG_F_NET_TX_BYTES, n.tx_bytes);
-	dom_set(x, XG_F_NET_RX_PKTS, n.rx_pkts);
-	dom_set(x, XG_F_NET_TX_PKTS, n.tx_pkts);
-	dom_set(x, XG_F_NET_RX_ERRS, n.rx_errs);
-	dom_set(x, XG_F_NET_TX_ERRS, n.tx_errs);
-	dom_set(x, XG_F_NET_RX_DROP, n.rx_drop);
-	dom_set(x, XG_F_NET_TX_DROP, n.tx_drop);
+	lx_fill_net(out, x, &n, NULL);
 }
 
 /* Cache counters: a cgroup domain is counted by its directory on every

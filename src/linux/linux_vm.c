@@ -256,15 +256,11 @@ static void vm_fds(struct lx_vm *vm, int proc_fd)
 		return;
 	if (!counted && vm->fd_age++ < FD_RESCAN)
 		return;
-	int dfd = openat(proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+	DIR *d = lx_opendir_at(proc_fd, path);
 	vm->fd_err = d ? 0 : errno;
 	vm->fd_ok = d != NULL;
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
+	if (!d)
 		return;
-	}
 	int kvm_fd = vm->kvm_fd;
 	vm->kvm_fd = -1;
 	vm->ntap = 0;
@@ -312,13 +308,9 @@ static bool qemu_process(int proc_fd, const char *name)
 
 bool lx_vms_present(int proc_fd)
 {
-	int fd = openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = lx_opendir_at(proc_fd, ".");
+	if (!d)
 		return false;
-	}
 	bool found = false;
 	struct dirent *e;
 	while (!found && (e = readdir(d)))

@@ -66,10 +66,22 @@ static void vm_kvm(struct xg_sample *out, struct xg_dom *x, const struct lx_vm *
 	dom_set(x, XG_F_HALT_POLL_NS, vm->kvm[LX_KVM_POLL_OK_NS] + vm->kvm[LX_KVM_POLL_FAIL_NS]);
 }
 
-static void net_invalid(struct xg_sample *out, struct xg_dom *x, const char *why)
+void lx_fill_net(struct xg_sample *out, struct xg_dom *x, const struct lx_net *n, const char *why)
 {
-	for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
-		dom_invalid(out, x, f, why);
+	if (!n) {
+		for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
+			dom_invalid(out, x, f, why);
+		return;
+	}
+	dom_set(x, XG_F_NETS, n->nifs);
+	dom_set(x, XG_F_NET_RX_BYTES, n->rx_bytes);
+	dom_set(x, XG_F_NET_TX_BYTES, n->tx_bytes);
+	dom_set(x, XG_F_NET_RX_PKTS, n->rx_pkts);
+	dom_set(x, XG_F_NET_TX_PKTS, n->tx_pkts);
+	dom_set(x, XG_F_NET_RX_ERRS, n->rx_errs);
+	dom_set(x, XG_F_NET_TX_ERRS, n->tx_errs);
+	dom_set(x, XG_F_NET_RX_DROP, n->rx_drop);
+	dom_set(x, XG_F_NET_TX_DROP, n->tx_drop);
 }
 
 static const struct lx_netif *find_if(const struct lx_vms *vt, const char *name)
@@ -111,10 +123,10 @@ static void vm_net(struct xg_sample *out, struct xg_dom *x, const struct lx_vm *
 	char buf[128];
 	const char *why = net_why(vm, vt, buf, sizeof(buf));
 	if (why) {
-		net_invalid(out, x, why);
+		lx_fill_net(out, x, NULL, why);
 		return;
 	}
-	struct lx_net g = { 0 };
+	struct lx_net g = { .nifs = vm->ntap };
 	for (uint32_t i = 0; i < vm->ntap; i++) {
 		const struct lx_net *h = &find_if(vt, vm->tap[i].ifname)->n;
 		bool flip = !vm->tap[i].macvtap;
@@ -127,15 +139,7 @@ static void vm_net(struct xg_sample *out, struct xg_dom *x, const struct lx_vm *
 		g.rx_drop += flip ? h->tx_drop : h->rx_drop;
 		g.tx_drop += flip ? h->rx_drop : h->tx_drop;
 	}
-	dom_set(x, XG_F_NETS, vm->ntap);
-	dom_set(x, XG_F_NET_RX_BYTES, g.rx_bytes);
-	dom_set(x, XG_F_NET_TX_BYTES, g.tx_bytes);
-	dom_set(x, XG_F_NET_RX_PKTS, g.rx_pkts);
-	dom_set(x, XG_F_NET_TX_PKTS, g.tx_pkts);
-	dom_set(x, XG_F_NET_RX_ERRS, g.rx_errs);
-	dom_set(x, XG_F_NET_TX_ERRS, g.tx_errs);
-	dom_set(x, XG_F_NET_RX_DROP, g.rx_drop);
-	dom_set(x, XG_F_NET_TX_DROP, g.tx_drop);
+	lx_fill_net(out, x, &g, NULL);
 }
 
 void lx_vm_fill(struct xg_sample *out, struct xg_dom *x, const struct lx_dom *d,

@@ -20,13 +20,9 @@ static size_t libvirt_vcpus(struct lx_vms *vt, const struct lx_vm *vm, const str
 {
 	char path[320], buf[1024];
 	snprintf(path, sizeof(path), "%s/libvirt", vm->cg);
-	int dfd = openat(cg->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
+	DIR *d = lx_opendir_at(cg->root_fd, path);
+	if (!d)
 		return 0;
-	}
 	size_t n = 0;
 	struct dirent *e;
 	while (n < PAIRS_MAX && (e = readdir(d))) {

@@ -9,6 +9,7 @@
 #include "xgtop/core/common.h"
 #include "xgtop/core/sample.h"
 
+#include <dirent.h>
 #include <sys/types.h>
 
 /* ---- linux_parse.c: parsers of captured text (NUL-terminated) ---- */
@@ -74,6 +75,8 @@ bool lx_parse_mountinfo_cgroup2(const char *line, char *root, size_t rn, char *m
 /* Reads name (relative to dirfd) into buf with one read() in the usual
  * case, NUL-terminates it. Returns the length, or -errno. */
 ssize_t lx_read_at(int dirfd, const char *name, char *buf, size_t cap);
+/* opendir() of path relative to dirfd (-1: NULL); errno set on failure. */
+DIR *lx_opendir_at(int dirfd, const char *path);
 
 /* ---- linux_index.c: uint32 key -> index, rebuilt each refresh ---- */
 
@@ -442,6 +445,8 @@ struct lx_dom;
  * polling, the taps' traffic (unless nonet), paused. */
 void lx_vm_fill(struct xg_sample *out, struct xg_dom *x, const struct lx_dom *d,
 		const struct lx_vm *vm, const struct lx_vms *vt, bool nonet);
+/* The network fields of x from n, or all invalid with why (n NULL). */
+void lx_fill_net(struct xg_sample *out, struct xg_dom *x, const struct lx_net *n, const char *why);
 /* The reason of the VM-only fields for every domain (before they are
  * filled), and the VM flag of the sample in VM mode. */
 void lx_vm_absent(struct xg_sample *out, bool vm_mode);
