@@ -8,8 +8,9 @@
 
 #define REC_MAGIC "xgtop-recording"
 #define REC_MAJOR 1
-/* 1.1 added 'k' lines (per-socket CMT/MBM entries). */
-#define REC_MINOR 1
+/* 1.1 added 'k' lines (per-socket CMT/MBM entries); 1.2 appended the VM
+ * fields (emu_ns .. swap_bytes) and the host's VM flag. */
+#define REC_MINOR 2
 /* A new gzip member after this many samples or uncompressed bytes, so
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600
