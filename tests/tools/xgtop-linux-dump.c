@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 		static const enum xg_field show[] = { XG_F_CPU_NS, XG_F_VCPUS, XG_F_MEM, XG_F_MAXMEM,
 			XG_F_DISK_RD_BYTES, XG_F_DISK_WR_BYTES, XG_F_DISK_RD_OPS, XG_F_DISK_WR_OPS,
 			XG_F_RUN_NS, XG_F_WAIT_NS, XG_F_BLK_NS, XG_F_OFF_NS, XG_F_NET_RX_BYTES, XG_F_LLC_REF,
-			XG_F_L3_OCC };
+			XG_F_L3_OCC, XG_F_VCPUS_MAX, XG_F_EMU_NS, XG_F_VM_EXITS, XG_F_HALT_POLL_NS, XG_F_SWAP };
 		for (size_t k = 0; k < XG_ARRAY_LEN(show); k++)
 			field(&b, d, show[k]);
 		if (p && !memcmp(p->handle, d->handle, 16) && dom_has(d, XG_F_RUN_NS) && dom_has(p, XG_F_RUN_NS)) {
