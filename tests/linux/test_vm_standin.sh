@@ -109,3 +109,43 @@ if "no vCPU threads found" not in explain:
     fail("--explain does not say why the quiet VM has no RUN%")
 print("ok: --group auto picks vm; --explain gives the reason")
 PY
+
+# libvirt's layout without thread names: the QEMU process in
+# <scope>/libvirt/emulator, each vCPU thread in a threaded libvirt/vcpuN;
+# no -name, so the name is the scope's
+cgroot=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+scope="$cgroot/machine.slice/machine-qemu\\x2d9\\x2dlv\\x2dscope.scope"
+made_slice=
+[ -n "$cgroot" ] && [ ! -d "$cgroot/machine.slice" ] && made_slice=y
+if [ -z "$cgroot" ] || ! mkdir -p "$scope/libvirt" 2>/dev/null; then
+	echo "skip: libvirt layout (no writable cgroup v2 mount)"
+	exit 0
+fi
+cgdirs+=("$scope/libvirt/vcpu0" "$scope/libvirt/vcpu1" "$scope/libvirt/emulator" "$scope/libvirt" "$scope")
+[ -n "$made_slice" ] && cgdirs+=("$cgroot/machine.slice")
+spawn <<W
+lv XG_VCPUS=2 XG_SPIN=0 XG_UNNAMED=1 $tmp/qemu-system-x86_64 -smp 2 -m 256
+W
+lv=$(pid_of lv)
+threads=($(ls /proc/"$lv"/task))   # main, CPU 0, CPU 1, ... in creation order
+for c in vcpu0 vcpu1 emulator; do mkdir -p "$scope/libvirt/$c"; echo threaded >"$scope/libvirt/$c/cgroup.type"; done 2>/dev/null
+if ! echo "$lv" >"$scope/libvirt/cgroup.procs" 2>/dev/null ||
+   ! echo "${threads[1]}" >"$scope/libvirt/vcpu0/cgroup.threads" 2>/dev/null ||
+   ! echo "${threads[2]}" >"$scope/libvirt/vcpu1/cgroup.threads" 2>/dev/null ||
+   ! echo "$lv" >"$scope/libvirt/emulator/cgroup.threads" 2>/dev/null; then
+	echo "skip: libvirt layout (threaded cgroups not supported here)"
+	exit 0
+fi
+./xgtop -b -o csv --group vm -v -n 1 -d 1 >"$tmp/lv" 2>"$tmp/err" || fail "xgtop: $(cat "$tmp/err")"
+kill "$lv"
+python3 - "$tmp/lv" <<'PY' || exit 1
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["id"] == "9"]
+dom = [r for r in rows if r["vcpu"] == ""]
+v = {r["vcpu"]: r for r in rows if r["vcpu"] != ""}
+if not dom or dom[0]["name"] != "lv-scope" or sorted(v) != ["0", "1"]:
+    sys.exit("FAIL: libvirt layout: want id 9 'lv-scope' with vCPU rows 0 and 1: %r %r" % (dom, sorted(v)))
+if float(v["0"]["cpu_pct"]) < 30 or float(v["1"]["cpu_pct"]) > 5:
+    sys.exit("FAIL: vcpu0's thread spins, vcpu1's sleeps: %s %s" % (v["0"]["cpu_pct"], v["1"]["cpu_pct"]))
+print("ok: libvirt's vcpuN cgroups give the vCPUs of a QEMU without thread names; the scope its name and id")
+PY
