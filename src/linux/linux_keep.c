@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 struct lx_keep *lx_keep_find(struct lx_scan *sc, uint32_t pid)
@@ -24,7 +25,7 @@ void lx_scan_keep(struct lx_scan *sc, uint32_t pid, uint64_t start)
 {
 	struct lx_keep *k = lx_keep_find(sc, pid);
 	if (k && k->start != start) {
-		lx_keep_drop(k);
+		lx_keep_drop(sc, k);
 		k->start = start;
 	}
 	if (!k) {
@@ -39,15 +40,29 @@ void lx_scan_keep(struct lx_scan *sc, uint32_t pid, uint64_t start)
 	k->asked = true;
 }
 
-void lx_keep_drop(struct lx_keep *k)
+int lx_keep_open(struct lx_scan *sc, int dirfd, const char *path)
 {
-	if (k->stat_fd >= 0)
-		close(k->stat_fd);
-	if (k->io_fd >= 0)
-		close(k->io_fd);
+	if (sc->keep_fds >= sc->keep_max)
+		return -1;
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	sc->keep_fds += fd >= 0;
+	return fd;
+}
+
+static void keep_close(struct lx_scan *sc, int fd)
+{
+	if (fd < 0)
+		return;
+	close(fd);
+	sc->keep_fds--;
+}
+
+void lx_keep_drop(struct lx_scan *sc, struct lx_keep *k)
+{
+	keep_close(sc, k->stat_fd);
+	keep_close(sc, k->io_fd);
 	for (uint32_t i = 0; i < k->nthr; i++)
-		if (k->thr[i].fd >= 0)
-			close(k->thr[i].fd);
+		keep_close(sc, k->thr[i].fd);
 	k->stat_fd = k->io_fd = -1;
 	k->nthr = k->cursor = 0;
 	k->listed = 0;
@@ -55,11 +70,16 @@ void lx_keep_drop(struct lx_keep *k)
 
 void lx_keep_sweep(struct lx_scan *sc)
 {
+	struct rlimit rl;
+	sc->keep_max = 512;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		sc->keep_max = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20) ? 1u << 19
+											: (size_t)rl.rlim_cur / 2;
 	size_t n = 0;
 	for (size_t i = 0; i < sc->nkeep; i++) {
 		struct lx_keep *k = &sc->keep[i];
 		if (!k->asked) {
-			lx_keep_drop(k);
+			lx_keep_drop(sc, k);
 			free(k->thr);
 			continue;
 		}
@@ -75,7 +95,7 @@ void lx_keep_sweep(struct lx_scan *sc)
 void lx_keep_free(struct lx_scan *sc)
 {
 	for (size_t i = 0; i < sc->nkeep; i++) {
-		lx_keep_drop(&sc->keep[i]);
+		lx_keep_drop(sc, &sc->keep[i]);
 		free(sc->keep[i].thr);
 	}
 	free(sc->keep);
@@ -93,7 +113,8 @@ ssize_t lx_keep_pread(int fd, char *buf, size_t cap)
 	return n;
 }
 
-struct lx_kthr *lx_keep_thread(struct lx_keep *k, int pfd, uint32_t tid, const char *tname)
+struct lx_kthr *lx_keep_thread(struct lx_scan *sc, struct lx_keep *k, int pfd, uint32_t tid,
+				const char *tname)
 {
 	/* threads come in the same order at every listing: look after the
 	 * last one found first */
@@ -106,7 +127,7 @@ struct lx_kthr *lx_keep_thread(struct lx_keep *k, int pfd, uint32_t tid, const c
 	}
 	char path[48];
 	snprintf(path, sizeof(path), "task/%.16s/schedstat", tname);
-	int fd = pfd < 0 ? -1 : openat(pfd, path, O_RDONLY | O_CLOEXEC);
+	int fd = pfd < 0 ? -1 : lx_keep_open(sc, pfd, path);
 	if (fd < 0)
 		return NULL;
 	xg_grow(&k->thr, &k->thr_cap, k->nthr + 1, sizeof(*k->thr));
@@ -114,12 +135,12 @@ struct lx_kthr *lx_keep_thread(struct lx_keep *k, int pfd, uint32_t tid, const c
 	return &k->thr[k->nthr++];
 }
 
-void lx_keep_prune(struct lx_keep *k, uint64_t nthreads)
+void lx_keep_prune(struct lx_scan *sc, struct lx_keep *k, uint64_t nthreads)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < k->nthr; i++) {
 		if (!k->thr[i].seen) {
-			close(k->thr[i].fd);
+			keep_close(sc, k->thr[i].fd);
 			continue;
 		}
 		k->thr[i].seen = false;

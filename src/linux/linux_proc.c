@@ -90,17 +90,17 @@ static int src_dir(struct src *s)
 }
 
 /* Reads one of the process's files: through *kfd (opened and kept when
- * still -1) for a kept process (kfd != NULL), else by path. */
+ * still -1 and there is room) for a kept process (kfd != NULL), else by
+ * path. */
 static ssize_t src_read(struct src *s, int *kfd, const char *file, char *buf, size_t cap)
 {
 	if (kfd && *kfd >= 0)
 		return lx_keep_pread(*kfd, buf, cap);
 	if (src_dir(s) < 0)
 		return -errno;
-	if (!kfd)
-		return lx_read_at(s->pfd, file, buf, cap);
-	*kfd = openat(s->pfd, file, O_RDONLY | O_CLOEXEC);
-	return *kfd < 0 ? -errno : lx_keep_pread(*kfd, buf, cap);
+	if (kfd && (*kfd = lx_keep_open(s->sc, s->pfd, file)) >= 0)
+		return lx_keep_pread(*kfd, buf, cap);
+	return lx_read_at(s->pfd, file, buf, cap);   /* not kept, or no room to keep it */
 }
 
 /* A thread's own stat (tid != the process's pid). */
@@ -255,11 +255,14 @@ static void listed_thread(struct src *s, struct lx_proc *p, int tfd, uint32_t ti
 
 static void kept_listed_thread(struct src *s, struct lx_proc *p, int tfd, uint32_t tid, const char *tname)
 {
-	(void)tfd;
 	char buf[256];
-	struct lx_kthr *kt = lx_keep_thread(s->k, s->pfd, tid, tname);
-	if (!kt || kt->seen)
-		return;   /* cannot be opened, or already read in this refresh */
+	struct lx_kthr *kt = lx_keep_thread(s->sc, s->k, s->pfd, tid, tname);
+	if (!kt) {
+		listed_thread(s, p, tfd, tid, tname);   /* cannot be kept: read it by path */
+		return;
+	}
+	if (kt->seen)
+		return;   /* already read in this refresh */
 	kt->seen = true;
 	scan_thread(s->sc, p, s, tid, tname, buf, lx_keep_pread(kt->fd, buf, sizeof(buf)));
 }
@@ -284,7 +287,7 @@ static void scan_threads_kept(struct src *s, struct lx_proc *p, uint64_t nthread
 	}
 	if (!all)
 		list_tasks(s, kept_listed_thread, p);
-	lx_keep_prune(k, all ? k->listed : nthreads);
+	lx_keep_prune(s->sc, k, all ? k->listed : nthreads);
 }
 
 static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
@@ -294,7 +297,7 @@ static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
 	struct lx_stat st;
 	ssize_t n = src_read(&s, s.k ? &s.k->stat_fd : NULL, "stat", buf, sizeof(buf));
 	if (s.k && (n < 0 || !lx_parse_stat(buf, &st) || st.starttime != s.k->start)) {
-		lx_keep_drop(s.k);   /* the kept task is gone: a reused pid is read afresh */
+		lx_keep_drop(sc, s.k);   /* the kept task is gone: a reused pid is read afresh */
 		s.k = NULL;
 		n = src_read(&s, NULL, "stat", buf, sizeof(buf));
 	}

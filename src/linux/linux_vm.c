@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,13 @@ void lx_vms_open(struct lx_vms *vt)
 {
 	memset(vt, 0, sizeof(*vt));
 	vt->kvm.dir_fd = -1;
+	/* a VM's files stay open (one per thread and a few more): take what
+	 * the hard limit allows, as the PMU counters do */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 static void vm_release(struct lx_vm *vm)

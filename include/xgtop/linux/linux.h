@@ -199,6 +199,7 @@ struct lx_scan {
 	struct lx_keep *keep;        /* processes whose files stay open */
 	size_t nkeep, keep_cap;
 	struct lx_index kidx;        /* pid -> keep index */
+	size_t keep_fds, keep_max;   /* kept descriptors, and at most (half the limit) */
 };
 
 int lx_scan_open(struct lx_scan *sc, struct xg_err *err);
@@ -216,16 +217,21 @@ struct lx_keep *lx_keep_find(struct lx_scan *sc, uint32_t pid);
 /* Closes the files of processes not asked for since the last scan, and
  * re-indexes the rest. */
 void lx_keep_sweep(struct lx_scan *sc);
-void lx_keep_drop(struct lx_keep *k);
+void lx_keep_drop(struct lx_scan *sc, struct lx_keep *k);
 void lx_keep_free(struct lx_scan *sc);
+/* Opens path (relative to dirfd) to be kept, within the descriptor budget
+ * (half of RLIMIT_NOFILE, so kept files never starve the rest); -1 when
+ * over it or the open fails: the caller reads the file by path. */
+int lx_keep_open(struct lx_scan *sc, int dirfd, const char *path);
 /* pread() of a kept file, NUL-terminated; -errno on failure. */
 ssize_t lx_keep_pread(int fd, char *buf, size_t cap);
 /* While listing task/: the kept schedstat of thread tid of k, opened
  * relative to the process directory pfd when new; NULL when it cannot be
  * had. The caller marks it seen; lx_keep_prune() then closes the threads
  * no longer seen and clears the marks. */
-struct lx_kthr *lx_keep_thread(struct lx_keep *k, int pfd, uint32_t tid, const char *tname);
-void lx_keep_prune(struct lx_keep *k, uint64_t nthreads);
+struct lx_kthr *lx_keep_thread(struct lx_scan *sc, struct lx_keep *k, int pfd, uint32_t tid,
+				const char *tname);
+void lx_keep_prune(struct lx_scan *sc, struct lx_keep *k, uint64_t nthreads);
 
 /* ---- linux_account.c: per-process io and reaped children's CPU ---- */
 
