@@ -193,6 +193,8 @@ static void fill_mem(struct xg_sample *out, struct xg_dom *x, const struct lx_do
 		dom_set(x, XG_F_MAXMEM, cs->max);
 	else if (cs)
 		dom_invalid(out, x, XG_F_MAXMEM, "memory.max missing (memory controller not enabled for this cgroup)");
+	else if (d->cg < 0 && d->id == LX_HOST_ID && !strcmp(d->name, "host"))
+		dom_invalid(out, x, XG_F_MAXMEM, "the host's own processes have no memory limit");
 	else if (d->cg < 0)
 		dom_invalid(out, x, XG_F_MAXMEM, "a process group has no memory limit of its own");
 	else if (d->name[0] == '/' && !d->name[1])
@@ -355,8 +357,8 @@ static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx
 	fill_disk(s, out, x, d, cs);
 	if (vm)
 		lx_vm_fill(out, x, d, vm, &s->vms, s->nonet);
-	else
-		fill_net(s, out, x, d);
+	else if (!s->vm_mode)
+		fill_net(s, out, x, d);   /* (the host row of VM mode keeps the reason for all) */
 	bool qemu = vm || is_qemu(s, d);
 	fill_vcpus(s, out, x, d, qemu);
 	if (s->pmu)
@@ -369,6 +371,7 @@ static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx
 static void fill_absent(struct xg_source *s, struct xg_sample *out)
 {
 	const char *net = s->nonet ? "network statistics not collected (--nonet)"
+		: s->vm_mode ? "the host's own traffic is not counted per process (each VM's tap devices are on its row)"
 		: s->cgroup_mode ? "per-cgroup network traffic is not counted by the kernel (shown for network namespaces only)"
 				 : "per-process network traffic is not counted by the kernel (shown for network namespaces only)";
 	for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
