@@ -126,7 +126,12 @@ cgdirs+=("$scope/libvirt/vcpu0" "$scope/libvirt/vcpu1" "$scope/libvirt/emulator"
 spawn <<W
 lv XG_VCPUS=2 XG_SPIN=0 XG_UNNAMED=1 $tmp/qemu-system-x86_64 -smp 2 -m 256
 W
-lv=$(pid_of lv)
+for _ in $(seq 50); do   # (spawn counts the earlier workers too)
+	lv=$(pid_of lv)
+	[ -n "$lv" ] && [ "$(ls /proc/"$lv"/task | wc -l)" -ge 5 ] && break
+	sleep 0.1
+done
+[ -n "$lv" ] || fail "the libvirt-layout stand-in did not start"
 threads=($(ls /proc/"$lv"/task))   # main, CPU 0, CPU 1, ... in creation order
 for c in vcpu0 vcpu1 emulator; do mkdir -p "$scope/libvirt/$c"; echo threaded >"$scope/libvirt/$c/cgroup.type"; done 2>/dev/null
 if ! echo "$lv" >"$scope/libvirt/cgroup.procs" 2>/dev/null ||
