@@ -132,7 +132,7 @@ for _ in $(seq 50); do   # (spawn counts the earlier workers too)
 	sleep 0.1
 done
 [ -n "$lv" ] || fail "the libvirt-layout stand-in did not start"
-threads=($(ls /proc/"$lv"/task))   # main, CPU 0, CPU 1, ... in creation order
+threads=($(ls /proc/"$lv"/task | sort -n))   # main, CPU 0, CPU 1, ... in creation order
 for c in vcpu0 vcpu1 emulator; do mkdir -p "$scope/libvirt/$c"; echo threaded >"$scope/libvirt/$c/cgroup.type"; done 2>/dev/null
 if ! echo "$lv" >"$scope/libvirt/cgroup.procs" 2>/dev/null ||
    ! echo "${threads[1]}" >"$scope/libvirt/vcpu0/cgroup.threads" 2>/dev/null ||
