@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kvm.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -143,4 +145,72 @@ size_t lx_kvm_vcpu_tids(struct lx_kvm *k, uint32_t pid, int vmfd, uint64_t *out,
 	}
 	closedir(d);
 	return cnt;
+}
+
+/* ---- QEMU's own statistics descriptors ----
+ * Newer QEMU releases open KVM's binary statistics of every vCPU
+ * (KVM_GET_STATS_FD) and keep them: /proc/PID/fd shows them as
+ * anon_inode:kvm-vcpu-stats:N. Reading such a descriptor is not checked
+ * against the VM's owner the way the ioctl is, so a copy taken with
+ * pidfd_getfd() (root, or ptrace rights over QEMU) reads them, under
+ * lockdown too, and per vCPU. */
+
+static const char *const bin_name[LX_KVM_NSTAT] = {
+	[LX_KVM_EXITS] = "exits",
+	[LX_KVM_POLL_OK_NS] = "halt_poll_success_ns",
+	[LX_KVM_POLL_FAIL_NS] = "halt_poll_fail_ns",
+};
+
+/* Finds the statistics in the descriptor block d of n entries. */
+static int find_stats(const char *d, const struct kvm_stats_header *h, struct lx_kvmfd *k)
+{
+	size_t step = sizeof(struct kvm_stats_desc) + h->name_size;
+	for (uint32_t i = 0; i < h->num_desc; i++) {
+		const struct kvm_stats_desc *sd = (const void *)(d + i * step);
+		const char *name = d + i * step + sizeof(*sd);
+		for (int s = 0; s < LX_KVM_NSTAT; s++) {
+			if (strncmp(name, bin_name[s], h->name_size) || sd->size < 1)
+				continue;
+			/* the halt-polling times must be in ns to be added as such */
+			if (s != LX_KVM_EXITS && ((sd->flags & KVM_STATS_UNIT_MASK) != KVM_STATS_UNIT_SECONDS ||
+						  sd->exponent != -9))
+				continue;
+			k->off[s] = h->data_offset + sd->offset;
+		}
+	}
+	for (int s = 0; s < LX_KVM_NSTAT; s++)
+		if (k->off[s] == UINT32_MAX)
+			return ENOENT;
+	return 0;
+}
+
+int lx_kvm_borrow(int pidfd, int qfd, struct lx_kvmfd *k)
+{
+	memset(k->off, 0xff, sizeof(k->off));
+	k->fd = (int)syscall(SYS_pidfd_getfd, pidfd, qfd, 0);
+	if (k->fd < 0)
+		return errno;
+	struct kvm_stats_header h;
+	int e = EINVAL;
+	if (pread(k->fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && h.num_desc && h.num_desc < 4096 &&
+	    h.name_size && h.name_size < 256) {
+		size_t len = (size_t)h.num_desc * (sizeof(struct kvm_stats_desc) + h.name_size);
+		char *d = xg_malloc(len);
+		if (pread(k->fd, d, len, h.desc_offset) == (ssize_t)len)
+			e = find_stats(d, &h, k);
+		free(d);
+	}
+	if (e) {
+		close(k->fd);
+		k->fd = -1;
+	}
+	return e;
+}
+
+int lx_kvm_fd_read(const struct lx_kvmfd *k, uint64_t out[LX_KVM_NSTAT])
+{
+	for (int s = 0; s < LX_KVM_NSTAT; s++)
+		if (pread(k->fd, &out[s], sizeof(out[s]), k->off[s]) != (ssize_t)sizeof(out[s]))
+			return errno ? errno : EIO;
+	return 0;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define FD_RESCAN 60   /* refreshes between fd listings when the count cannot tell */
@@ -34,8 +35,18 @@ void lx_vms_open(struct lx_vms *vt)
 	}
 }
 
+static void vstat_release(struct lx_vm *vm)
+{
+	for (uint32_t i = 0; i < vm->nvstat; i++)
+		close(vm->vstat[i].fd);
+	vm->nvstat = 0;
+}
+
 static void vm_release(struct lx_vm *vm)
 {
+	vstat_release(vm);
+	free(vm->vstat);
+	free(vm->vstat_q);
 	for (int i = 0; i < LX_KVM_NSTAT; i++)
 		if (vm->kvm_sfd[i] >= 0)
 			close(vm->kvm_sfd[i]);
@@ -231,6 +242,11 @@ static void vm_fd(struct lx_vm *vm, int proc_fd, int dfd, const char *name)
 		vm->kvm_fd = atoi(name);
 		return;
 	}
+	if (!strncmp(link, "anon_inode:kvm-vcpu-stats:", 26)) {
+		xg_grow(&vm->vstat_q, &vm->vstat_q_cap, vm->nvstat_q + 1, sizeof(*vm->vstat_q));
+		vm->vstat_q[vm->nvstat_q++] = atoi(name);
+		return;
+	}
 	if (!strcmp(link, "/dev/net/tun")) {
 		snprintf(path, sizeof(path), "%u/fdinfo/%.16s", (unsigned)vm->pid, name);
 		if (lx_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_fdinfo_iff(buf, t.ifname))
@@ -247,6 +263,24 @@ static void vm_fd(struct lx_vm *vm, int proc_fd, int dfd, const char *name)
 			return;   /* multiqueue: one device, several descriptors */
 	if (vm->ntap < LX_VM_TAPS)
 		vm->tap[vm->ntap++] = t;
+}
+
+/* Copies of QEMU's vCPU statistics descriptors, when it keeps them. */
+static void vm_borrow(struct lx_vm *vm)
+{
+	vstat_release(vm);
+	if (!vm->nvstat_q)
+		return;
+	int pidfd = (int)syscall(SYS_pidfd_open, vm->pid, 0);
+	for (uint32_t i = 0; pidfd >= 0 && i < vm->nvstat_q; i++) {
+		xg_grow(&vm->vstat, &vm->vstat_cap, vm->nvstat + 1, sizeof(*vm->vstat));
+		if (lx_kvm_borrow(pidfd, vm->vstat_q[i], &vm->vstat[vm->nvstat]) == 0)
+			vm->nvstat++;
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (vm->nvstat < vm->nvstat_q)
+		vstat_release(vm);   /* all or none: part of the vCPUs is not the VM's figure */
 }
 
 /* Lists the VM's descriptors when their number changed (kernels that
@@ -271,7 +305,7 @@ static void vm_fds(struct lx_vm *vm, int proc_fd)
 		return;
 	int kvm_fd = vm->kvm_fd;
 	vm->kvm_fd = -1;
-	vm->ntap = 0;
+	vm->ntap = vm->nvstat_q = 0;
 	struct dirent *e;
 	while ((e = readdir(d)))
 		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
@@ -279,6 +313,7 @@ static void vm_fds(struct lx_vm *vm, int proc_fd)
 	closedir(d);
 	vm->fd_count = counted ? (uint64_t)st.st_size : 0;
 	vm->fd_age = 0;
+	vm_borrow(vm);
 	if (kvm_fd != vm->kvm_fd)   /* another VM descriptor: its statistics are elsewhere */
 		for (int i = 0; i < LX_KVM_NSTAT; i++) {
 			if (vm->kvm_sfd[i] >= 0)

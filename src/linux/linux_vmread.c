@@ -104,7 +104,26 @@ static void kvm_why(struct lx_vm *vm, int err, const char *fmt, const char *arg)
 	snprintf(vm->kvm_why, sizeof(vm->kvm_why), fmt, arg);
 }
 
-/* KVM's statistics of the VM, or why there are none. */
+/* The VM's statistics from the copies of QEMU's vCPU statistics
+ * descriptors, summed over its vCPUs. */
+static void vm_kvm_copies(struct lx_vm *vm)
+{
+	uint64_t sum[LX_KVM_NSTAT] = { 0 }, v[LX_KVM_NSTAT];
+	for (uint32_t i = 0; i < vm->nvstat; i++) {
+		int e = lx_kvm_fd_read(&vm->vstat[i], v);
+		if (e) {
+			kvm_why(vm, e, "QEMU's KVM statistics descriptor: %s", strerror(e));
+			return;
+		}
+		for (int s = 0; s < LX_KVM_NSTAT; s++)
+			sum[s] += v[s];
+	}
+	memcpy(vm->kvm, sum, sizeof(sum));
+	vm->kvm_err = 0;
+}
+
+/* KVM's statistics of the VM, or why there are none: QEMU's own
+ * statistics descriptors when it keeps them, else debugfs. */
 static void vm_kvm(struct lx_vms *vt, struct lx_vm *vm)
 {
 	if (vm->accel == LX_ACCEL_TCG) {
@@ -118,6 +137,10 @@ static void vm_kvm(struct lx_vms *vt, struct lx_vm *vm)
 			kvm_why(vm, vm->fd_err, "%s", "/proc/PID/fd: permission denied (run as root)");
 		else
 			kvm_why(vm, vm->fd_err, "/proc/PID/fd: %s", strerror(vm->fd_err));
+		return;
+	}
+	if (vm->nvstat) {
+		vm_kvm_copies(vm);
 		return;
 	}
 	if (!vt->kvm_tried)

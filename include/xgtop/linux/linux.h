@@ -360,6 +360,17 @@ void lx_kvm_close(struct lx_kvm *k);
  * -1 = not open yet). Returns 0, or an errno with why set. */
 int lx_kvm_read(struct lx_kvm *k, uint32_t pid, int vmfd, int fd[LX_KVM_NSTAT],
 		uint64_t out[LX_KVM_NSTAT], char *why, size_t n);
+/* A copy of one of QEMU's vCPU statistics descriptors (KVM's binary
+ * statistics) and where its figures are in it. */
+struct lx_kvmfd {
+	int fd;
+	uint32_t off[LX_KVM_NSTAT];  /* byte offsets of the values */
+};
+/* Copies QEMU's descriptor qfd (pidfd_getfd on pidfd) and finds the
+ * statistics in it: 0, or an errno (k->fd -1). */
+int lx_kvm_borrow(int pidfd, int qfd, struct lx_kvmfd *k);
+/* One vCPU's statistics: 0, or an errno. */
+int lx_kvm_fd_read(const struct lx_kvmfd *k, uint64_t out[LX_KVM_NSTAT]);
 /* The vCPU threads KVM knows: vcpuN/pid of the VM's directory (readable
  * where the statistics are locked down), as N << 32 | tid; returns the
  * count. */
@@ -397,7 +408,14 @@ struct lx_vm {
 	int kvm_fd;                  /* QEMU's kvm-vm descriptor, -1 = none */
 	uint32_t ntap;
 	struct lx_tap tap[LX_VM_TAPS];
-	/* KVM's statistics (debugfs files kept open) */
+	/* KVM's statistics: copies of QEMU's vCPU statistics descriptors
+	 * (kvm-vcpu-stats), else debugfs files kept open */
+	int *vstat_q;                /* QEMU's descriptor numbers, at the last listing */
+	uint32_t nvstat_q;
+	size_t vstat_q_cap;
+	struct lx_kvmfd *vstat;      /* our copies */
+	uint32_t nvstat;
+	size_t vstat_cap;
 	int kvm_sfd[LX_KVM_NSTAT];
 	int kvm_err;                 /* 0 = read */
 	char kvm_why[160];
