@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* KVM's own statistics of a VM, from debugfs: kvm/<pid>-<fd>/ holds one
- * file per statistic, the vCPU ones summed over the VM's vCPUs, and a
- * vcpuN/ directory per vCPU whose "pid" file names its thread.
+/* KVM's own statistics of a VM. debugfs: kvm/<pid>-<fd>/ holds one file
+ * per statistic, the vCPU ones summed over the VM's vCPUs, and a vcpuN/
+ * directory per vCPU whose "pid" file names its thread. The statistic
+ * files are writable (writing 0 clears them), so a kernel in lockdown
+ * refuses to open them even for root (EPERM), while the read-only
+ * vcpuN/pid files stay readable.
  *
- * The statistic files are writable (writing 0 clears them), so a kernel in
- * lockdown refuses to open them even for root (EPERM), while the read-only
- * vcpuN/pid files stay readable. KVM's binary statistics (KVM_GET_STATS_FD)
- * are no way around that from outside: the ioctl on a VM or vCPU
- * descriptor fails with EIO unless it comes from the process that created
- * the VM. doc/linux-source.md says more. */
+ * KVM's binary statistics (KVM_GET_STATS_FD) cannot be asked for from
+ * outside: the ioctl on a VM or vCPU descriptor fails with EIO unless it
+ * comes from the process that created the VM. But the statistics
+ * descriptors a QEMU opened and keeps can be copied and read (below).
+ * doc/linux-source.md says more. */
 #include "xgtop/linux/linux.h"
 
 #include <dirent.h>
