@@ -115,8 +115,9 @@ static void vm_cgroup(struct lx_vm *vm, int proc_fd, const struct lx_cgroup *cg)
 		return;
 	snprintf(path, sizeof(path), "%s/cgroup.procs", full + 1);
 	uint64_t only;
+	const char *nl;
 	if (lx_read_at(cg->root_fd, path, buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &only) &&
-	    only == vm->pid)
+	    only == vm->pid && (!(nl = strchr(buf, '\n')) || !nl[1]))   /* that one line only */
 		snprintf(vm->cg, sizeof(vm->cg), "%s", full + 1);
 }
 
