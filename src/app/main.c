@@ -81,7 +81,9 @@ static const char usage_text[] =
 "      --hosts FILE        pool view: read the xgtop exporters listed in FILE\n"
 "                          (one 'URL [NAME]' per line) like --source remote\n"
 "                          URL,...: all their domains in one table, by HOST\n"
-"      --group MODE        linux source: cgroup or process (default: auto)\n"
+"      --group MODE        linux source: vm (QEMU/KVM virtual machines, plus one\n"
+"                          'host' row for every other process), cgroup, process,\n"
+"                          or auto (default: vm when VMs run, else cgroup/process)\n"
 "      --record FILE       append every sample to FILE\n"
 "      --replay FILE       play a recording back through the same views\n"
 "      --speed N           replay N times faster than recorded (0 = no waiting)\n"
@@ -240,15 +242,19 @@ static int opt_speed(struct xg_config *cfg, const char *arg)
 
 static int opt_group(struct xg_config *cfg, const char *arg)
 {
-	if (!strcmp(arg, "cgroup"))
-		cfg->group = XG_GROUP_CGROUP;
-	else if (!strcmp(arg, "process"))
-		cfg->group = XG_GROUP_PROCESS;
-	else if (!strcmp(arg, "auto"))
-		cfg->group = XG_GROUP_AUTO;
-	else
-		return BAD_USAGE("--group '%s': use cgroup, process or auto", arg);
-	return 0;
+	static const struct {
+		const char *name;
+		enum xg_group group;
+	} groups[] = {
+		{ "vm", XG_GROUP_VM }, { "cgroup", XG_GROUP_CGROUP },
+		{ "process", XG_GROUP_PROCESS }, { "auto", XG_GROUP_AUTO },
+	};
+	for (size_t i = 0; i < XG_ARRAY_LEN(groups); i++)
+		if (!strcmp(arg, groups[i].name)) {
+			cfg->group = groups[i].group;
+			return 0;
+		}
+	return BAD_USAGE("--group '%s': use vm, cgroup, process or auto", arg);
 }
 
 static int opt_window(struct xg_config *cfg, const char *arg)

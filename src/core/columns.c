@@ -88,6 +88,14 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "100 * (1 - misses/references) in guest kernel mode."),
 	C(XG_COL_HIT_H, "HIT-H%", "hit_host_pct", P(HOST, REF), 6, XG_UNIT_PCT, XG_GRP_CACHE_BD, 16, true,
 	  "100 * (1 - misses/references) in the host kernel or hypervisor."),
+	C(XG_COL_EMU, "EMU%", "emu_pct", F(EMU_NS), 5, XG_UNIT_PCT, XG_GRP_VM, 6, true,
+	  "100 * delta(emulator ns) / delta(t_ns): CPU of a VM's threads that are not vCPUs (QEMU's main loop, I/O threads, vhost workers), 100 % = one pCPU; CPU% = the vCPU rows' CPU% + EMU%."),
+	C(XG_COL_EXITS, "EXITS/s", "vm_exits_ps", F(VM_EXITS), 7, XG_UNIT_PER_S, XG_GRP_VM, 8, true,
+	  "delta(exits from guest mode) / delta(t), exits/s, summed over the VM's vCPUs (KVM statistic 'exits')."),
+	C(XG_COL_POLL, "POLL%", "halt_poll_pct", F(HALT_POLL_NS), 5, XG_UNIT_PCT, XG_GRP_VM, 8, true,
+	  "100 * delta(halt_poll_success_ns + halt_poll_fail_ns) / delta(t_ns): host CPU the VM's vCPU threads burned polling while the guest was idle (KVM halt polling), 100 % = one pCPU; part of CPU% and RUN%."),
+	C(XG_COL_SWAP, "SWAP", "swap_bytes", F(SWAP), 6, XG_UNIT_BYTES, XG_GRP_VM, 10, true,
+	  "Bytes of the VM's memory swapped out on the host (VmSwap of its processes)."),
 };
 
 /* Short names users type after --sort. */
@@ -123,7 +131,7 @@ static const char *const unit_names[] = {
 static const char *const group_names[] = {
 	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
 	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
-	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host",
+	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host", [XG_GRP_VM] = "vm",
 };
 
 const char *col_unit_name(enum xg_unit u)

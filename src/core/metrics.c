@@ -284,6 +284,10 @@ static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 		set(r, XG_COL_MPKI, 1000.0 * dmiss / d);
 	gauge(r, pr, XG_COL_L3_OCC, XG_F_L3_OCC);
 	rate(r, pr, XG_COL_MEM_BW, XG_F_MBM_TOTAL, 1.0);
+	rate(r, pr, XG_COL_EMU, XG_F_EMU_NS, 100.0 / 1e9);
+	rate(r, pr, XG_COL_EXITS, XG_F_VM_EXITS, 1.0);
+	rate(r, pr, XG_COL_POLL, XG_F_HALT_POLL_NS, 100.0 / 1e9);
+	gauge(r, pr, XG_COL_SWAP, XG_F_SWAP);
 
 	fill_pmu_where(r, pr, XG_PMU_GUEST_USER, XG_COL_MISS_GU, XG_COL_HIT_GU);
 	fill_pmu_where(r, pr, XG_PMU_GUEST_KERNEL, XG_COL_MISS_GK, XG_COL_HIT_GK);

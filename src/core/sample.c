@@ -39,6 +39,10 @@ static const char *const field_names[XG_F_COUNT] = {
 	[XG_F_MBM_TOTAL] = "mbm_total_bytes",
 	[XG_F_MBM_LOCAL] = "mbm_local_bytes",
 	[XG_F_SSID] = "ssid",
+	[XG_F_EMU_NS] = "emu_ns",
+	[XG_F_VM_EXITS] = "vm_exits",
+	[XG_F_HALT_POLL_NS] = "halt_poll_ns",
+	[XG_F_SWAP] = "swap_bytes",
 };
 
 const char *field_name(enum xg_field f) { return f < XG_F_COUNT ? field_names[f] : "?"; }

@@ -109,6 +109,7 @@ bool view_group_visible(const struct xg_view *v, enum xg_col c)
 	case XG_GRP_CACHE_BD: return v->show_cache && !v->sumcache;
 	case XG_GRP_CMT: return v->show_cache;
 	case XG_GRP_HOST: return v->show_host;
+	case XG_GRP_VM: return v->show_vm;
 	default: return true;
 	}
 }

@@ -10,8 +10,9 @@
 #define REC_MAJOR 1
 /* 1.1 added 'k' lines (per-socket CMT/MBM entries); 1.2 'p' lines
  * (per-pCPU times) and their count and reason on the 'S' line; 1.3 'P'
- * lines (the hosts of a pool view). */
-#define REC_MINOR 3
+ * lines (the hosts of a pool view); 1.4 appended the VM fields (emu_ns ..
+ * swap_bytes) and the host's VM flag. */
+#define REC_MINOR 4
 /* A new gzip member after this many samples or uncompressed bytes, so
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600

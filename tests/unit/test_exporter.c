@@ -46,7 +46,7 @@ static bool is_gauge(enum xg_field f)
 {
 	static const enum xg_field gauges[] = {
 		XG_F_VCPUS, XG_F_VCPUS_MAX, XG_F_MEM, XG_F_MAXMEM, XG_F_NETS, XG_F_VBDS,
-		XG_F_L3_OCC, XG_F_SSID,
+		XG_F_L3_OCC, XG_F_SSID, XG_F_SWAP,
 	};
 	for (size_t i = 0; i < XG_ARRAY_LEN(gauges); i++)
 		if (gauges[i] == f)
@@ -128,7 +128,7 @@ static double promql(int c, const struct xg_sample *a, const struct xg_sample *b
 	double dt = (double)(b->host.mono_ns - a->host.mono_ns) / NS, rate = (mval(b, m) - mval(a, m)) / dt;
 #define RATE(f) ((mval(b, f) - mval(a, f)) / dt)
 	switch (c) {
-	case XG_COL_CPU_PCT:
+	case XG_COL_CPU_PCT: case XG_COL_EMU: case XG_COL_POLL:
 		return 100 * rate;
 	case XG_COL_MEM_PCT:
 		return 100 * mval(b, m) / (double)b->host.mem_total;

@@ -20,6 +20,8 @@ enum xg_col {
 	/* cache breakdown (shown instead of the sums with `m`/--nosumcache) */
 	XG_COL_MISS_GU, XG_COL_MISS_GK, XG_COL_MISS_H,
 	XG_COL_HIT_GU, XG_COL_HIT_GK, XG_COL_HIT_H,
+	/* virtual machines on a KVM host */
+	XG_COL_EMU, XG_COL_EXITS, XG_COL_POLL, XG_COL_SWAP,
 	XG_COL_COUNT
 };
 
@@ -33,6 +35,7 @@ enum xg_colgroup {
 	XG_GRP_CACHE_BD, /* c + m / --nosumcache: by where the events happened */
 	XG_GRP_CMT,      /* c: L3 occupancy and memory bandwidth, in both modes */
 	XG_GRP_HOST,     /* shown when the rows come from several hosts (pool view) */
+	XG_GRP_VM,       /* shown when the domains are VMs on a KVM host */
 };
 
 enum xg_unit {

@@ -7,7 +7,7 @@
 #include "xgtop/core/common.h"
 
 enum xg_output { XG_OUT_TEXT, XG_OUT_CSV, XG_OUT_JSON, XG_OUT_XENTOP };
-enum xg_group { XG_GROUP_AUTO, XG_GROUP_CGROUP, XG_GROUP_PROCESS };
+enum xg_group { XG_GROUP_AUTO, XG_GROUP_CGROUP, XG_GROUP_PROCESS, XG_GROUP_VM };
 
 struct xg_config {
 	double delay_s;             /* -d, default 1.0 */

@@ -43,6 +43,11 @@ enum xg_field {
 	XG_F_MBM_TOTAL,     /* C bytes of memory traffic (Intel MBM total) */
 	XG_F_MBM_LOCAL,     /* C bytes of local memory traffic (Intel MBM local) */
 	XG_F_SSID,          /* G XSM ssidref */
+	XG_F_EMU_NS,        /* C ns of CPU used by a VM's threads that are not
+	                       vCPUs (emulator, I/O); cpu_ns = vCPUs + this */
+	XG_F_VM_EXITS,      /* C exits from guest mode (KVM) */
+	XG_F_HALT_POLL_NS,  /* C ns the vCPUs spent halt-polling (KVM) */
+	XG_F_SWAP,          /* G bytes swapped out */
 	XG_F_COUNT
 };
 
@@ -227,7 +232,9 @@ struct xg_host {
 	uint64_t lost_records;      /* C trace records lost */
 	uint64_t valid;             /* bit per enum xg_host_field */
 };
-enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST };
+/* XG_H_VMS is a flag, not a value: the domains are virtual machines (a
+ * KVM host), so the VM columns (EMU%, EXITS/s, POLL%, SWAP) apply. */
+enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST, XG_H_VMS };
 
 static inline bool host_has(const struct xg_host *h, enum xg_host_field f)
 {

@@ -47,6 +47,7 @@ struct xg_view {
 	struct xg_thresholds thr;   /* when cells and meters are coloured */
 	bool show_host;             /* HOST column: set by view_apply when the rows
 	                               come from a pool of hosts */
+	bool show_vm;               /* the source's domains are VMs (XG_H_VMS) */
 	bool frozen;
 	double delay_s;
 	/* rows selected by view_apply, in display order (indexes into table) */
