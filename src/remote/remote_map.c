@@ -409,6 +409,19 @@ static void emit(struct build *b)
 	}
 }
 
+/* The exporter has no line for the host's "domains are VMs" flag; a host
+ * that publishes any VM figure runs them, so the pool view shows the vm
+ * columns as that host's own view does. */
+static bool any_vm_figure(const struct xg_sample *s)
+{
+	const uint64_t vm = 1ull << XG_F_EMU_NS | 1ull << XG_F_VM_EXITS | 1ull << XG_F_HALT_POLL_NS |
+			    1ull << XG_F_SWAP;
+	for (size_t i = 0; i < s->ndom; i++)
+		if (s->dom[i].valid & vm)
+			return true;
+	return false;
+}
+
 int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err *err)
 {
 	struct build b = { .out = out };
@@ -418,6 +431,8 @@ int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err
 		rc = xg_fail(err, "no %s series: not an xgtop exporter?", xg_fixed_metric[XG_MF_SAMPLE_MONO].name);
 	if (rc == 0) {
 		emit(&b);
+		if (any_vm_figure(out))
+			host_mark(&out->host, XG_H_VMS);
 		uint8_t why = sample_reason(out, "not published by that host's exporter (not measured there: "
 					    "xgtop --explain on that host says why)");
 		memset(out->host_why, why, sizeof(out->host_why));

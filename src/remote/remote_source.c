@@ -205,6 +205,8 @@ static void pool_host(struct xg_source *s, struct xg_sample *out)
 		h->pcpus += p->pcpus;
 		h->mem_total += p->mem_total;
 		h->mem_free += p->mem_free;
+		if (host_has(p, XG_H_VMS))
+			host_mark(h, XG_H_VMS);
 	}
 	host_mark(h, XG_H_PCPUS);
 	host_mark(h, XG_H_MEM);

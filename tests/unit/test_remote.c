@@ -246,6 +246,18 @@ static void maps_onto_a_sample(void **state)
 	assert_int_equal(db->id, 9);
 	assert_int_equal(db->v[XG_F_MAXMEM], UINT64_MAX);
 	assert_int_equal(db->pmu[XG_PMU_HOST][XG_PMU_MISS], 5);
+	assert_false(host_has(&s.host, XG_H_VMS));
+	/* VM figures (a KVM host's --group vm) mark its domains as VMs. */
+	const char kvm[] = "xgtop_sample_monotonic_seconds 1\n"
+			   "xgtop_domain_info{domain=\"guest\",domid=\"3\"} 1\n"
+			   "xgtop_domain_emulator_cpu_seconds_total{domain=\"guest\"} 0.25\n"
+			   "xgtop_domain_swap_bytes{domain=\"guest\"} 4096\n";
+	sample_clear(&s);
+	assert_int_equal(rm_map_text(kvm, strlen(kvm), &s, &err), 0);
+	assert_true(host_has(&s.host, XG_H_VMS));
+	assert_int_equal(s.dom[0].v[XG_F_EMU_NS], 250000000ull);
+	assert_int_equal(s.dom[0].v[XG_F_SWAP], 4096);
+	assert_false(dom_has(&s.dom[0], XG_F_VM_EXITS));
 	sample_clear(&s);
 	/* Not an exporter: no sample clock. A bad value names the line. */
 	assert_int_equal(rm_map_text("foo 1\n", 6, &s, &err), -1);
