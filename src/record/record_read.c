@@ -621,7 +621,10 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	    !parse_abs(col(r, RD_VCPU_COUNT), o->vcpu_count, UINT32_MAX, false, &count))
 		return bad_line(r, err, "bad number in the state columns of domain %" PRIu64, id);
 	d->state = (uint32_t)st;
-	d->valid = r->nf < XG_F_COUNT ? valid : valid & ((1ull << XG_F_COUNT) - 1);
+	/* Only fields both the file and this xgtop have can be valid: a newer
+	 * writer's extra bits go, and so do bits an older file (fewer fields)
+	 * sets for fields it does not carry. */
+	d->valid = valid & ((1ull << (r->nf < XG_F_COUNT ? r->nf : XG_F_COUNT)) - 1);
 	d->pmu_valid = r->np <= REC_PMU_SLOTS ? pvalid : pvalid & ((1ull << REC_PMU_SLOTS) - 1);
 	d->guest_reported = (uint8_t)guest;
 	d->vcpu_first = (uint32_t)first;

@@ -1,17 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A pool's recording (format 1.3) holds both additions of format 1.2 and
-# 1.3: pCPU lines ('p') and the pool's hosts ('P'). The independent Python
-# reader decodes the hosts, the pCPUs and every domain value as xgtop's
-# reader does (its domain values never look at 'P' lines, as a 1.2 reader
-# that skips them); the real xgtop replays it with its HOST column and
-# re-records the same hosts, pCPUs and values; and a pool recording of the
-# pool view's first builds, which called the 'P' lines 1.2, replays with
-# its hosts.
+# A pool's recording (format 1.3 and later) holds both additions of
+# format 1.2 and 1.3: pCPU lines ('p') and the pool's hosts ('P'). The
+# independent Python reader decodes the hosts, the pCPUs and every domain
+# value as xgtop's reader does (its domain values never look at 'P' lines,
+# as a 1.2 reader that skips them); the real xgtop replays it with its HOST
+# column and re-records the same hosts, pCPUs and values; and a pool
+# recording of the pool view's first builds, which called the 'P' lines
+# 1.2, replays with its hosts.
 . "$(dirname "$0")/lib.sh"
 
 "$gen" --domains 14 --samples 20 --hosts 3 --pcpus 4 "$d/pool.xgrec" || exit 1
-zcat "$d/pool.xgrec" | head -n 1 | grep -q $'^xgtop-recording\t1\t3\t' || { echo "FAIL: not format 1.3"; exit 1; }
+zcat "$d/pool.xgrec" | head -n 1 | grep -qE $'^xgtop-recording\t1\t([3-9]|[1-9][0-9]+)\t' ||
+	{ echo "FAIL: not format 1.3 or later"; exit 1; }
 for t in p P; do
 	zcat "$d/pool.xgrec" | grep -q "^$t"$'\t' || { echo "FAIL: no '$t' lines"; exit 1; }
 done

@@ -65,6 +65,7 @@ struct opts {
 	unsigned sockets;            /* per-socket CMT/MBM entries per domain */
 	unsigned long pcpus;         /* per-pCPU times (0 = none) */
 	unsigned long hosts;         /* a pool of this many hosts (0 = one host, no pool) */
+	bool vms;                    /* KVM VMs: the VM fields and the host's VM flag */
 };
 
 #define SOCK_MAX 8
@@ -145,6 +146,25 @@ static uint64_t inc(const struct opts *o, uint32_t id, uint32_t gen, unsigned wh
 	return (uint64_t)llround(rate * o->interval * (1.0 + jitter(o, id, gen, what, k)));
 }
 
+/* The VM fields are a KVM host's (--group vm): without --vms nothing
+ * measures them, as on Xen. */
+static bool vm_field(int f)
+{
+	return f == XG_F_EMU_NS || f == XG_F_VM_EXITS || f == XG_F_HALT_POLL_NS || f == XG_F_SWAP;
+}
+
+/* With --vms, domain i's emulator CPU is 1 + i mod 4 % of a pCPU, its
+ * exits 1000 * (1 + i mod 5) per second, its halt polling 2 * (i mod 3) %
+ * of a pCPU (counters), and (i mod 4) * 64 MiB of it is swapped out
+ * (fill_dom). */
+static void step_vm(const struct opts *o, unsigned long i, unsigned long k, struct dstate *st)
+{
+	uint32_t id = (uint32_t)i, g = st->gen;
+	st->v[XG_F_EMU_NS] += inc(o, id, g, 9, k, (1.0 + (double)(i % 4)) / 100 * 1e9);
+	st->v[XG_F_VM_EXITS] += inc(o, id, g, 10, k, 1000.0 * (double)(1 + i % 5));
+	st->v[XG_F_HALT_POLL_NS] += inc(o, id, g, 11, k, 2.0 * (double)(i % 3) / 100 * 1e9);
+}
+
 static void step_dom(const struct opts *o, unsigned long i, unsigned long k, const struct role *r,
                      struct dstate *st, uint64_t ival_ns)
 {
@@ -188,6 +208,8 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
 		st->sk[q][0] += sock_share(mbm, q, o->sockets);
 		st->sk[q][1] += sock_share(mbm * 8 / 10, q, o->sockets);
 	}
+	if (o->vms)
+		step_vm(o, i, k, st);
 }
 
 /* pCPU p's busy share in percent: 0, 10, .. 100, then again from 0. */
@@ -253,7 +275,7 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 		v[c].cpu_ns = v[c].sched_ns[0];
 	}
 	for (int f = 0; f < XG_F_COUNT; f++)
-		if (f != XG_F_SSID)
+		if (f != XG_F_SSID && (o->vms || !vm_field(f)))
 			dom_set(d, (enum xg_field)f, st->v[f]);
 	dom_set(d, XG_F_CPU_NS, sums[0]);
 	dom_set(d, XG_F_RUN_NS, sums[0]);
@@ -268,6 +290,8 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 	dom_set(d, XG_F_NETS, 1);
 	dom_set(d, XG_F_VBDS, 1);
 	dom_set(d, XG_F_L3_OCC, (uint64_t)(r->l3_mib * MIB));
+	if (o->vms)
+		dom_set(d, XG_F_SWAP, (i % 4) * 64 * MIB);
 	if (o->sockets) {
 		/* As Xen's CMT reader does: one entry per socket, the domain's
 		 * figures their sums; entries stay (invalid) when the CPU lacks
@@ -376,7 +400,8 @@ static int generate(const struct opts *o, const char *out)
 		s.host.mem_total = n <= 64 ? 64 * GIB : 16384 * GIB;
 		self += 2000000 + 2000 * n;
 		s.host.self_cpu_ns = self;
-		s.host.valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_MEM | 1u << XG_H_SELF_CPU;
+		s.host.valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_MEM | 1u << XG_H_SELF_CPU |
+			       (o->vms ? 1u << XG_H_VMS : 0);
 		sample_invalid_all(&s, XG_F_SSID, "no XSM/FLASK policy (xgtop-gen)");
 		fill_pcpus(o, &s, pc, k, ival);
 		uint64_t used = 0;
@@ -586,7 +611,8 @@ static int read_back(const char *path, enum readback mode)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
-	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--slow MS]\n"
+	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms]\n"
+	           "                 [--slow MS]\n"
 	           "                 [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE | --dump-hosts FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
@@ -642,6 +668,9 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--nopmu")) {
 			o.nopmu = true;
+			continue;
+		} else if (!strcmp(a, "--vms")) {
+			o.vms = true;
 			continue;
 		} else if (!strcmp(a, "--stats")) {
 			o.stats = true;

@@ -88,7 +88,7 @@ static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
 	s->host.mem_free = rnd(&st) % 1000;
 	s->host.self_cpu_ns = k * 12345;
 	s->host.lost_records = k % 4 ? 0 : UINT64_MAX;
-	s->host.valid = k % 3 ? 0x1f : 0x3;
+	s->host.valid = k % 3 ? (k % 2 ? 0x1f | 1u << XG_H_VMS : 0x1f) : 0x3;
 	if (k % 4 != 1)
 		sample_invalid_all(s, XG_F_SSID, k % 4 ? "no XSM" : "no XSM\tat all\\");
 	if (k % 6 == 2)
@@ -643,17 +643,30 @@ static void newer_minor_is_readable(void **state)
  * s_tail after its mono column), the lines pre, a 'D' + 'd' for domain 5,
  * the lines given, and the E line with the right CRC. With s_tail NULL,
  * the sample's lines are pre alone (then its E line). */
-static void member_sample(struct rec_buf *b, unsigned minor, const char *s_tail, const char *pre,
-                          const char *lines)
+static void member_header(struct rec_buf *b, unsigned minor, int nfields)
 {
 	char hdr[64];
 	snprintf(hdr, sizeof(hdr), "xgtop-recording\t1\t%u\txgtop 0.0.9\nfields", minor);
 	rbuf_puts(b, hdr);
-	for (int f = 0; f < XG_F_COUNT; f++) {
+	for (int f = 0; f < nfields; f++) {
 		rbuf_putc(b, '\t');
 		rbuf_puts(b, field_name((enum xg_field)f));
 	}
 	rbuf_puts(b, "\npmu\n");
+}
+
+/* The E line of the sample whose lines start at offset s0 of b. */
+static void member_end(struct rec_buf *b, size_t s0)
+{
+	char e[32];
+	snprintf(e, sizeof(e), "E\t%08lx\n", crc32(0, (const unsigned char *)b->p + s0, (uInt)(b->len - s0)));
+	rbuf_puts(b, e);
+}
+
+static void member_sample(struct rec_buf *b, unsigned minor, const char *s_tail, const char *pre,
+                          const char *lines)
+{
+	member_header(b, minor, XG_F_COUNT);
 	size_t s0 = b->len;
 	if (!s_tail) {   /* pre is the whole sample */
 		rbuf_puts(b, pre);
@@ -665,9 +678,7 @@ static void member_sample(struct rec_buf *b, unsigned minor, const char *s_tail,
 		rbuf_puts(b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nd\t5\t\t1\t\t\t\t\t\t42\n");
 		rbuf_puts(b, lines);
 	}
-	char e[32];
-	snprintf(e, sizeof(e), "E\t%08lx\n", crc32(0, (const unsigned char *)b->p + s0, (uInt)(b->len - s0)));
-	rbuf_puts(b, e);
+	member_end(b, s0);
 }
 
 static void member_text(struct rec_buf *b, unsigned minor, const char *lines)
@@ -797,6 +808,44 @@ static void pool_lines(void **state)
 	for (size_t i = 0; i < XG_ARRAY_LEN(bad); i++) {
 		member_sample(&b, bad[i].minor, NULL, bad[i].text, NULL);
 		read_member(&b, bad[i].file, &s, bad[i].want);
+	}
+	rbuf_free(&b);
+	sample_free(&s);
+}
+
+/* Version 1.4: the VM fields follow ssid on the 'fields' line and bit 5 of
+ * the host's valid mask says the domains are VMs. A 1.3 member's 'fields'
+ * line ends at ssid, so its domains have no VM figures, even where a mask
+ * claims them; the KVM work's first builds wrote the 1.4 fields under 1.2. */
+static void vm_fields(void **state)
+{
+	(void)state;
+	static const struct { unsigned minor; int nfields; bool vm; } v[] = {
+		{ 4, XG_F_COUNT, true }, { 2, XG_F_COUNT, true }, { 3, XG_F_SSID + 1, false },
+	};
+	struct rec_buf b = { 0 };
+	struct xg_sample s;
+	sample_init(&s);
+	for (size_t i = 0; i < XG_ARRAY_LEN(v); i++) {
+		member_header(&b, v[i].minor, v[i].nfields);
+		size_t s0 = b.len;
+		/* S: ... mono real pcpus khz mem mem self lost valid */
+		rbuf_puts(&b, v[i].vm ? "S\t1\t0\t100\t\t\t\t\t\t\t\t20\n" : "S\t1\t0\t100\t\t\t\t\t\t\t\t3\n");
+		/* domain 5: cpu_ns 42, then (1.4) emu_ns 7, vm_exits 8,
+		 * halt_poll_ns 9, swap_bytes 4096; valid bits 0 and 32-35 */
+		rbuf_puts(&b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tvm\nd\t5\t\tf00000001\t\t\t\t\t\t42");
+		for (int f = XG_F_CPU_NS + 1; f < XG_F_EMU_NS; f++)
+			rbuf_putc(&b, '\t');
+		rbuf_puts(&b, v[i].vm ? "\t7\t8\t9\t4096\n" : "\n");
+		member_end(&b, s0);
+		read_member(&b, "vm.xgrec", &s, NULL);
+		assert_int_equal(host_has(&s.host, XG_H_VMS), v[i].vm);
+		assert_int_equal(s.ndom, 1);
+		const struct xg_dom *d = &s.dom[0];
+		assert_true(d->v[XG_F_CPU_NS] == 42);
+		assert_int_equal(d->valid, v[i].vm ? 0xf00000001ull : 1);
+		assert_true(d->v[XG_F_EMU_NS] == (v[i].vm ? 7 : 0) && d->v[XG_F_VM_EXITS] == (v[i].vm ? 8 : 0));
+		assert_true(d->v[XG_F_HALT_POLL_NS] == (v[i].vm ? 9 : 0) && d->v[XG_F_SWAP] == (v[i].vm ? 4096 : 0));
 	}
 	rbuf_free(&b);
 	sample_free(&s);
@@ -1124,6 +1173,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(newer_minor_is_readable),
 		cmocka_unit_test(pcpu_lines),
 		cmocka_unit_test(pool_lines),
+		cmocka_unit_test(vm_fields),
 		cmocka_unit_test(sockets_and_old_members),
 		cmocka_unit_test(append_and_repair),
 		cmocka_unit_test(repair_large_samples),
