@@ -11,15 +11,21 @@ guests=()
 cgdirs=()
 taps=()
 
+# gone PID TENTHS: true once PID has exited, within TENTHS tenths of a second.
+gone() {
+	for _ in $(seq "$2"); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+	return 1
+}
+
 cleanup() {
 	local g p d
 	for g in "${guests[@]}"; do
 		p=$(cat "$tmp/$g.pid" 2>/dev/null) && kill "$p" 2>/dev/null
 	done
+	# A cgroup is removable only once its guest has exited, after SIGKILL too.
 	for g in "${guests[@]}"; do
 		p=$(cat "$tmp/$g.pid" 2>/dev/null) || continue
-		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -9 "$p" 2>/dev/null
+		gone "$p" 50 || { kill -9 "$p" 2>/dev/null; gone "$p" 50; }
 	done
 	for d in "${cgdirs[@]}"; do rmdir "$d" 2>/dev/null; done
 	for d in "${taps[@]}"; do ip link del "$d" 2>/dev/null; done

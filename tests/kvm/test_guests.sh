@@ -15,6 +15,9 @@ cgroot=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 long=xgtest-scoped-guest-with-a-name-longer-than-its-scope
 scope="machine.slice/machine-qemu\\x2d7\\x2dxgtest\\x2dscoped\\x2dg.scope"
 [ -d "$cgroot/machine.slice" ] || { mkdir "$cgroot/machine.slice" && cgdirs+=("$cgroot/machine.slice"); }
+# An earlier run that was killed leaves its scope behind, empty: take it
+# over (rmdir refuses a scope that still has processes).
+rmdir "$cgroot/$scope" 2>/dev/null
 mkdir "$cgroot/$scope" || skip "cannot create a cgroup under $cgroot"
 cgdirs=("$cgroot/$scope" "${cgdirs[@]}")
 printf 'echo $$ >"%s/cgroup.procs" && exec "$@"\n' "$cgroot/$scope" >"$tmp/inscope.sh"
