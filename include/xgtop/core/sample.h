@@ -50,6 +50,8 @@ enum xg_field {
 	XG_F_SWAP,          /* G bytes swapped out */
 	XG_F_COUNT
 };
+/* Valid masks (and a recording's 'd' lines) have one bit per field. */
+_Static_assert(XG_F_COUNT <= 64, "at most 64 domain fields");
 
 /* Where PMU events happened, for the cache breakdown (`m` key). The
  * XG_F_LLC_* fields above hold the sum over all of these. */

@@ -68,6 +68,7 @@ int view_load_vmfile(struct xg_view *v, const char *path, struct xg_err *err);
 bool view_col_visible(const struct xg_view *v, enum xg_col c);
 /* Is c's group switched on (d n c m w)? What CSV and JSON follow. */
 bool view_group_visible(const struct xg_view *v, enum xg_col c);
+_Static_assert(XG_COL_COUNT <= 64, "col_hidden has one bit per column");
 static inline bool view_col_hidden(const struct xg_view *v, enum xg_col c)
 {
 	return (v->col_hidden >> c) & 1;
