@@ -5,6 +5,7 @@
 PREFIX  ?= /usr/local
 CC      ?= cc
 BUILD   := build
+BIN     := xgtop
 PKG     := pkg-config
 
 CFLAGS  ?= -O2 -g
@@ -12,6 +13,18 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP
 ifneq ($(CI),)
 CFLAGS  += -Werror
 endif
+
+# The fuzzing build keeps its own directory and binary, so it never
+# clobbers the normal build: FUZZ=1: clang with libFuzzer's
+# instrumentation in build/fuzz, for tests/fuzz.
+ifneq ($(FUZZ),)
+BUILD   := build/fuzz
+BIN     := $(BUILD)/xgtop
+CC      := clang
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	   -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+endif
+
 LDLIBS  := -lm
 
 # Required: ncursesw and zlib.
@@ -45,12 +58,15 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 
-.PHONY: all man run test check test-unit test-xen test-pmu bench fuzz install deps deb clean tools
+.PHONY: all man run test check test-unit test-xen test-pmu bench fuzz fuzz-ci \
+	fuzz-bins install deps deb clean tools
 
-all: xgtop
+all: $(BIN)
 
-xgtop: $(OBJS)
+$(BIN): $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -74,6 +90,12 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a | $(BUILD)/tools
 
 tools: $(TOOL_BINS)
 
+# libFuzzer harnesses (with FUZZ=1): each links the parsers it calls.
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS)
+
+fuzz-bins: $(FUZZ_BINS)
+
 # Installs what is missing (as root), builds, and starts the monitor on
 # this host. The build runs in a sub-make so it sees freshly installed
 # libraries.
@@ -88,7 +110,7 @@ test:
 	@contrib/install-deps.sh
 	@$(MAKE) --no-print-directory check
 
-check: xgtop $(UNIT_BINS) $(TOOL_BINS)
+check: $(BIN) $(UNIT_BINS) $(TOOL_BINS)
 	@tests/run.sh
 
 test-unit: $(UNIT_BINS)
@@ -106,10 +128,15 @@ test-pmu: xgtop $(TOOL_BINS)
 bench: xgtop $(TOOL_BINS)
 	@bench/run.sh
 
-# Fuzzes every parser of outside input (FUZZ_SECONDS each, default 60).
-fuzz:
+# Fuzzes every parser of outside input: FUZZ_SECONDS each (default 60);
+# fuzz-ci shares FUZZ_BUDGET seconds (default 200) among the harnesses.
+fuzz: xgtop $(TOOL_BINS)
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
 	@tests/fuzz/run.sh
-	@tests/fuzz/run_record.sh
+
+fuzz-ci: xgtop $(TOOL_BINS)
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
+	@FUZZ_BUDGET=$${FUZZ_BUDGET:-200} tests/fuzz/run.sh
 
 # The man page's COLUMNS section is generated from the column table.
 man: man/xgtop.1
@@ -135,6 +162,6 @@ deps:
 	@contrib/install-deps.sh
 
 clean:
-	rm -rf $(BUILD) xgtop
+	rm -rf $(BUILD) $(BIN)
 
 -include $(OBJS:.o=.d)
