@@ -14,9 +14,18 @@ ifneq ($(CI),)
 CFLAGS  += -Werror
 endif
 
-# The fuzzing build keeps its own directory and binary, so it never
-# clobbers the normal build: FUZZ=1: clang with libFuzzer's
-# instrumentation in build/fuzz, for tests/fuzz.
+# Instrumented builds keep their own directory and binary, so they never
+# clobber the normal build. SANITIZE=1: AddressSanitizer + UBSan in
+# build/san (`make SANITIZE=1 test` runs the suites on it); FUZZ=1: clang
+# with libFuzzer's instrumentation in build/fuzz, for tests/fuzz.
+ifneq ($(SANITIZE),)
+BUILD   := build/san
+BIN     := $(BUILD)/xgtop
+# (gcc's -Wmaybe-uninitialized misfires on instrumented code)
+CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	   -Wno-maybe-uninitialized
+LDFLAGS += -fsanitize=address,undefined
+endif
 ifneq ($(FUZZ),)
 BUILD   := build/fuzz
 BIN     := $(BUILD)/xgtop
@@ -88,6 +97,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxgtop.a | $(BUILD)/tests
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a | $(BUILD)/tools
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS)
 
+# The PMU tests count this workload's page faults: a sanitizer's own (its
+# shadow memory) would swamp them, so it is built without one.
+$(BUILD)/tools/xgtop-pmu-work: tests/tools/xgtop-pmu-work.c | $(BUILD)/tools
+	$(CC) $(filter-out -fsanitize=%,$(CFLAGS)) -o $@ $< -pthread
+
 tools: $(TOOL_BINS)
 
 # libFuzzer harnesses (with FUZZ=1): each links the parsers it calls.
@@ -110,8 +124,10 @@ test:
 	@contrib/install-deps.sh
 	@$(MAKE) --no-print-directory check
 
+# With SANITIZE=1 the suites run on the instrumented build (tests/san.sh
+# says which, and fails on any sanitizer report).
 check: $(BIN) $(UNIT_BINS) $(TOOL_BINS)
-	@tests/run.sh
+	@$(if $(SANITIZE),tests/san.sh $(BUILD),tests/run.sh)
 
 test-unit: $(UNIT_BINS)
 	@tests/run.sh unit
