@@ -70,7 +70,7 @@ CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 
-.PHONY: all man run test check test-unit test-xen test-pmu bench fuzz fuzz-ci \
+.PHONY: all man run test check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
 	fuzz-bins install deps deb clean tools
 
 all: $(BIN)
@@ -143,6 +143,10 @@ test-pmu: xgtop $(TOOL_BINS)
 
 bench: xgtop $(TOOL_BINS)
 	@bench/run.sh
+
+# The full-screen view's tests once more with xgtop under valgrind.
+test-valgrind: xgtop $(TOOL_BINS)
+	@tests/valgrind.sh
 
 # Fuzzes every parser of outside input: FUZZ_SECONDS each (default 60);
 # fuzz-ci shares FUZZ_BUDGET seconds (default 200) among the harnesses.
