@@ -143,6 +143,23 @@ static void net_dev(void **state)
 	assert_int_equal(n.tx_drop, 5);
 	assert_false(lx_parse_net_dev("only one line\n", &n));
 	assert_false(lx_parse_net_dev("h1\nh2\n eth0: 1 2 3\n", &n));   /* cut short */
+	/* Into a domain: each figure to its own field (a container's own
+	 * namespace counts from its side, as the guest's view). */
+	assert_true(lx_parse_net_dev(t, &n));
+	struct xg_sample s;
+	sample_init(&s);
+	struct xg_dom *d = sample_add_dom(&s, 1);
+	lx_fill_net(&s, d, &n, NULL);
+	static const struct { enum xg_field f; uint64_t v; } want[] = {
+		{ XG_F_NETS, 2 }, { XG_F_NET_RX_BYTES, 145418 }, { XG_F_NET_TX_BYTES, 5848 },
+		{ XG_F_NET_RX_PKTS, 108 }, { XG_F_NET_TX_PKTS, 16 }, { XG_F_NET_RX_ERRS, 1 },
+		{ XG_F_NET_TX_ERRS, 3 }, { XG_F_NET_RX_DROP, 2 }, { XG_F_NET_TX_DROP, 5 },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_true(dom_has(d, want[i].f));
+		assert_int_equal(d->v[want[i].f], want[i].v);
+	}
+	sample_free(&s);
 }
 
 static void meminfo(void **state)

@@ -101,6 +101,27 @@ static void ties_keep_id_order(void **state)
 	view_free(&v);
 }
 
+/* Text columns sort with a comparator: ties still go in table (id) order,
+ * in both directions (--sort state lists every running domain by id). */
+static void text_ties_keep_id_order(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	char buf[256];
+	snprintf(rows[2].state, sizeof(rows[2].state), "--b---");
+	snprintf(rows[3].state, sizeof(rows[3].state), "--b---");
+	view_init(&v, &cfg);
+	view_sort_by(&v, XG_COL_STATE);
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "alpha Beta web-01 web-02 gamma delta ");
+	v.reverse = !v.reverse;
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma delta alpha Beta web-01 web-02 ");
+	view_free(&v);
+}
+
 static void filter_and_vmfile(void **state)
 {
 	(void)state;
@@ -412,6 +433,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(sort_numeric_unmeasured_last, setup),
 		cmocka_unit_test_setup(ties_keep_id_order, setup),
+		cmocka_unit_test_setup(text_ties_keep_id_order, setup),
 		cmocka_unit_test_setup(filter_and_vmfile, setup),
 		cmocka_unit_test_setup(toggles_and_sort_step, setup),
 		cmocka_unit_test_setup(delay_bounds_and_steps, setup),
