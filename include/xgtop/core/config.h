@@ -31,6 +31,7 @@ struct xg_config {
 	bool vcpus;                 /* -v / show per-vCPU rows at start */
 	bool cmt_attach;            /* --cmt-attach: give domains a CMT RMID (Xen) */
 	bool agent;                 /* --agent: publish this guest's counters */
+	unsigned history;           /* --history N: samples the TUI keeps, 0 = none */
 };
 
 void config_defaults(struct xg_config *c);
