@@ -47,6 +47,9 @@ static const char usage_text[] =
 "      --explain           take two samples, then say for every column what it\n"
 "                          counts and why any figure shows '-'\n"
 "      --list-columns      print every column: header, key, unit, group, formula\n"
+"      --history N         samples the full-screen view keeps for its graphs and\n"
+"                          TREND column (default 300, 0 = none; fewer when the\n"
+"                          domains would take more than 32 MiB)\n"
 "\n"
 "What to collect (each --no... also skips collecting that data):\n"
 "      --nodisk            no disk columns\n"
@@ -82,7 +85,7 @@ enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
-	OPT_CMT_ATTACH, OPT_AGENT,
+	OPT_CMT_ATTACH, OPT_AGENT, OPT_HISTORY,
 };
 
 static const struct option long_opts[] = {
@@ -114,6 +117,7 @@ static const struct option long_opts[] = {
 	{ "cpu-hz", required_argument, NULL, OPT_CPU_HZ },
 	{ "cmt-attach", no_argument, NULL, OPT_CMT_ATTACH },
 	{ "agent", no_argument, NULL, OPT_AGENT },
+	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -156,6 +160,8 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case OPT_SORT:
 			if (col_lookup(optarg) < 0)
 				return 1 + usage_error("--sort '%s': no such column (see xgtop --help, man xgtop)", optarg);
+			if (!view_sortable((enum xg_col)col_lookup(optarg)))
+				return 1 + usage_error("--sort '%s': a drawing, not a sort key", optarg);
 			cfg->sort = optarg;
 			break;
 		case OPT_REVERSE: cfg->reverse = true; break;
@@ -196,6 +202,11 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		case OPT_EXPLAIN: *explain = true; break;
 		case OPT_CMT_ATTACH: cfg->cmt_attach = true; break;
 		case OPT_AGENT: cfg->agent = true; break;
+		case OPT_HISTORY:
+			if (!xg_parse_u64(optarg, &u) || u > XG_HIST_MAX)
+				return 1 + usage_error("--history '%s': give a number of samples from 0 to 100000", optarg);
+			cfg->history = (unsigned)u;
+			break;
 		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
 		case ':':
 			return 1 + usage_error("option '%s' needs an argument", argv[optind - 1]);

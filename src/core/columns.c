@@ -80,6 +80,8 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "100 * (1 - misses/references) in guest kernel mode."),
 	C(XG_COL_HIT_H, "HIT-H%", "hit_host_pct", "xgtop_llc_hit_host_percent", 6, XG_UNIT_PCT, XG_GRP_CACHE_BD, 16, true,
 	  "100 * (1 - misses/references) in the host kernel or hypervisor."),
+	C(XG_COL_TREND, "TREND", "trend", NULL, 10, XG_UNIT_TEXT, XG_GRP_TREND, 4, false,
+	  "Full-screen view only (g): the sort column's last values from the history (--history), one character per sample, newest on the right, scaled from 0 to the largest shown (RUN% WAIT% BLK% OFF% HIT% from 0 to 100); CPU%'s when the history does not keep the sort column; blank where not measured. Not a sort key, not in batch output."),
 };
 
 /* Short names users type after --sort. */

@@ -23,7 +23,7 @@ void view_init(struct xg_view *v, const struct xg_config *cfg)
 	v->delay_s = cfg->delay_s;
 	if (cfg->sort) {
 		int c = col_lookup(cfg->sort);
-		if (c >= 0)
+		if (c >= 0 && view_sortable((enum xg_col)c))
 			v->sort_col = (enum xg_col)c;
 	}
 }
@@ -100,8 +100,14 @@ bool view_col_visible(const struct xg_view *v, enum xg_col c)
 	case XG_GRP_CACHE: return v->show_cache && v->sumcache;
 	case XG_GRP_CACHE_BD: return v->show_cache && !v->sumcache;
 	case XG_GRP_CMT: return v->show_cache;
+	case XG_GRP_TREND: return false;
 	default: return true;
 	}
+}
+
+bool view_col_on_screen(const struct xg_view *v, enum xg_col c)
+{
+	return c == XG_COL_NAME || view_col_visible(v, c) || (c == XG_COL_TREND && v->show_trend);
 }
 
 bool view_socket_rows(const struct xg_view *v)
@@ -126,9 +132,14 @@ void view_sort_step(struct xg_view *v, int dir)
 	}
 }
 
+bool view_sortable(enum xg_col c)
+{
+	return xg_columns[c].group != XG_GRP_TREND;
+}
+
 void view_sort_by(struct xg_view *v, enum xg_col c)
 {
-	if (c != v->sort_col) {
+	if (c != v->sort_col && view_sortable(c)) {
 		v->sort_col = c;
 		v->reverse = false;
 	}
@@ -151,6 +162,7 @@ static bool *toggle_flag(struct xg_view *v, enum xg_toggle g)
 	case XG_TOGGLE_SUMCACHE: return &v->sumcache;
 	case XG_TOGGLE_SCHED: return &v->show_sched;
 	case XG_TOGGLE_VCPUS: return &v->show_vcpus;
+	case XG_TOGGLE_TREND: return &v->show_trend;
 	case XG_TOGGLE_COUNT: break;
 	}
 	return NULL;

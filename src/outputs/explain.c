@@ -60,7 +60,7 @@ size_t explain_socket_reasons(const struct xg_table *t, const struct xg_view *v,
 static const char *const group_names[] = {
 	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
 	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
-	[XG_GRP_CMT] = "cmt",
+	[XG_GRP_CMT] = "cmt", [XG_GRP_TREND] = "trend",
 };
 
 void explain_columns(FILE *f)

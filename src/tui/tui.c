@@ -152,6 +152,7 @@ static const struct tui_mode_ops tui_modes[] = {
 	[TUI_MODE_HELP] = { tui_help_draw, tui_help_key, false },
 	[TUI_MODE_MENU] = { tui_menu_draw, tui_menu_key, true },
 	[TUI_MODE_PROMPT] = { tui_prompt_draw, tui_prompt_key, true },
+	[TUI_MODE_DETAIL] = { tui_detail_draw, tui_detail_key, false },
 };
 
 /* Milliseconds until the next sample is due, or -1 (frozen, or the
@@ -294,7 +295,9 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	t.replay = (e->cfg && e->cfg->replay) || (e->ops && e->ops->name && !strcmp(e->ops->name, "replay"));
 
+	engine_history_on(e, e->cfg ? e->cfg->history : XG_HIST_DEFAULT);
 	int rc = tui_screen(&t, err);
+	table_free(&t.detail_tb);
 
 	setlocale(LC_CTYPE, old_ctype);
 	free(old_ctype);

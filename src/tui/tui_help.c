@@ -159,7 +159,7 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
 		char prefix[64], mark = ' ';
-		if (view_col_visible(v, (enum xg_col)c) || c == XG_COL_NAME) {
+		if (view_col_on_screen(v, (enum xg_col)c)) {
 			mark = '+';
 			for (int j = 0; j < t->lay.n; j++)
 				if (t->lay.col[j] == (enum xg_col)c)

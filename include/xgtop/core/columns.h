@@ -18,6 +18,8 @@ enum xg_col {
 	/* cache breakdown (shown instead of the sums with `m`/--nosumcache) */
 	XG_COL_MISS_GU, XG_COL_MISS_GK, XG_COL_MISS_H,
 	XG_COL_HIT_GU, XG_COL_HIT_GK, XG_COL_HIT_H,
+	/* the full-screen view's sparkline of the sort column (no value) */
+	XG_COL_TREND,
 	XG_COL_COUNT
 };
 
@@ -30,6 +32,7 @@ enum xg_colgroup {
 	XG_GRP_CACHE,    /* c, --nocache; summed figures */
 	XG_GRP_CACHE_BD, /* c + m / --nosumcache: by where the events happened */
 	XG_GRP_CMT,      /* c: L3 occupancy and memory bandwidth, in both modes */
+	XG_GRP_TREND,    /* g: drawn from the history by the full-screen view */
 };
 
 enum xg_unit {

@@ -23,6 +23,7 @@ enum xg_toggle {
 	XG_TOGGLE_SUMCACHE,   /* cache figures summed, or broken down */
 	XG_TOGGLE_SCHED,
 	XG_TOGGLE_VCPUS,
+	XG_TOGGLE_TREND,      /* the TREND column of the full-screen view */
 	XG_TOGGLE_COUNT
 };
 
@@ -34,7 +35,7 @@ struct xg_view {
 	char filter_text[256];
 	char **vmnames;             /* --vmfile: only these names, NULL = all */
 	size_t nvmnames;
-	bool show_net, show_disk, show_sched, show_cache, sumcache, show_vcpus;
+	bool show_net, show_disk, show_sched, show_cache, sumcache, show_vcpus, show_trend;
 	bool frozen;
 	double delay_s;
 	/* rows selected by view_apply, in display order (indexes into table) */
@@ -51,8 +52,12 @@ void view_free(struct xg_view *v);
 int view_set_filter(struct xg_view *v, const char *re, struct xg_err *err);
 /* Reads --vmfile (one name per line, # comments, blank lines ignored). */
 int view_load_vmfile(struct xg_view *v, const char *path, struct xg_err *err);
-/* Is column c shown under the current toggles? */
+/* Is column c's value shown under the current toggles? Never TREND, which
+ * has no value: batch outputs, sorting and the sort menu skip it. */
 bool view_col_visible(const struct xg_view *v, enum xg_col c);
+/* The columns the full-screen view lays out: the visible ones, NAME, and
+ * TREND while it is on. */
+bool view_col_on_screen(const struct xg_view *v, enum xg_col c);
 /* Socket rows under each domain: the cache columns are on and broken
  * down (`c` on, `m` / --nosumcache). */
 bool view_socket_rows(const struct xg_view *v);
@@ -60,8 +65,10 @@ bool view_socket_rows(const struct xg_view *v);
 unsigned view_row_kinds(const struct xg_view *v);
 /* Moves the sort column to the next/previous visible column. */
 void view_sort_step(struct xg_view *v, int dir);
+/* Can the rows be sorted by c? Not by TREND, a drawing. */
+bool view_sortable(enum xg_col c);
 /* Sorts by c in its natural order; already the sort column, c keeps its
- * direction. */
+ * direction. Not sortable: nothing changes. */
 void view_sort_by(struct xg_view *v, enum xg_col c);
 /* Sorts by c, or reverses the order when c is already the sort column. */
 void view_sort_toggle(struct xg_view *v, enum xg_col c);
