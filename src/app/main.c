@@ -129,24 +129,73 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* The options that take a number: 0, or the usage error's exit status + 1. */
+static int parse_number(int c, struct xg_config *cfg)
+{
+	uint64_t u;
+	switch (c) {
+	case 'd':
+		if (!xg_parse_double(optarg, &cfg->delay_s) || !view_delay_valid(cfg->delay_s))
+			return 1 + usage_error("--delay '%s': give seconds from " XG_DELAY_RANGE, optarg);
+		break;
+	case 'n':
+		if (!xg_parse_u64(optarg, &u) || u == 0 || u > 1000000000)
+			return 1 + usage_error("--iterations '%s': give a whole number from 1", optarg);
+		cfg->iterations = (long)u;
+		break;
+	case OPT_SPEED:
+		if (!xg_parse_double(optarg, &cfg->speed) || cfg->speed > 1e6)
+			return 1 + usage_error("--speed '%s': give a factor >= 0 (0 = no waiting)", optarg);
+		break;
+	case OPT_WINDOW:
+		if (!xg_parse_double(optarg, &cfg->window_s) || cfg->window_s < 1e-6)
+			return 1 + usage_error("--window '%s': give seconds > 0", optarg);
+		break;
+	case OPT_CPU_HZ:
+		if (!xg_parse_double(optarg, &cfg->trace_cpu_hz) || cfg->trace_cpu_hz < 1e6)
+			return 1 + usage_error("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", optarg);
+		break;
+	case OPT_HISTORY:
+		if (!xg_parse_u64(optarg, &u) || u > XG_HIST_MAX)
+			return 1 + usage_error("--history '%s': give a number of samples from 0 to 100000", optarg);
+		cfg->history = (unsigned)u;
+		break;
+	}
+	return 0;
+}
+
+/* What the options say together, once all are read. */
+static int check_args(int argc, char **argv, struct xg_config *cfg)
+{
+	bool trace = !strcmp(cfg->source, "trace");
+	if (optind < argc) {
+		if (!trace || optind + 1 < argc)
+			return 1 + usage_error("unexpected argument '%s'", argv[optind]);
+		cfg->trace_file = argv[optind];
+	}
+	if (trace && !cfg->trace_file)
+		return 1 + usage_error("%s", "--source trace needs a trace FILE");
+	if (!strcmp(cfg->source, "replay") && !cfg->replay)
+		return 1 + usage_error("%s", "--source replay needs --replay FILE");
+	if (cfg->replay && strcmp(cfg->source, "auto") && strcmp(cfg->source, "replay"))
+		return 1 + usage_error("--replay cannot be combined with --source %s", cfg->source);
+	if (cfg->replay && cfg->record && !strcmp(cfg->replay, cfg->record))
+		return 1 + usage_error("--record '%s' is the file being replayed", cfg->record);
+	return 0;
+}
+
 /* Returns 0 to go on, or an exit status (+1 so that 0 can mean "go on"). */
 static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explain)
 {
-	int c;
-	uint64_t u;
+	int c, rc;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:bn:o:vhV", long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'd':
-			if (!xg_parse_double(optarg, &cfg->delay_s) || !view_delay_valid(cfg->delay_s))
-				return 1 + usage_error("--delay '%s': give seconds from " XG_DELAY_RANGE, optarg);
+		case 'd': case 'n': case OPT_SPEED: case OPT_WINDOW: case OPT_CPU_HZ: case OPT_HISTORY:
+			if ((rc = parse_number(c, cfg)))
+				return rc;
 			break;
 		case 'b': cfg->batch = true; break;
-		case 'n':
-			if (!xg_parse_u64(optarg, &u) || u == 0 || u > 1000000000)
-				return 1 + usage_error("--iterations '%s': give a whole number from 1", optarg);
-			cfg->iterations = (long)u;
-			break;
 		case 'o':
 			if (!strcmp(optarg, "text")) cfg->output = XG_OUT_TEXT;
 			else if (!strcmp(optarg, "csv")) cfg->output = XG_OUT_CSV;
@@ -180,10 +229,6 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 			break;
 		case OPT_RECORD: cfg->record = optarg; break;
 		case OPT_REPLAY: cfg->replay = optarg; break;
-		case OPT_SPEED:
-			if (!xg_parse_double(optarg, &cfg->speed) || cfg->speed > 1e6)
-				return 1 + usage_error("--speed '%s': give a factor >= 0 (0 = no waiting)", optarg);
-			break;
 		case OPT_GROUP:
 			if (!strcmp(optarg, "cgroup")) cfg->group = XG_GROUP_CGROUP;
 			else if (!strcmp(optarg, "process")) cfg->group = XG_GROUP_PROCESS;
@@ -191,22 +236,9 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 			else return 1 + usage_error("--group '%s': use cgroup, process or auto", optarg);
 			break;
 		case OPT_EVENTS: cfg->events = optarg; break;
-		case OPT_WINDOW:
-			if (!xg_parse_double(optarg, &cfg->window_s) || cfg->window_s < 1e-6)
-				return 1 + usage_error("--window '%s': give seconds > 0", optarg);
-			break;
-		case OPT_CPU_HZ:
-			if (!xg_parse_double(optarg, &cfg->trace_cpu_hz) || cfg->trace_cpu_hz < 1e6)
-				return 1 + usage_error("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", optarg);
-			break;
 		case OPT_EXPLAIN: *explain = true; break;
 		case OPT_CMT_ATTACH: cfg->cmt_attach = true; break;
 		case OPT_AGENT: cfg->agent = true; break;
-		case OPT_HISTORY:
-			if (!xg_parse_u64(optarg, &u) || u > XG_HIST_MAX)
-				return 1 + usage_error("--history '%s': give a number of samples from 0 to 100000", optarg);
-			cfg->history = (unsigned)u;
-			break;
 		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
 		case ':':
 			return 1 + usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -214,21 +246,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 			return 1 + usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	bool trace = !strcmp(cfg->source, "trace");
-	if (optind < argc) {
-		if (!trace || optind + 1 < argc)
-			return 1 + usage_error("unexpected argument '%s'", argv[optind]);
-		cfg->trace_file = argv[optind];
-	}
-	if (trace && !cfg->trace_file)
-		return 1 + usage_error("%s", "--source trace needs a trace FILE");
-	if (!strcmp(cfg->source, "replay") && !cfg->replay)
-		return 1 + usage_error("%s", "--source replay needs --replay FILE");
-	if (cfg->replay && strcmp(cfg->source, "auto") && strcmp(cfg->source, "replay"))
-		return 1 + usage_error("--replay cannot be combined with --source %s", cfg->source);
-	if (cfg->replay && cfg->record && !strcmp(cfg->replay, cfg->record))
-		return 1 + usage_error("--record '%s' is the file being replayed", cfg->record);
-	return 0;
+	return check_args(argc, argv, cfg);
 }
 
 static void install_signals(void)
