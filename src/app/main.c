@@ -16,6 +16,7 @@
 #include "xgtop/outputs/output.h"
 #include "xgtop/tui/tui.h"
 #include "xgtop/trace/xentrace.h"
+#include "report_cmd.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -29,6 +30,7 @@ static const char usage_text[] =
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
 "       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
+"       xgtop report --replay FILE [--from TIME] [--to TIME] [-o text|csv|json]\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
 "Per-domain CPU, memory, disk, network, scheduler and cache figures for Xen\n"
@@ -322,6 +324,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "trace"))
 		return trace_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
 	config_defaults(&cfg);
 	int rc = parse_args(argc, argv, &cfg, &explain);
 	if (rc)

@@ -35,6 +35,9 @@ int sink_csv_write(FILE *f, const struct sink_cols *sc, bool header, const struc
 		   const struct xg_view *v, struct xg_err *err);
 int sink_json_write(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
 		    const struct xg_view *v, struct xg_err *err);
+/* Writes a domain name as one CSV field: escaped as in text (\xNN), quoted
+ * when it holds a comma, quote or backslash. */
+void sink_csv_name(FILE *f, const char *name);
 /* Writes s as a JSON string (with quotes): control characters as \u00XX,
  * bytes that are not UTF-8 as U+FFFD, so the result is always valid. */
 void sink_json_string(FILE *f, const char *s);
