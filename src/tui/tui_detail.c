@@ -225,11 +225,11 @@ static void pane_vcpus(struct pane *p)
 static void pane_sums(struct pane *p, const char *what, enum xg_field count, const char *things,
 		      const enum xg_col *cols, size_t n)
 {
-	char head[160], many[32] = "the";
+	char head[160], many[32] = "?";
 	if (dom_has(p->d, count))
 		snprintf(many, sizeof(many), "%llu", (unsigned long long)p->d->v[count]);
-	snprintf(head, sizeof(head), "%s: sums over %s %s (the source gives no figures per %s)", what,
-		 many, things, things);
+	snprintf(head, sizeof(head), "%s (%s: %s; the source gives their sums, not figures per device)",
+		 what, things, many);
 	pane_heading(p, "%s", head);
 	pane_figures(p, p->r, " ", cols, n);
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A click on a column title sorts by that column; a second click on it
-# reverses. The click is the xterm SGR mouse report (what xterm-256color's
+# reverses; a click on a row selects it. The click is the xterm SGR mouse report (what xterm-256color's
 # terminfo asks for) typed into the pane.
 . "$(dirname "$0")/lib.sh"
 make_rec 4
@@ -10,12 +10,6 @@ start_xgtop --speed 50
 wait_for "end of recording"
 wait_names "$BY_CPU"
 
-click() {  # click X Y (0-based screen cell)
-	local seq
-	seq=$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $(($1 + 1)) $(($2 + 1)) $(($1 + 1)) $(($2 + 1)) | od -An -tx1)
-	# shellcheck disable=SC2086
-	tm send-keys -t t -H $seq
-}
 # The column of the NAME title on the header line (line 5, y = 4).
 x=$(header | awk '{ print index($0, "NAME") }')
 [ "$x" -gt 0 ] || fail "no NAME in the header"
@@ -24,10 +18,14 @@ wait_for 'sort NAME▲'
 wait_names "$BY_NAME"
 click $((x + 1)) 4
 wait_for 'sort NAME▼'
-# A click on a row does nothing.
+# A click on a row selects it (the fourth row: y = 5 + 3); the sort stays.
 click 10 8
-settle
+t0=$SECONDS
+while [ "$(selected)" != "$(names | sed -n 4p)" ]; do
+	[ $((SECONDS - t0)) -ge 5 ] && fail "a click on the fourth row did not select it: '$(selected)'"
+	sleep 0.05
+done
 screen | grep -qF 'sort NAME▼' || fail "a click on a row changed the sort"
 keys q
 check_restored
-echo "ok: clicking a title sorts by it, again reverses"
+echo "ok: clicking a title sorts by it, again reverses; clicking a row selects it"
