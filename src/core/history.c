@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The history ring: per domain a block of float rows, one per sample, in
- * the order of the table's domain rows. Adding a sample walks the old and
- * the new domain lists together (both are sorted by id), so it costs one
- * identity check and one row of stores per domain. */
+/* The history ring: one row per sample, XG_HIST_NCOLS floats per domain
+ * slot. Adding a sample walks the old and the new domain lists together
+ * (both sorted by id): one identity check per domain and one row written
+ * front to back, so 10,000 domains cost a few hundredths of a millisecond
+ * (a block per domain, written at one place each, cost ten times that in
+ * cache misses). */
 #include "xgtop/core/history.h"
 
 #include <math.h>
@@ -28,31 +30,23 @@ int hist_slot(enum xg_col c)
 	return -1;
 }
 
-#define ROW_FLOATS XG_HIST_NCOLS
+#define SLOT_FLOATS XG_HIST_NCOLS
+#define SLOT_BYTES (SLOT_FLOATS * sizeof(float))
 
-static size_t block_bytes(unsigned cap)
+static float *cell(const struct xg_history *h, uint64_t row, size_t slot)
 {
-	return sizeof(struct xg_hist_dom) + (size_t)cap * ROW_FLOATS * sizeof(float);
+	return h->ring + (row * h->nslots + slot) * SLOT_FLOATS;
 }
 
-/* The most samples that let ndom domains fit the budget (at least 2: a
+/* The most samples that let nslots slots fit the budget (at least 2: a
  * graph needs two points), at most want. */
-static unsigned cap_for(const struct xg_history *h, size_t ndom)
+static unsigned cap_for(const struct xg_history *h, size_t nslots)
 {
-	size_t per = ndom ? XG_HIST_BUDGET / ndom : XG_HIST_BUDGET;
-	size_t rows = per > sizeof(struct xg_hist_dom)
-			      ? (per - sizeof(struct xg_hist_dom)) / (ROW_FLOATS * sizeof(float)) : 0;
+	size_t per = nslots ? XG_HIST_BUDGET / nslots : XG_HIST_BUDGET;
+	size_t rows = per > XG_NAME_MAX ? (per - XG_NAME_MAX) / SLOT_BYTES : 0;
 	if (rows < 2)
 		rows = 2;
 	return rows < h->want ? (unsigned)rows : h->want;
-}
-
-static struct xg_hist_dom *block_new(unsigned cap)
-{
-	struct xg_hist_dom *d = xg_malloc(block_bytes(cap));
-	/* All-ones is a NaN: "not measured" until a sample writes the row. */
-	memset(d->v, 0xff, (size_t)cap * ROW_FLOATS * sizeof(float));
-	return d;
 }
 
 void hist_init(struct xg_history *h, unsigned want)
@@ -65,76 +59,127 @@ void hist_init(struct xg_history *h, unsigned want)
 
 void hist_clear(struct xg_history *h)
 {
-	for (size_t i = 0; i < h->ndom; i++)
-		free(h->dom[i]);
 	h->ndom = 0;
 	h->n = 0;
 	h->first = 0;
+	h->used = 0;
+	h->nfree = 0;
+	if (h->ring)
+		memset(h->ring, 0xff, (size_t)h->cap * h->nslots * SLOT_BYTES);
 }
 
 void hist_free(struct xg_history *h)
 {
-	hist_clear(h);
-	free(h->dom);
+	free(h->ring);
+	free(h->names);
+	free(h->free);
+	free(h->ids);
 	free(h->spare);
 	free(h->real_ns);
 	memset(h, 0, sizeof(*h));
 }
 
-/* Changes the ring to cap rows, keeping the newest samples that fit. */
-static void relayout(struct xg_history *h, unsigned cap)
+/* Copies slot from of the old ring into slot to of the new one, for the
+ * samples kept. */
+static void move_slot(const struct xg_history *h, float *ring, unsigned cap, size_t nslots,
+		      uint64_t from, uint64_t keep, size_t src, size_t dst)
+{
+	for (uint64_t s = from; s < from + keep; s++)
+		memcpy(ring + (s % cap * nslots + dst) * SLOT_FLOATS, cell(h, s % h->cap, src), SLOT_BYTES);
+}
+
+/* Lays the ring out again with cap rows of nslots slots, keeping the
+ * newest samples that fit. compact: the live domains take slots 0.. in
+ * their order and the rest are free, else every slot stays where it is.
+ * All-ones bytes are a NaN: "not measured" until a sample writes it. */
+static void relayout(struct xg_history *h, unsigned cap, size_t nslots, bool compact)
 {
 	uint64_t keep = h->n < cap ? h->n : cap, from = h->first + h->n - keep;
+	float *ring = xg_malloc((size_t)cap * nslots * SLOT_BYTES);
+	char (*names)[XG_NAME_MAX] = xg_calloc(nslots, sizeof(*names));
 	uint64_t *times = xg_calloc(cap, sizeof(*times));
+	memset(ring, 0xff, (size_t)cap * nslots * SLOT_BYTES);
 	for (uint64_t s = from; s < from + keep; s++)
 		times[s % cap] = h->real_ns[s % h->cap];
-	for (size_t i = 0; i < h->ndom; i++) {
-		struct xg_hist_dom *o = h->dom[i], *d = block_new(cap);
-		memcpy(d, o, sizeof(*d));
-		for (uint64_t s = from; s < from + keep; s++)
-			memcpy(d->v + s % cap * ROW_FLOATS, o->v + s % h->cap * ROW_FLOATS,
-			       ROW_FLOATS * sizeof(float));
-		free(o);
-		h->dom[i] = d;
+	size_t nmove = compact ? h->ndom : (h->nslots < nslots ? h->nslots : nslots);
+	for (size_t i = 0; i < nmove; i++) {
+		size_t src = compact ? h->ids[i].slot : i;
+		move_slot(h, ring, cap, nslots, from, keep, src, i);
+		memcpy(names[i], h->names[src], XG_NAME_MAX);
+		if (compact)
+			h->ids[i].slot = (uint32_t)i;
 	}
+	if (compact) {
+		h->used = h->ndom;
+		h->nfree = 0;
+	}
+	free(h->ring);
+	free(h->names);
 	free(h->real_ns);
+	h->ring = ring;
+	h->names = names;
 	h->real_ns = times;
 	h->cap = cap;
+	h->nslots = nslots;
 	h->first = from;
 	h->n = keep;
 }
 
-/* Fewer samples when the domains outgrow the budget; more again once they
- * fit with a quarter to spare, so a count near the limit does not flap. */
-static void fit_budget(struct xg_history *h, size_t ndom)
+/* Before a sample of nd domains: slots for them (with a little room), no
+ * more than twice as many, and as many samples as the budget leaves. */
+static void fit(struct xg_history *h, size_t nd)
 {
-	unsigned need = cap_for(h, ndom);
-	if (need < h->cap)
-		relayout(h, need);
-	else if (h->cap < h->want && cap_for(h, ndom + ndom / 3) > h->cap)
-		relayout(h, cap_for(h, ndom + ndom / 3));
+	size_t want = nd + nd / 16 + 16;
+	if (nd > h->nslots || (h->nslots > 64 && h->nslots > 2 * want && h->ndom <= want)) {
+		relayout(h, cap_for(h, want), want, nd <= h->nslots);
+		return;
+	}
+	unsigned cap = cap_for(h, h->nslots);
+	if (cap != h->cap)
+		relayout(h, cap, h->nslots, false);
 }
 
-static bool same_dom(const struct xg_hist_dom *a, const struct xg_dom *d)
+/* A slot for a domain new in this sample: one left by a domain that went
+ * (its old samples made NaN), else a fresh one, growing the ring. */
+static uint32_t slot_new(struct xg_history *h)
+{
+	if (h->nfree) {
+		uint32_t s = h->free[--h->nfree];
+		for (unsigned r = 0; r < h->cap; r++)
+			memset(cell(h, r, s), 0xff, SLOT_BYTES);
+		return s;
+	}
+	if (h->used == h->nslots) {
+		size_t n = h->nslots + h->nslots / 16 + 16;
+		relayout(h, cap_for(h, n) < h->cap ? cap_for(h, n) : h->cap, n, false);
+	}
+	return (uint32_t)h->used++;
+}
+
+static void slot_free(struct xg_history *h, uint32_t s)
+{
+	xg_grow(&h->free, &h->free_cap, h->nfree + 1, sizeof(*h->free));
+	h->free[h->nfree++] = s;
+}
+
+static bool same_dom(const struct xg_history *h, const struct xg_hist_id *a, const struct xg_dom *d)
 {
 	return a->id == d->id && a->gen == d->gen && !memcmp(a->handle, d->handle, sizeof(a->handle)) &&
-	       !strcmp(a->name, d->name);
+	       !strcmp(h->names[a->slot], d->name);
 }
 
-static struct xg_hist_dom *dom_new(const struct xg_history *h, const struct xg_dom *d)
+static struct xg_hist_id id_new(struct xg_history *h, const struct xg_dom *d)
 {
-	struct xg_hist_dom *n = block_new(h->cap);
-	n->id = d->id;
-	n->gen = d->gen;
-	memcpy(n->handle, d->handle, sizeof(n->handle));
-	memcpy(n->name, d->name, sizeof(n->name));
-	n->name[sizeof(n->name) - 1] = 0;
+	struct xg_hist_id n = { .id = d->id, .gen = d->gen, .slot = slot_new(h) };
+	memcpy(n.handle, d->handle, sizeof(n.handle));
+	memcpy(h->names[n.slot], d->name, XG_NAME_MAX);
+	h->names[n.slot][XG_NAME_MAX - 1] = 0;
 	return n;
 }
 
 static void put_row(float *dst, const struct xg_row *r)
 {
-	for (int k = 0; k < ROW_FLOATS; k++) {
+	for (int k = 0; k < SLOT_FLOATS; k++) {
 		enum xg_col c = xg_hist_cols[k];
 		dst[k] = row_has(r, c) ? (float)r->v[c] : NAN;
 	}
@@ -159,52 +204,50 @@ static uint64_t ring_row(struct xg_history *h, uint64_t seq, uint64_t real_ns)
 void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t)
 {
 	size_t nd = t->ndom_rows, j = 0;
-	fit_budget(h, nd);
+	fit(h, nd);
 	uint64_t row = ring_row(h, seq, t->cur ? t->cur->host.real_ns : 0);
 	xg_grow(&h->spare, &h->spare_cap, nd ? nd : 1, sizeof(*h->spare));
 	for (size_t i = 0; i < nd; i++) {
 		const struct xg_dom *d = &t->cur->dom[t->rows[i].dom_index];
-		while (j < h->ndom && h->dom[j]->id < d->id)
-			free(h->dom[j++]);
-		struct xg_hist_dom *hd;
-		if (j < h->ndom && same_dom(h->dom[j], d)) {
-			hd = h->dom[j++];
-		} else {
-			/* New here, or a new domain under an old id (the old
-			 * one's block goes when the walk passes it). */
-			hd = dom_new(h, d);
-		}
-		put_row(hd->v + row * ROW_FLOATS, &t->rows[i]);
-		h->spare[i] = hd;
+		while (j < h->ndom && h->ids[j].id < d->id)
+			slot_free(h, h->ids[j++].slot);
+		/* New here, or a new domain under an old id (the old one's slot
+		 * is freed when the walk passes it). */
+		if (j < h->ndom && same_dom(h, &h->ids[j], d))
+			h->spare[i] = h->ids[j++];
+		else
+			h->spare[i] = id_new(h, d);
+		/* slot_new may have grown the ring: the row moved with it. */
+		row = seq % h->cap;
+		put_row(cell(h, row, h->spare[i].slot), &t->rows[i]);
 	}
 	while (j < h->ndom)
-		free(h->dom[j++]);
-	struct xg_hist_dom **tmp = h->dom;
-	size_t tcap = h->dom_cap;
-	h->dom = h->spare;
-	h->dom_cap = h->spare_cap;
+		slot_free(h, h->ids[j++].slot);
+	struct xg_hist_id *tmp = h->ids;
+	size_t tcap = h->ids_cap;
+	h->ids = h->spare;
+	h->ids_cap = h->spare_cap;
 	h->spare = tmp;
 	h->spare_cap = tcap;
 	h->ndom = nd;
 }
 
-const struct xg_hist_dom *hist_dom(const struct xg_history *h, const struct xg_row *r)
+long hist_find(const struct xg_history *h, const struct xg_row *r)
 {
-	if (!h || r->dom_index >= h->ndom || h->dom[r->dom_index]->id != r->id)
-		return NULL;
-	return h->dom[r->dom_index];
+	if (!h || r->dom_index >= h->ndom || h->ids[r->dom_index].id != r->id)
+		return -1;
+	return (long)h->ids[r->dom_index].slot;
 }
 
-size_t hist_values(const struct xg_history *h, const struct xg_hist_dom *d, int k, float *out,
-		   size_t n)
+size_t hist_values(const struct xg_history *h, long d, int k, float *out, size_t n)
 {
-	if (!d || k < 0 || k >= XG_HIST_NCOLS)
+	if (d < 0 || (size_t)d >= h->nslots || k < 0 || k >= XG_HIST_NCOLS)
 		return 0;
 	if (n > h->n)
 		n = (size_t)h->n;
 	uint64_t from = h->first + h->n - n;
 	for (size_t i = 0; i < n; i++)
-		out[i] = d->v[(from + i) % h->cap * ROW_FLOATS + (size_t)k];
+		out[i] = cell(h, (from + i) % h->cap, (size_t)d)[k];
 	return n;
 }
 
@@ -217,6 +260,7 @@ uint64_t hist_time(const struct xg_history *h, uint64_t back)
 
 size_t hist_bytes(const struct xg_history *h)
 {
-	return h->ndom * block_bytes(h->cap) + (h->dom_cap + h->spare_cap) * sizeof(*h->dom) +
+	return (size_t)h->cap * h->nslots * SLOT_BYTES + h->nslots * XG_NAME_MAX +
+	       (h->ids_cap + h->spare_cap) * sizeof(*h->ids) + h->free_cap * sizeof(*h->free) +
 	       h->cap * sizeof(*h->real_ns);
 }

@@ -166,7 +166,7 @@ static void pane_graph(struct pane *p, enum xg_col c, int rows)
 	float v[TUI_ROW_MAX];
 	char now[TUI_CELL_BYTES], lo[32], hi[32], top_s[32];
 	size_t w = COLS > 2 ? (size_t)COLS - 1 : 1;
-	size_t n = hist_values(h, hist_dom(h, p->r), hist_slot(c), v, w < TUI_ROW_MAX ? w : TUI_ROW_MAX);
+	size_t n = hist_values(h, hist_find(h, p->r), hist_slot(c), v, w < TUI_ROW_MAX ? w : TUI_ROW_MAX);
 	float mn = NAN, mx = NAN;
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(v[i]))

@@ -86,7 +86,7 @@ void tui_trend_cell(const struct tui *t, const struct xg_row *r, int w, char *bu
 		c = XG_COL_CPU_PCT;
 		k = hist_slot(c);
 	}
-	size_t n = hist_values(h, hist_dom(h, r), k, v, (size_t)w);
+	size_t n = hist_values(h, hist_find(h, r), k, v, (size_t)w);
 	size_t pad = (size_t)w - n;
 	if (cap < pad + 4 * n + 1)
 		return;

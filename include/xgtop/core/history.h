@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The last N samples' figures of every domain, for the detail pane's graphs
- * and the sparkline column. Not whole samples: per domain one block of
- * rows of XG_HIST_NCOLS floats (a ring, one row per sample), so 1,000
- * domains x 300 samples take 1000 * 300 * 20 * 4 bytes = 24 MB. A figure
- * not measured in a sample, or a sample before the domain appeared, is NaN.
- * All blocks together stay within XG_HIST_BUDGET: with more domains than
- * fit, the history keeps fewer samples (and more again when they leave).
- * The blocks are kept in the order of the last table's domain rows, so a
- * row finds its domain's block by its dom_index. */
+ * and the TREND column. Not whole samples: one ring of rows, one row per
+ * sample holding XG_HIST_NCOLS floats per domain slot, so 1,000 domains x
+ * 300 samples take 1000 * 300 * 20 * 4 bytes = 24 MB. A domain keeps its
+ * slot while it is there; a figure not measured in a sample, or a sample
+ * before the domain appeared, is NaN. Adding a sample writes one row from
+ * start to end, which costs little even for 10,000 domains. All of it
+ * stays within XG_HIST_BUDGET: with more domains than fit, the history
+ * keeps fewer samples (and more again when they leave). */
 #ifndef XGTOP_HISTORY_H
 #define XGTOP_HISTORY_H
 
@@ -20,13 +20,13 @@
 /* Bytes all domains' blocks may take together. */
 #define XG_HIST_BUDGET (32u << 20)
 
-/* One domain's series, and who it is (id, handle, generation and name, as
- * metrics tells one domain from the next user of its id). */
-struct xg_hist_dom {
+/* Who holds a slot: the domain's id, handle, generation and name, as
+ * metrics tells one domain from the next user of its id. In the order of
+ * the last table's domain rows, so a row finds its slot by dom_index. */
+struct xg_hist_id {
 	uint32_t id, gen;
 	uint8_t handle[16];
-	char name[XG_NAME_MAX];
-	float v[];                  /* cap rows of XG_HIST_NCOLS, row = sample % cap */
+	uint32_t slot;
 };
 
 struct xg_history {
@@ -34,9 +34,14 @@ struct xg_history {
 	unsigned cap;               /* samples kept now: want, or fewer to fit the budget */
 	uint64_t first, n;          /* sample numbers held: first .. first + n - 1 */
 	uint64_t *real_ns;          /* per ring row: wall-clock time of the sample */
-	struct xg_hist_dom **dom;   /* the domain rows of the last table added */
-	size_t ndom, dom_cap;
-	struct xg_hist_dom **spare; /* the next domain list, built beside it */
+	float *ring;                /* cap rows of nslots x XG_HIST_NCOLS */
+	size_t nslots, used;        /* slots per row; slots ever given out */
+	char (*names)[XG_NAME_MAX]; /* per slot: its domain's name */
+	uint32_t *free;             /* slots of domains that left */
+	size_t nfree, free_cap;
+	struct xg_hist_id *ids;     /* the domain rows of the last table added */
+	size_t ndom, ids_cap;
+	struct xg_hist_id *spare;   /* the next list, built beside it */
 	size_t spare_cap;
 };
 
@@ -55,17 +60,16 @@ void hist_clear(struct xg_history *h);
 /* Adds the domain rows of t as sample number seq. A seq that does not
  * follow the last one (a replay stepped back) starts the history again. */
 void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t);
-/* The series of the domain of row r of the table added last, or NULL. */
-const struct xg_hist_dom *hist_dom(const struct xg_history *h, const struct xg_row *r);
-/* The last up to n values of slot k of d, oldest first, NaN where not
- * measured, ending at the newest sample; returns how many (at most the
- * samples held). */
-size_t hist_values(const struct xg_history *h, const struct xg_hist_dom *d, int k, float *out,
-		   size_t n);
+/* The slot of the domain of row r of the table added last, or -1. */
+long hist_find(const struct xg_history *h, const struct xg_row *r);
+/* The last up to n values of column slot k (hist_slot) of domain slot d,
+ * oldest first, NaN where not measured, ending at the newest sample;
+ * returns how many (at most the samples held; 0 when d is -1). */
+size_t hist_values(const struct xg_history *h, long d, int k, float *out, size_t n);
 /* Wall-clock time of the sample `back` samples before the newest (0 = the
  * newest), or 0 when not held. */
 uint64_t hist_time(const struct xg_history *h, uint64_t back);
-/* Bytes the history holds now (blocks, lists, times). */
+/* Bytes the history holds now (ring, names, lists, times). */
 size_t hist_bytes(const struct xg_history *h);
 
 #endif
