@@ -83,6 +83,8 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	fprintf(f, "Columns:\n");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
+		if (d->group == XG_GRP_TREND)
+			continue;   /* the full-screen view's drawing: it counts nothing */
 		fprintf(f, "  %-10s %-22s [%s]%s\n      %s\n", d->header, d->key, unit_names[d->unit],
 			view_col_visible(v, (enum xg_col)c) ? "" : " (hidden)", d->help);
 	}
