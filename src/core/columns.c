@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -106,6 +107,44 @@ int col_lookup(const char *name)
 	return -1;
 }
 
+/* snprintf(buf, n, "%.*f%s", d, v, suffix) for d <= 3, without printf's
+ * cost (the screen formats a thousand numbers per refresh) when the digits
+ * are plain: v * 10^d below 1e15 and not within two units in its last
+ * place of a half, where the rounded product could round otherwise than
+ * printf's exact decimal expansion; then printf itself. */
+static void fmt_fixed(char *buf, size_t n, double v, int d, const char *suffix)
+{
+	static const double scale[] = { 1, 10, 100, 1000 };
+	double p = fabs(v) * scale[d];
+	if (!(p < 1e15) || fabs(p - floor(p) - 0.5) <= 2 * (nextafter(p, INFINITY) - p)) {
+		snprintf(buf, n, "%.*f%s", d, v, suffix);
+		return;
+	}
+	uint64_t q = (uint64_t)floor(p) + (p - floor(p) > 0.5);
+	char digits[32];
+	int len = 0;
+	do {
+		digits[len++] = (char)('0' + q % 10);
+		q /= 10;
+	} while (q || len <= d);
+	char out[48];
+	size_t o = 0;
+	if (signbit(v))
+		out[o++] = '-';   /* printf writes -0.0 too */
+	while (len > 0) {
+		out[o++] = digits[--len];
+		if (len == d && d)
+			out[o++] = '.';
+	}
+	size_t sl = strlen(suffix);
+	if (o + sl + 1 > n) {
+		snprintf(buf, n, "%.*f%s", d, v, suffix);   /* cut as printf cuts */
+		return;
+	}
+	memcpy(buf, out, o);
+	memcpy(buf + o, suffix, sl + 1);
+}
+
 /* 1536 -> "1.5K", binary steps for bytes, decimal for event rates. */
 static void human(double v, double step, const char *units, char *buf, size_t n)
 {
@@ -114,12 +153,8 @@ static void human(double v, double step, const char *units, char *buf, size_t n)
 		v /= step;
 		u++;
 	}
-	if (u == 0)
-		snprintf(buf, n, "%.0f", v);
-	else if (fabs(v) < 9.95)
-		snprintf(buf, n, "%.1f%c", v, units[u]);
-	else
-		snprintf(buf, n, "%.0f%c", v, units[u]);
+	char unit[2] = { units[u], 0 };
+	fmt_fixed(buf, n, v, u && fabs(v) < 9.95 ? 1 : 0, u ? unit : "");
 }
 
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
@@ -139,10 +174,10 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 	double v = r->v[c];
 	switch (xg_columns[c].unit) {
 	case XG_UNIT_PCT:
-		snprintf(buf, n, "%.1f", v);
+		fmt_fixed(buf, n, v, 1, "");
 		break;
 	case XG_UNIT_SEC:
-		snprintf(buf, n, v < 1e6 ? "%.1f" : "%.0f", v);
+		fmt_fixed(buf, n, v, v < 1e6 ? 1 : 0, "");
 		break;
 	case XG_UNIT_BYTES:
 	case XG_UNIT_BPS:
@@ -152,10 +187,10 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 		human(v, 1000.0, " kMGTPE", buf, n);
 		break;
 	case XG_UNIT_RATIO:
-		snprintf(buf, n, "%.2f", v);
+		fmt_fixed(buf, n, v, 2, "");
 		break;
 	default:
-		snprintf(buf, n, "%.0f", v);
+		fmt_fixed(buf, n, v, 0, "");
 		break;
 	}
 	/* Figures a guest published about itself are its claim: mark them. */

@@ -201,24 +201,54 @@ static uint64_t ring_row(struct xg_history *h, uint64_t seq, uint64_t real_ns)
 	return row;
 }
 
+/* Does t follow the sample added last? Then metrics has matched its
+ * domains with that sample's (base_index), and the ids need no check. */
+static bool follows(const struct xg_history *h, const struct xg_table *t)
+{
+	return h->ndom && t->prev && t->prev->ndom == h->ndom && t->prev->host.mono_ns == h->last_mono;
+}
+
+/* The id of domain row i: the old one it continues, or a new one. The
+ * walk (j) passes old ids in order; those it skips left. */
+static struct xg_hist_id next_id(struct xg_history *h, const struct xg_table *t, size_t i, bool fast,
+				 size_t *j)
+{
+	const struct xg_row *r = &t->rows[i];
+	const struct xg_dom *d = &t->cur->dom[r->dom_index];
+	uint32_t b = r->base_index;
+	if (fast) {
+		/* The row's id, not the domain's: the fast path reads no sample. */
+		if (b == XG_NO_BASE || b >= h->ndom || h->ids[b].id != r->id || b < *j)
+			return id_new(h, d);
+		while (*j < b)
+			slot_free(h, h->ids[(*j)++].slot);
+		return h->ids[(*j)++];
+	}
+	while (*j < h->ndom && h->ids[*j].id < d->id)
+		slot_free(h, h->ids[(*j)++].slot);
+	/* New here, or a new domain under an old id (the old one's slot is
+	 * freed when the walk passes it). */
+	if (*j < h->ndom && same_dom(h, &h->ids[*j], d))
+		return h->ids[(*j)++];
+	return id_new(h, d);
+}
+
 void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t)
 {
 	size_t nd = t->ndom_rows, j = 0;
+	bool fast = follows(h, t);
 	fit(h, nd);
 	uint64_t row = ring_row(h, seq, t->cur ? t->cur->host.real_ns : 0);
+	fast = fast && h->ndom;   /* ring_row starts again on a gap */
 	xg_grow(&h->spare, &h->spare_cap, nd ? nd : 1, sizeof(*h->spare));
+	unsigned cap = h->cap;
 	for (size_t i = 0; i < nd; i++) {
-		const struct xg_dom *d = &t->cur->dom[t->rows[i].dom_index];
-		while (j < h->ndom && h->ids[j].id < d->id)
-			slot_free(h, h->ids[j++].slot);
-		/* New here, or a new domain under an old id (the old one's slot
-		 * is freed when the walk passes it). */
-		if (j < h->ndom && same_dom(h, &h->ids[j], d))
-			h->spare[i] = h->ids[j++];
-		else
-			h->spare[i] = id_new(h, d);
-		/* slot_new may have grown the ring: the row moved with it. */
-		row = seq % h->cap;
+		h->spare[i] = next_id(h, t, i, fast, &j);
+		if (h->cap != cap) {
+			/* slot_new grew the ring: the row moved with it. */
+			cap = h->cap;
+			row = seq % cap;
+		}
 		put_row(cell(h, row, h->spare[i].slot), &t->rows[i]);
 	}
 	while (j < h->ndom)
@@ -230,6 +260,7 @@ void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t)
 	h->spare = tmp;
 	h->spare_cap = tcap;
 	h->ndom = nd;
+	h->last_mono = t->cur ? t->cur->host.mono_ns : 0;
 }
 
 long hist_find(const struct xg_history *h, const struct xg_row *r)

@@ -426,6 +426,7 @@ static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_
 	r->sock_row = 0;
 	r->socket = 0;
 	r->dom_index = (uint32_t)dom_index;
+	r->base_index = XG_NO_BASE;
 	r->name = pr->c->name;
 	r->child_first = r->child_count = 0;
 	r->guest_reported = 0;
@@ -442,6 +443,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0);
 	xg_grow(&out->rows, &out->cap, need, sizeof(*out->rows));
 	out->cur = cur;
+	out->prev = prev;
 	out->n = cur->ndom;
 	out->ndom_rows = cur->ndom;
 	out->row_kinds = rows & (XG_ROWS_VCPUS | XG_ROWS_SOCKETS);
@@ -457,6 +459,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt };
 		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
 		pr.both = pr.p && dt > 0 ? pr.c->valid & pr.p->valid : 0;
+		r->base_index = pr.p ? (uint32_t)(pr.p - prev->dom) : XG_NO_BASE;
 		r->id = pr.c->id;
 		r->vcpu = -1;
 		r->sock_row = 0;

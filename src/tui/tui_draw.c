@@ -508,7 +508,7 @@ static void draw_row(struct tui *t, int y, const struct xg_row *r, chtype rowat,
 	const struct xg_view *v = &t->e->view;
 	chtype line[TUI_ROW_MAX];
 	struct wide_cell wide[2];
-	int nwide = 0;
+	int nwide = 0, trend = -1;
 
 	for (int x = 0; x < width; x++)
 		line[x] = ' ' | rowat;
@@ -517,6 +517,10 @@ static void draw_row(struct tui *t, int y, const struct xg_row *r, chtype rowat,
 		int w = L->w[j], x = L->x[j] + 1;
 		chtype at = (c == v->sort_col ? A_BOLD : 0) | rowat;
 		char buf[TUI_CELL_BYTES];
+		if (c == XG_COL_TREND && t->utf8) {
+			trend = j;   /* drawn as wide characters afterwards */
+			continue;
+		}
 		if (!cell_text(t, r, c, w, buf, sizeof(buf)))
 			continue;
 		if (!ascii_only(buf) && nwide < 2) {
@@ -528,6 +532,8 @@ static void draw_row(struct tui *t, int y, const struct xg_row *r, chtype rowat,
 		put_ascii(line, width, x, w, buf, col_left_aligned(c), at);
 	}
 	mvaddchnstr(y, 0, line, width);
+	if (trend >= 0 && L->x[trend] + 1 + L->w[trend] <= width)
+		tui_trend_draw(t, y, L->x[trend] + 1, L->w[trend], r, rowat != 0);
 	for (int i = 0; i < nwide; i++) {
 		attrset(wide[i].at);
 		tui_put(y, wide[i].x, wide[i].text, wide[i].w);

@@ -47,20 +47,23 @@ static int eighths(float x, float top, int rows)
 	return e > 8 * rows ? 8 * rows : e;
 }
 
+/* A sparkline cell: -1 for a value not measured (a blank), else 1..8
+ * eighths; a measured 0 is the lowest bar. */
+static int spark_level(float x, float top)
+{
+	if (isnan(x))
+		return -1;
+	int e = eighths(x, top, 1);
+	return e < 1 ? 1 : e;
+}
+
 void tui_spark(const struct tui *t, const float *v, size_t n, float top, char *out, size_t cap)
 {
 	size_t o = 0;
 	for (size_t i = 0; i < n; i++) {
-		char one[2] = { ' ', 0 };
-		const char *cell = one;
-		if (!isnan(v[i])) {
-			/* A measured 0 is the lowest bar: a blank means unmeasured. */
-			int e = eighths(v[i], top, 1);
-			e = e < 1 ? 1 : e;
-			one[0] = ascii_levels[e];
-			if (t->utf8)
-				cell = blocks[e];
-		}
+		int e = spark_level(v[i], top);
+		char one[2] = { e < 0 ? ' ' : ascii_levels[e], 0 };
+		const char *cell = t->utf8 && e > 0 ? blocks[e] : one;
 		size_t l = strlen(cell);
 		if (o + l + 1 > cap)
 			break;
@@ -71,15 +74,13 @@ void tui_spark(const struct tui *t, const float *v, size_t n, float top, char *o
 		out[o] = 0;
 }
 
-void tui_trend_cell(const struct tui *t, const struct xg_row *r, int w, char *buf, size_t cap)
+/* The TREND values of row r: the last up to w samples of the sort column
+ * (or CPU% when the history does not keep it) into v; their count. */
+static size_t trend_values(const struct tui *t, const struct xg_row *r, int w, float *v, float *top)
 {
 	const struct xg_history *h = t->e->hist;
-	float v[TUI_NAME_MAX_W];
-	buf[0] = 0;
 	if (!h || !row_is_dom(r) || w <= 0)
-		return;
-	if (w > (int)XG_ARRAY_LEN(v))
-		w = (int)XG_ARRAY_LEN(v);
+		return 0;
 	enum xg_col c = t->e->view.sort_col;
 	int k = hist_slot(c);
 	if (k < 0) {
@@ -87,11 +88,41 @@ void tui_trend_cell(const struct tui *t, const struct xg_row *r, int w, char *bu
 		k = hist_slot(c);
 	}
 	size_t n = hist_values(h, hist_find(h, r), k, v, (size_t)w);
-	size_t pad = (size_t)w - n;
-	if (cap < pad + 4 * n + 1)
+	*top = tui_graph_top(c, v, n);
+	return n;
+}
+
+void tui_trend_cell(const struct tui *t, const struct xg_row *r, int w, char *buf, size_t cap)
+{
+	float v[TUI_NAME_MAX_W], top = 0;
+	if (w > (int)XG_ARRAY_LEN(v))
+		w = (int)XG_ARRAY_LEN(v);
+	size_t n = trend_values(t, r, w, v, &top);
+	buf[0] = 0;
+	if (!n || cap < (size_t)w - n + 4 * n + 1)
 		return;
-	memset(buf, ' ', pad);
-	tui_spark(t, v, n, tui_graph_top(c, v, n), buf + pad, cap - pad);
+	memset(buf, ' ', (size_t)w - n);
+	tui_spark(t, v, n, top, buf + w - n, cap - ((size_t)w - n));
+}
+
+void tui_trend_draw(const struct tui *t, int y, int x, int w, const struct xg_row *r, bool selected)
+{
+	float v[TUI_NAME_MAX_W], top = 0;
+	cchar_t cell[TUI_NAME_MAX_W];
+	if (w > (int)XG_ARRAY_LEN(v))
+		w = (int)XG_ARRAY_LEN(v);
+	size_t n = trend_values(t, r, w, v, &top), pad = (size_t)w - n;
+	if (!n)
+		return;
+	/* Wide characters straight into cells: no UTF-8 to decode per
+	 * refresh and row (the bytes through addstr cost as much as the
+	 * rest of the row). */
+	for (size_t i = 0; i < (size_t)w; i++) {
+		int e = i < pad ? -1 : spark_level(v[i - pad], top);
+		wchar_t wc[2] = { e > 0 ? (wchar_t)(0x2580 + e) : L' ', 0 };
+		setcchar(&cell[i], wc, selected ? A_REVERSE : A_NORMAL, 0, NULL);
+	}
+	mvadd_wchnstr(y, x, cell, w);
 }
 
 void tui_graph_draw(const struct tui *t, int y, int x, int h, const float *v, size_t n, float top,

@@ -198,6 +198,8 @@ float tui_graph_top(enum xg_col c, const float *v, size_t n);
 void tui_spark(const struct tui *t, const float *v, size_t n, float top, char *out, size_t cap);
 /* The TREND cell of row r: at most w cells, right-aligned in buf. */
 void tui_trend_cell(const struct tui *t, const struct xg_row *r, int w, char *buf, size_t cap);
+/* The same, drawn at (y, x) in a UTF-8 locale (reverse video: selected). */
+void tui_trend_draw(const struct tui *t, int y, int x, int w, const struct xg_row *r, bool selected);
 /* Draws v[0..n) as h rows of cells at (y, x) going down, from 0 to top;
  * lines outside [ymin, ymax) are skipped (the pane scrolls). */
 void tui_graph_draw(const struct tui *t, int y, int x, int h, const float *v, size_t n, float top,

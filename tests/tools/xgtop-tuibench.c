@@ -3,9 +3,10 @@
  * metrics between two samples, the history (--history N samples, 0 = off;
  * the TREND column is drawn from it), filter and sort, and drawing the
  * screen (into a virtual terminal of the given size, output to /dev/null).
- * Reads three samples of a recording and alternates between the two
- * intervals they make, so every refresh has new numbers to draw. Then the
- * memory of the history once it holds all its samples. */
+ * Reads the first NS samples of a recording and goes through the
+ * intervals they make in turn, so every refresh has new numbers to draw
+ * and follows the one before (as the monitor's do), but at the wrap. Then
+ * the memory of the history once it holds all its samples. */
 #include <curses.h>
 #include <locale.h>
 #include <malloc.h>
@@ -15,6 +16,10 @@
 #include <sys/resource.h>
 
 #include "../../src/tui/tui_priv.h"
+
+/* Samples kept: enough that the wrap back to the first interval (which
+ * does not follow the one before) is one refresh in NS - 1. */
+#define NS 4
 
 static void usage(void)
 {
@@ -36,6 +41,10 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	resizeterm((int)rows, (int)cols);
 	endwin();
 	doupdate();
+	if (getenv("TB_IDCOK"))
+		idcok(stdscr, FALSE);
+	if (getenv("TB_TYPEAHEAD"))
+		typeahead(-1);
 	struct tui t = { .e = e, .utf8 = true, .replay = true, .sig_fd = -1 };
 	uint64_t tm = 0, th = 0, ts = 0, td = 0, seq = e->nsamples;
 	/* Fill the history first (its ring is allocated and faulted in once):
@@ -44,7 +53,7 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	for (uint64_t i = 0; i < warm + n; i++) {
 		if (i == warm)
 			tm = th = ts = td = 0;
-		const struct xg_sample *prev = &s[i % 2], *cur = &s[i % 2 + 1];
+		const struct xg_sample *prev = &s[i % (NS - 1)], *cur = &s[i % (NS - 1) + 1];
 		uint64_t a = xg_self_cpu_ns();
 		metrics_compute(prev, cur, e->view.show_vcpus, &e->table);
 		uint64_t b = xg_self_cpu_ns();
@@ -82,7 +91,7 @@ static void history_memory(struct xg_engine *e, struct xg_sample *s)
 	hist_clear(h);
 	struct mallinfo2 m0 = mallinfo2();
 	for (uint64_t i = 0; i < h->cap; i++) {
-		metrics_compute(&s[i % 2], &s[i % 2 + 1], false, &e->table);
+		metrics_compute(&s[i % (NS - 1)], &s[i % (NS - 1) + 1], false, &e->table);
 		hist_add(h, i, &e->table);
 	}
 	struct mallinfo2 m1 = mallinfo2();
@@ -113,7 +122,7 @@ int main(int argc, char **argv)
 	struct xg_config cfg;
 	struct xg_engine e;
 	struct xg_err err = { 0 };
-	struct xg_sample s[3];
+	struct xg_sample s[NS];
 	config_defaults(&cfg);
 	cfg.replay = path;
 	cfg.speed = 0;
@@ -121,10 +130,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xgtop-tuibench: %s\n", err.msg);
 		return 1;
 	}
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < NS; k++) {
 		sample_init(&s[k]);
 		if (engine_step(&e, &err) != 0) {
-			fprintf(stderr, "xgtop-tuibench: %s: need 3 samples%s%s\n", path, err.msg[0] ? ": " : "",
+			fprintf(stderr, "xgtop-tuibench: %s: need %d samples%s%s\n", path, NS, err.msg[0] ? ": " : "",
 				err.msg);
 			return 1;
 		}
@@ -142,9 +151,9 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	/* Not the program's figure: this tool keeps three extra samples. */
-	printf("bench tool peak resident memory %.1f MB (3 extra samples; xgtop's own figure below)\n",
-	       (double)ru.ru_maxrss / 1024.0);
-	for (int k = 0; k < 3; k++)
+	printf("bench tool peak resident memory %.1f MB (%d extra samples; xgtop's own figure below)\n",
+	       (double)ru.ru_maxrss / 1024.0, NS);
+	for (int k = 0; k < NS; k++)
 		sample_free(&s[k]);
 	engine_close(&e);
 	return 0;

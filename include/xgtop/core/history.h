@@ -39,6 +39,7 @@ struct xg_history {
 	char (*names)[XG_NAME_MAX]; /* per slot: its domain's name */
 	uint32_t *free;             /* slots of domains that left */
 	size_t nfree, free_cap;
+	uint64_t last_mono;         /* the last sample added (when ndom > 0) */
 	struct xg_hist_id *ids;     /* the domain rows of the last table added */
 	size_t ndom, ids_cap;
 	struct xg_hist_id *spare;   /* the next list, built beside it */
