@@ -238,6 +238,12 @@ static void tui_term_setup(struct tui *t)
 		init_pair(1, COLOR_RED, -1);
 		t->color = true;
 	}
+	/* Until a screen has been suspended once, ncurses writes to the
+	 * terminal after every cursor movement (for programs that use it
+	 * below curses): a suspend and resume before the first frame makes a
+	 * refresh a few writes instead of hundreds of small ones. */
+	endwin();
+	doupdate();
 }
 
 /* Starts the screen on the terminal and runs the loop; the screen is gone
