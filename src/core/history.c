@@ -208,29 +208,33 @@ static bool follows(const struct xg_history *h, const struct xg_table *t)
 	return h->ndom && t->prev && t->prev->ndom == h->ndom && t->prev->host.mono_ns == h->last_mono;
 }
 
-/* The id of domain row i: the old one it continues, or a new one. The
- * walk (j) passes old ids in order; those it skips left. */
-static struct xg_hist_id next_id(struct xg_history *h, const struct xg_table *t, size_t i, bool fast,
-				 size_t *j)
+/* Writes the id of domain row i to *out: the old one it continues, or a
+ * new one. The walk (j) passes old ids in order; those it skips left. */
+static void next_id(struct xg_history *h, const struct xg_table *t, size_t i, bool fast, size_t *j,
+		    struct xg_hist_id *out)
 {
 	const struct xg_row *r = &t->rows[i];
 	const struct xg_dom *d = &t->cur->dom[r->dom_index];
 	uint32_t b = r->base_index;
 	if (fast) {
 		/* The row's id, not the domain's: the fast path reads no sample. */
-		if (b == XG_NO_BASE || b >= h->ndom || h->ids[b].id != r->id || b < *j)
-			return id_new(h, d);
+		if (b == XG_NO_BASE || b >= h->ndom || h->ids[b].id != r->id || b < *j) {
+			*out = id_new(h, d);
+			return;
+		}
 		while (*j < b)
 			slot_free(h, h->ids[(*j)++].slot);
-		return h->ids[(*j)++];
+		*out = h->ids[(*j)++];
+		return;
 	}
 	while (*j < h->ndom && h->ids[*j].id < d->id)
 		slot_free(h, h->ids[(*j)++].slot);
 	/* New here, or a new domain under an old id (the old one's slot is
 	 * freed when the walk passes it). */
 	if (*j < h->ndom && same_dom(h, &h->ids[*j], d))
-		return h->ids[(*j)++];
-	return id_new(h, d);
+		*out = h->ids[(*j)++];
+	else
+		*out = id_new(h, d);
 }
 
 void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t)
@@ -243,7 +247,17 @@ void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t)
 	xg_grow(&h->spare, &h->spare_cap, nd ? nd : 1, sizeof(*h->spare));
 	unsigned cap = h->cap;
 	for (size_t i = 0; i < nd; i++) {
-		h->spare[i] = next_id(h, t, i, fast, &j);
+#if defined(__GNUC__)
+		if (i + 4 < nd) {
+			/* The values span four cache lines of a row: fetch ahead. */
+			const double *pv = t->rows[i + 4].v;
+			__builtin_prefetch(pv + XG_COL_CPU_PCT);
+			__builtin_prefetch(pv + XG_COL_DISK_RD);
+			__builtin_prefetch(pv + XG_COL_BLK);
+			__builtin_prefetch(pv + XG_COL_MEM_BW);
+		}
+#endif
+		next_id(h, t, i, fast, &j, &h->spare[i]);
 		if (h->cap != cap) {
 			/* slot_new grew the ring: the row moved with it. */
 			cap = h->cap;
