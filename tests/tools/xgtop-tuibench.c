@@ -39,12 +39,9 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 		return -1;
 	}
 	resizeterm((int)rows, (int)cols);
+	/* As the monitor does (tui.c): no write per cursor movement. */
 	endwin();
 	doupdate();
-	if (getenv("TB_IDCOK"))
-		idcok(stdscr, FALSE);
-	if (getenv("TB_TYPEAHEAD"))
-		typeahead(-1);
 	struct tui t = { .e = e, .utf8 = true, .replay = true, .sig_fd = -1 };
 	uint64_t tm = 0, th = 0, ts = 0, td = 0, seq = e->nsamples;
 	/* Fill the history first (its ring is allocated and faulted in once):
@@ -88,8 +85,10 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 static void history_memory(struct xg_engine *e, struct xg_sample *s)
 {
 	struct xg_history *h = e->hist;
-	hist_clear(h);
+	unsigned want = h->want;
+	hist_free(h);
 	struct mallinfo2 m0 = mallinfo2();
+	hist_init(h, want);
 	for (uint64_t i = 0; i < h->cap; i++) {
 		metrics_compute(&s[i % (NS - 1)], &s[i % (NS - 1) + 1], false, &e->table);
 		hist_add(h, i, &e->table);
