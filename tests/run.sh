@@ -1,14 +1,18 @@
 #!/bin/bash
 # Runs xgtop's test suites and prints one closing line "N passed, N failed".
-# Usage: tests/run.sh [suite...]   suites: unit record batch tui linux trace docs pmu
+# Usage: tests/run.sh [suite...]   suites: unit record batch tui linux trace docs exporter pmu
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests.
 cd "$(dirname "$0")/.." || exit 2
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux trace docs)
+[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux trace docs exporter)
 pass=0 fail=0 skip=0 failed=()
 logdir=build/test-logs
 mkdir -p "$logdir"
+# Nobody's own settings file (~/.config/xgtop/xgtoprc) changes what the
+# tests see, and no test writes one there.
+XDG_CONFIG_HOME=$(mktemp -d) && export XDG_CONFIG_HOME
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 
 run_one() {  # name, command...
 	local name=$1; shift

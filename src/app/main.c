@@ -4,25 +4,34 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "xgtop/xen/xen_agent.h"
+#include "daemon.h"
+#include "xgtop/core/settings.h"
+#include "xgtop/app/report_cmd.h"
+#include "xgtop/app/trace_cmd.h"
 #include "xgtop/engine/engine.h"
 #include "xgtop/outputs/explain.h"
 #include "xgtop/outputs/output.h"
 #include "xgtop/tui/tui.h"
-#include "xgtop/trace/xentrace.h"
-#include "report_cmd.h"
+#include "xgtop/xen/xen_agent.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, hup_signal;
 
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	hup_signal = 1;
 }
 
 static const char usage_text[] =
@@ -52,6 +61,9 @@ static const char usage_text[] =
 "      --history N         samples the full-screen view keeps for its graphs and\n"
 "                          TREND column (default 300, 0 = none; fewer when the\n"
 "                          domains would take more than 32 MiB)\n"
+"      --config FILE       settings file (default: $XDG_CONFIG_HOME/xgtop/xgtoprc,\n"
+"                          else ~/.config/xgtop/xgtoprc); options override it\n"
+"      --no-config         neither read nor write a settings file\n"
 "\n"
 "What to collect (each --no... also skips collecting that data):\n"
 "      --nodisk            no disk columns\n"
@@ -77,6 +89,13 @@ static const char usage_text[] =
 "      --window SECONDS    trace source: length of one step (default 1)\n"
 "      --cpu-hz HZ         trace source: TSC rate (default: estimated from the trace)\n"
 "\n"
+"Exporter (Prometheus, OpenMetrics; see doc/exporter.md):\n"
+"      --export [ADDR:]PORT  serve /metrics on ADDR (default 127.0.0.1) while the\n"
+"                          full-screen view, batch mode or --daemon runs\n"
+"      --daemon            run headless: no terminal, one log line per event on\n"
+"                          standard error; SIGTERM/SIGINT exit, SIGHUP reopens\n"
+"                          the --record file\n"
+"\n"
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
 "\n"
@@ -87,7 +106,7 @@ enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
-	OPT_CMT_ATTACH, OPT_AGENT, OPT_HISTORY,
+	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
 };
 
 static const struct option long_opts[] = {
@@ -119,139 +138,276 @@ static const struct option long_opts[] = {
 	{ "cpu-hz", required_argument, NULL, OPT_CPU_HZ },
 	{ "cmt-attach", no_argument, NULL, OPT_CMT_ATTACH },
 	{ "agent", no_argument, NULL, OPT_AGENT },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "daemon", no_argument, NULL, OPT_DAEMON },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) XG_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
 	fprintf(stderr, "xgtop: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\nTry 'xgtop --help' for more information.\n");
 	return 2;
 }
 
-/* The options that take a number: 0, or the usage error's exit status + 1. */
-static int parse_number(int c, struct xg_config *cfg)
+/* The option handlers below return 0 to go on, or an exit status + 1 (so
+ * that 0 can mean "go on"). */
+#define BAD_USAGE(...) (1 + usage_error(__VA_ARGS__))
+
+/* An option that only switches something on, or keeps its argument. */
+struct opt_field {
+	int val;
+	bool *flag;
+	const char **text;
+};
+
+static bool set_field(const struct opt_field *fields, size_t n, int c, const char *arg)
 {
-	uint64_t u;
-	switch (c) {
-	case 'd':
-		if (!xg_parse_double(optarg, &cfg->delay_s) || !view_delay_valid(cfg->delay_s))
-			return 1 + usage_error("--delay '%s': give seconds from " XG_DELAY_RANGE, optarg);
-		break;
-	case 'n':
-		if (!xg_parse_u64(optarg, &u) || u == 0 || u > 1000000000)
-			return 1 + usage_error("--iterations '%s': give a whole number from 1", optarg);
-		cfg->iterations = (long)u;
-		break;
-	case OPT_SPEED:
-		if (!xg_parse_double(optarg, &cfg->speed) || cfg->speed > 1e6)
-			return 1 + usage_error("--speed '%s': give a factor >= 0 (0 = no waiting)", optarg);
-		break;
-	case OPT_WINDOW:
-		if (!xg_parse_double(optarg, &cfg->window_s) || cfg->window_s < 1e-6)
-			return 1 + usage_error("--window '%s': give seconds > 0", optarg);
-		break;
-	case OPT_CPU_HZ:
-		if (!xg_parse_double(optarg, &cfg->trace_cpu_hz) || cfg->trace_cpu_hz < 1e6)
-			return 1 + usage_error("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", optarg);
-		break;
-	case OPT_HISTORY:
-		if (!xg_parse_u64(optarg, &u) || u > XG_HIST_MAX)
-			return 1 + usage_error("--history '%s': give a number of samples from 0 to 100000", optarg);
-		cfg->history = (unsigned)u;
-		break;
+	for (size_t i = 0; i < n; i++) {
+		if (fields[i].val != c)
+			continue;
+		if (fields[i].text)
+			*fields[i].text = arg;
+		else
+			*fields[i].flag = true;
+		return true;
 	}
+	return false;
+}
+
+static int opt_delay(struct xg_config *cfg, const char *arg)
+{
+	if (!xg_parse_double(arg, &cfg->delay_s) || !view_delay_valid(cfg->delay_s))
+		return BAD_USAGE("--delay '%s': give seconds from " XG_DELAY_RANGE, arg);
+	cfg->delay_given = true;   /* it overrides the settings file */
 	return 0;
 }
 
-/* What the options say together, once all are read. */
+static int opt_iterations(struct xg_config *cfg, const char *arg)
+{
+	uint64_t u;
+	if (!xg_parse_u64(arg, &u) || u == 0 || u > 1000000000)
+		return BAD_USAGE("--iterations '%s': give a whole number from 1", arg);
+	cfg->iterations = (long)u;
+	return 0;
+}
+
+/* -o and --source take the names their registries hold. */
+static int opt_output(struct xg_config *cfg, const char *arg)
+{
+	const struct output_format *f = output_find(arg);
+	char names[128];
+	if (!f) {
+		output_names(names, sizeof(names));
+		return BAD_USAGE("--output '%s': use %s", arg, names);
+	}
+	cfg->output = f->id;
+	return 0;
+}
+
+static int opt_source(struct xg_config *cfg, const char *arg)
+{
+	char names[128];
+	if (strcmp(arg, "auto") && !source_lookup(arg)) {
+		source_names(names, sizeof(names));
+		return BAD_USAGE("--source '%s': use %s", arg, names);
+	}
+	cfg->source = arg;
+	return 0;
+}
+
+static int opt_sort(struct xg_config *cfg, const char *arg)
+{
+	if (col_lookup(arg) < 0)
+		return BAD_USAGE("--sort '%s': no such column (see xgtop --help, man xgtop)", arg);
+	if (!view_sortable((enum xg_col)col_lookup(arg)))
+		return BAD_USAGE("--sort '%s': a drawing, not a sort key", arg);
+	cfg->sort = arg;
+	return 0;
+}
+
+static int opt_speed(struct xg_config *cfg, const char *arg)
+{
+	if (!xg_parse_double(arg, &cfg->speed) || cfg->speed > 1e6)
+		return BAD_USAGE("--speed '%s': give a factor >= 0 (0 = no waiting)", arg);
+	return 0;
+}
+
+static int opt_group(struct xg_config *cfg, const char *arg)
+{
+	if (!strcmp(arg, "cgroup"))
+		cfg->group = XG_GROUP_CGROUP;
+	else if (!strcmp(arg, "process"))
+		cfg->group = XG_GROUP_PROCESS;
+	else if (!strcmp(arg, "auto"))
+		cfg->group = XG_GROUP_AUTO;
+	else
+		return BAD_USAGE("--group '%s': use cgroup, process or auto", arg);
+	return 0;
+}
+
+static int opt_window(struct xg_config *cfg, const char *arg)
+{
+	if (!xg_parse_double(arg, &cfg->window_s) || cfg->window_s < 1e-6)
+		return BAD_USAGE("--window '%s': give seconds > 0", arg);
+	return 0;
+}
+
+static int opt_cpu_hz(struct xg_config *cfg, const char *arg)
+{
+	if (!xg_parse_double(arg, &cfg->trace_cpu_hz) || cfg->trace_cpu_hz < 1e6)
+		return BAD_USAGE("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", arg);
+	return 0;
+}
+
+static int opt_history(struct xg_config *cfg, const char *arg)
+{
+	uint64_t u;
+	if (!xg_parse_u64(arg, &u) || u > XG_HIST_MAX)
+		return BAD_USAGE("--history '%s': give a number of samples from 0 to 100000", arg);
+	cfg->history = (unsigned)u;
+	return 0;
+}
+
+/* --export [ADDR:]PORT: checked here so that a typo is a usage error (2). */
+static int opt_export(struct xg_config *cfg, const char *arg)
+{
+	struct xg_listen at;
+	struct xg_err e;
+	if (exporter_parse_listen(arg, &at, &e) < 0)
+		return BAD_USAGE("--export %s", e.msg);
+	cfg->export_at = arg;
+	return 0;
+}
+
+/* Options whose argument must be checked. */
+static const struct {
+	int val;
+	int (*set)(struct xg_config *cfg, const char *arg);
+} value_opts[] = {
+	{ 'd', opt_delay }, { 'n', opt_iterations }, { 'o', opt_output },
+	{ OPT_SORT, opt_sort }, { OPT_SOURCE, opt_source }, { OPT_SPEED, opt_speed },
+	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
+	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history },
+};
+
+/* The rest: options that print and stop (help, version, --list-columns),
+ * --explain, and what getopt could not take (a missing argument, an
+ * unknown option). */
+static int opt_other(int c, char **argv, bool *explain)
+{
+	switch (c) {
+	case 'h': fputs(usage_text, stdout); tui_keys_usage(stdout); return 1 + 0;
+	case 'V': printf("xgtop %s\n", XG_VERSION); return 1 + 0;
+	case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
+	case OPT_EXPLAIN: *explain = true; return 0;
+	case ':': return BAD_USAGE("option '%s' needs an argument", argv[optind - 1]);
+	default: return BAD_USAGE("unknown option '%s'", argv[optind - 1]);
+	}
+}
+
+/* What the options say together: the trace FILE operand and the sources'
+ * needs. */
 static int check_args(int argc, char **argv, struct xg_config *cfg)
 {
 	bool trace = !strcmp(cfg->source, "trace");
 	if (optind < argc) {
 		if (!trace || optind + 1 < argc)
-			return 1 + usage_error("unexpected argument '%s'", argv[optind]);
+			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
 		cfg->trace_file = argv[optind];
 	}
 	if (trace && !cfg->trace_file)
-		return 1 + usage_error("%s", "--source trace needs a trace FILE");
+		return BAD_USAGE("%s", "--source trace needs a trace FILE");
 	if (!strcmp(cfg->source, "replay") && !cfg->replay)
-		return 1 + usage_error("%s", "--source replay needs --replay FILE");
+		return BAD_USAGE("%s", "--source replay needs --replay FILE");
 	if (cfg->replay && strcmp(cfg->source, "auto") && strcmp(cfg->source, "replay"))
-		return 1 + usage_error("--replay cannot be combined with --source %s", cfg->source);
+		return BAD_USAGE("--replay cannot be combined with --source %s", cfg->source);
 	if (cfg->replay && cfg->record && !strcmp(cfg->replay, cfg->record))
-		return 1 + usage_error("--record '%s' is the file being replayed", cfg->record);
+		return BAD_USAGE("--record '%s' is the file being replayed", cfg->record);
 	return 0;
 }
 
-/* Returns 0 to go on, or an exit status (+1 so that 0 can mean "go on"). */
+/* --daemon prints nothing; neither it nor --export goes with --agent or
+ * --explain. */
+static int check_daemon_args(const struct xg_config *cfg, bool explain)
+{
+	if (cfg->daemon && (cfg->batch || cfg->output != XG_OUT_TEXT || explain))
+		return BAD_USAGE("%s", "--daemon prints no output: it cannot be combined with -b, -o or --explain");
+	if ((cfg->export_at || cfg->daemon) && (cfg->agent || explain))
+		return BAD_USAGE("%s", "--export and --daemon do not go with --agent or --explain");
+	return 0;
+}
+
+/* Returns 0 to go on, or an exit status + 1. */
 static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explain)
 {
+	const struct opt_field fields[] = {
+		{ 'b', &cfg->batch, NULL }, { 'v', &cfg->vcpus, NULL },
+		{ OPT_REVERSE, &cfg->reverse, NULL }, { OPT_NODISK, &cfg->nodisk, NULL },
+		{ OPT_NONET, &cfg->nonet, NULL }, { OPT_NOCACHE, &cfg->nocache, NULL },
+		{ OPT_NOSUMCACHE, &cfg->nosumcache, NULL }, { OPT_NOTRACE, &cfg->notrace, NULL },
+		{ OPT_CMT_ATTACH, &cfg->cmt_attach, NULL }, { OPT_AGENT, &cfg->agent, NULL },
+		{ OPT_DAEMON, &cfg->daemon, NULL },
+		{ OPT_FILTER, NULL, &cfg->filter }, { OPT_VMFILE, NULL, &cfg->vmfile },
+		{ OPT_RECORD, NULL, &cfg->record }, { OPT_REPLAY, NULL, &cfg->replay },
+		{ OPT_EVENTS, NULL, &cfg->events }, { OPT_CONFIG, NULL, &cfg->config_file },
+		{ OPT_NO_CONFIG, &cfg->no_config, NULL },
+	};
 	int c, rc;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:bn:o:vhV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': case 'n': case OPT_SPEED: case OPT_WINDOW: case OPT_CPU_HZ: case OPT_HISTORY:
-			if ((rc = parse_number(c, cfg)))
-				return rc;
-			break;
-		case 'b': cfg->batch = true; break;
-		case 'o':
-			if (!strcmp(optarg, "text")) cfg->output = XG_OUT_TEXT;
-			else if (!strcmp(optarg, "csv")) cfg->output = XG_OUT_CSV;
-			else if (!strcmp(optarg, "json")) cfg->output = XG_OUT_JSON;
-			else if (!strcmp(optarg, "xentop")) cfg->output = XG_OUT_XENTOP;
-			else return 1 + usage_error("--output '%s': use text, csv, json or xentop", optarg);
-			break;
-		case 'v': cfg->vcpus = true; break;
-		case 'h': fputs(usage_text, stdout); tui_keys_usage(stdout); return 1 + 0;
-		case 'V': printf("xgtop %s\n", XG_VERSION); return 1 + 0;
-		case OPT_SORT:
-			if (col_lookup(optarg) < 0)
-				return 1 + usage_error("--sort '%s': no such column (see xgtop --help, man xgtop)", optarg);
-			if (!view_sortable((enum xg_col)col_lookup(optarg)))
-				return 1 + usage_error("--sort '%s': a drawing, not a sort key", optarg);
-			cfg->sort = optarg;
-			break;
-		case OPT_REVERSE: cfg->reverse = true; break;
-		case OPT_FILTER: cfg->filter = optarg; break;
-		case OPT_VMFILE: cfg->vmfile = optarg; break;
-		case OPT_NODISK: cfg->nodisk = true; break;
-		case OPT_NONET: cfg->nonet = true; break;
-		case OPT_NOCACHE: cfg->nocache = true; break;
-		case OPT_NOSUMCACHE: cfg->nosumcache = true; break;
-		case OPT_NOTRACE: cfg->notrace = true; break;
-		case OPT_SOURCE:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "xen") && strcmp(optarg, "linux") &&
-			    strcmp(optarg, "replay") && strcmp(optarg, "trace"))
-				return 1 + usage_error("--source '%s': use auto, xen, linux, replay or trace", optarg);
-			cfg->source = optarg;
-			break;
-		case OPT_RECORD: cfg->record = optarg; break;
-		case OPT_REPLAY: cfg->replay = optarg; break;
-		case OPT_GROUP:
-			if (!strcmp(optarg, "cgroup")) cfg->group = XG_GROUP_CGROUP;
-			else if (!strcmp(optarg, "process")) cfg->group = XG_GROUP_PROCESS;
-			else if (!strcmp(optarg, "auto")) cfg->group = XG_GROUP_AUTO;
-			else return 1 + usage_error("--group '%s': use cgroup, process or auto", optarg);
-			break;
-		case OPT_EVENTS: cfg->events = optarg; break;
-		case OPT_EXPLAIN: *explain = true; break;
-		case OPT_CMT_ATTACH: cfg->cmt_attach = true; break;
-		case OPT_AGENT: cfg->agent = true; break;
-		case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
-		case ':':
-			return 1 + usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			return 1 + usage_error("unknown option '%s'", argv[optind - 1]);
-		}
+		if (set_field(fields, XG_ARRAY_LEN(fields), c, optarg))
+			continue;
+		size_t i = 0;
+		while (i < XG_ARRAY_LEN(value_opts) && value_opts[i].val != c)
+			i++;
+		rc = i < XG_ARRAY_LEN(value_opts) ? value_opts[i].set(cfg, optarg)
+						   : opt_other(c, argv, explain);
+		if (rc)
+			return rc;
 	}
-	return check_args(argc, argv, cfg);
+	rc = check_args(argc, argv, cfg);
+	return rc ? rc : check_daemon_args(cfg, *explain);
 }
 
-static void install_signals(void)
+/* The settings file shapes what people read: the full-screen view, text
+ * output and --explain. CSV, JSON and xentop output read only a file
+ * named with --config, so scripts get the same fields whatever someone
+ * chose on screen. */
+static void settings_begin(struct xg_settings *st, struct xg_engine *e, const struct xg_config *cfg)
+{
+	char path[4096];
+	const char *p = cfg->config_file;
+	if (!p && cfg->output == XG_OUT_TEXT && settings_default_path(path, sizeof(path)))
+		p = path;
+	settings_load(st, cfg->no_config ? NULL : p);
+	settings_apply(st, &e->view, cfg);
+	if (st->nwarn > 1)
+		snprintf(e->notice, sizeof(e->notice), "%.500s (and %u more)", st->warn, st->nwarn - 1);
+	else
+		snprintf(e->notice, sizeof(e->notice), "%s", st->warn);
+}
+
+/* On quit from the full-screen view: what the user changed. */
+static void settings_end(struct xg_settings *st, const struct xg_engine *e)
+{
+	struct xg_err err = { 0 };
+	if (settings_save(st, &e->view, &err) < 0)
+		fprintf(stderr, "xgtop: %s\n", err.msg);
+	settings_free(st);
+}
+
+/* SIGHUP ends the other modes (the terminal went away); the daemon has none
+ * and reopens its recording instead (log rotation). */
+static void install_signals(bool daemon)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -259,6 +415,7 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = daemon ? on_hup : on_signal;
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -275,7 +432,7 @@ static void pause_ns(uint64_t ns)
  * iteration already has rates. */
 static int run_batch(struct xg_engine *e, struct xg_err *err)
 {
-	struct xg_sink *sink = sink_open(e->cfg->output, stdout);
+	struct output *out = output_open(e->cfg->output, stdout);
 	long printed = 0;
 	int rc = engine_step(e, err);
 	while (rc == 0 && !stop_signal) {
@@ -285,7 +442,7 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 		rc = engine_step(e, err);
 		if (rc != 0)
 			break;
-		if (sink_write(sink, &e->table, &e->view, err) < 0) {
+		if (output_write(out, &e->table, &e->view, err) < 0) {
 			/* The reader went away (xgtop -b | head): not an error. */
 			rc = err->code == EPIPE ? 1 : -1;
 			break;
@@ -294,7 +451,7 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 		if (e->cfg->iterations > 0 && ++printed >= e->cfg->iterations)
 			break;
 	}
-	sink_close(sink);
+	output_close(out);
 	if (e->eof && e->end_notice[0])
 		fprintf(stderr, "xgtop: %s\n", e->end_notice);
 	if (rc == 0 && fflush(stdout) == EOF && errno != EPIPE)
@@ -333,7 +490,7 @@ int main(int argc, char **argv)
 	if (cfg.output != XG_OUT_TEXT && !cfg.batch && !explain)
 		cfg.batch = true;   /* a machine format only makes sense on stdout */
 
-	install_signals();
+	install_signals(cfg.daemon);
 	if (cfg.agent) {
 		if (agent_run(&cfg, &stop_signal, &err) < 0) {
 			fprintf(stderr, "xgtop: %s\n", err.msg);
@@ -356,14 +513,32 @@ int main(int argc, char **argv)
 		engine_close(&e);
 		return 1;
 	}
+	bool tui = !explain && !cfg.batch && !cfg.daemon;
+	struct xg_exporter *x = app_export_open(&e, tui, &err);
+	if (cfg.export_at && !x) {
+		fprintf(stderr, "xgtop: %s\n", err.msg);
+		engine_close(&e);
+		return 1;
+	}
+	struct xg_settings st;
+	settings_begin(&st, &e, &cfg);
+	if (!tui && e.notice[0])
+		fprintf(stderr, "xgtop: %s\n", e.notice);
 	if (explain)
 		rc = run_explain(&e, &err);
+	else if (cfg.daemon)
+		rc = daemon_run(&e, x, &(struct xg_signals){ &stop_signal, &hup_signal }, &err);
 	else if (cfg.batch)
 		rc = run_batch(&e, &err);
 	else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		rc = xg_fail(&err, "the full-screen view needs a terminal; use -b for batch output");
 	else
 		rc = tui_run(&e, &err);
+	if (tui && !rc)
+		settings_end(&st, &e);
+	else
+		settings_free(&st);
+	exporter_close(x);
 	engine_close(&e);
 	if (rc != 0) {
 		fprintf(stderr, "xgtop: %s\n", err.msg);

@@ -4,7 +4,7 @@
  * recording, from the same rows a replay shows. Two passes: the first reads
  * only the sample times (to resolve relative times and count the intervals
  * that bound what the percentile keeps), the second replays and gathers. */
-#include "report_cmd.h"
+#include "xgtop/app/report_cmd.h"
 
 #include <ctype.h>
 #include <getopt.h>

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `xgtop trace FILE`: per-domain and per-vCPU scheduler summary of an
  * xentrace capture, as text, CSV or JSON. */
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/app/trace_cmd.h"
+#include "xgtop/core/format.h"
+#include "xgtop/outputs/json.h"
+#include "xgtop/trace/xentrace_account.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -9,11 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct trace_run;
+struct trace_opts;
+
+/* -o FORMAT: the summary's layouts. */
+struct trace_format {
+	const char *name;
+	void (*write)(const struct trace_run *r, const struct trace_opts *o);
+};
+
 struct trace_opts {
 	const char *file;
 	double hz;
 	bool hz_given;
-	int out;            /* 0 text, 1 csv, 2 json */
+	const struct trace_format *out;
 	bool compat;
 };
 
@@ -25,73 +37,6 @@ struct trace_run {
 	uint64_t span;      /* cycles */
 	uint32_t npcpu;
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-	        "Usage: xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
-	        "Per-domain and per-vCPU running, runnable, blocked, offline and lost time\n"
-	        "from an xentrace file.\n"
-	        "  --cpu-hz HZ         TSC rate: 2.4G, 2400M, 2400000000 (default: estimated\n"
-	        "                      from context-switch records when the trace has them)\n"
-	        "  -o FORMAT           text (default), csv (one row per vCPU) or json\n"
-	        "  --xenalyze-compat   account as xenalyze --summary does, for comparisons\n");
-}
-
-static int parse_args(int argc, char **argv, struct trace_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "cpu-hz", required_argument, NULL, 'H' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "xenalyze-compat", no_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'H':
-			if (!xt_parse_hz(optarg, &o->hz)) {
-				fprintf(stderr, "xgtop trace: --cpu-hz %s: expected a TSC rate such as 2.4G, 2400M or 2400000000\n",
-				        optarg);
-				return 2;
-			}
-			o->hz_given = true;
-			break;
-		case 'o':
-			if (!strcmp(optarg, "text"))
-				o->out = 0;
-			else if (!strcmp(optarg, "csv"))
-				o->out = 1;
-			else if (!strcmp(optarg, "json"))
-				o->out = 2;
-			else {
-				fprintf(stderr, "xgtop trace: -o %s: expected text, csv or json\n", optarg);
-				return 2;
-			}
-			break;
-		case 'X':
-			o->compat = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "xgtop trace: unknown option %s\n", argv[optind - 1]);
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "xgtop trace: %s\n", optind >= argc ? "which trace file?" : "one trace file only");
-		usage(stderr);
-		return 2;
-	}
-	o->file = argv[optind];
-	return -1;
-}
 
 static void print_s(FILE *f, uint64_t ns)
 {
@@ -126,6 +71,20 @@ static size_t dom_end(const struct xt_acct *a, size_t i)
 	return j;
 }
 
+/* The next domain from vCPU *i on, the idle domain skipped: its vCPUs are
+ * [*i, *j), cyc and n their sums. False when there is none. */
+static bool next_dom(const struct xt_acct *a, size_t *i, size_t *j, uint64_t cyc[XT_NSTATES],
+                     uint64_t n[XT_NSTATES])
+{
+	while (*i < a->nv && a->v[*i].dom == XT_DEFAULT_DOMID)
+		*i = dom_end(a, *i);
+	if (*i >= a->nv)
+		return false;
+	*j = dom_end(a, *i);
+	dom_sum(a, *i, *j, cyc, n);
+	return true;
+}
+
 static void text_row(const struct trace_run *r, const char *dom, const char *vcpu,
                      const uint64_t cyc[XT_NSTATES], const uint64_t n[XT_NSTATES], uint64_t total)
 {
@@ -153,15 +112,9 @@ static void out_text(const struct trace_run *r, const struct trace_opts *o)
 	printf("%-7s %-5s %9s %6s %6s %9s %6s %6s %9s %6s %6s %9s %6s %6s %9s %6s\n", "DOMAIN", "VCPU",
 	       "RUN(s)", "RUN%", "N", "WAIT(s)", "WAIT%", "N", "BLK(s)", "BLK%", "N", "OFF(s)", "OFF%", "N",
 	       "LOST(s)", "LOST%");
-	for (size_t i = 0; i < a->nv;) {
-		size_t j = dom_end(a, i);
-		if (a->v[i].dom == XT_DEFAULT_DOMID) {
-			i = j;
-			continue;
-		}
-		uint64_t cyc[XT_NSTATES], n[XT_NSTATES];
+	uint64_t cyc[XT_NSTATES], n[XT_NSTATES];
+	for (size_t i = 0, j; next_dom(a, &i, &j, cyc, n); i = j) {
 		char dom[16], vc[16];
-		dom_sum(a, i, j, cyc, n);
 		snprintf(dom, sizeof(dom), "d%u", a->v[i].dom);
 		snprintf(vc, sizeof(vc), "all%zu", j - i);
 		text_row(r, dom, vc, cyc, n, r->span * (j - i));
@@ -169,12 +122,12 @@ static void out_text(const struct trace_run *r, const struct trace_opts *o)
 			snprintf(vc, sizeof(vc), "v%u", a->v[k].vcpu);
 			text_row(r, "", vc, a->v[k].cyc, a->v[k].n, r->span);
 		}
-		i = j;
 	}
 }
 
-static void out_csv(const struct trace_run *r)
+static void out_csv(const struct trace_run *r, const struct trace_opts *o)
 {
+	(void)o;
 	const struct xt_acct *a = &r->acct;
 	printf("domid,vcpu,running_s,runnable_s,blocked_s,offline_s,lost_s,running_n,runnable_n,blocked_n,offline_n\n");
 	for (size_t k = 0; k < a->nv; k++) {
@@ -205,47 +158,26 @@ static void json_states(const struct trace_run *r, const uint64_t cyc[XT_NSTATES
 	}
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void out_json(const struct trace_run *r, const struct trace_opts *o)
 {
 	const struct xt_acct *a = &r->acct;
 	printf("{\"file\":");
-	json_str(o->file);
+	json_write_string(stdout, o->file);
 	printf(",\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"pcpus\":%u,\"cpu_hz\":%.0f,\"cpu_hz_source\":",
 	       r->fe.size, r->fe.dec.records, r->npcpu, r->hz);
-	json_str(r->hz_source);
+	json_write_string(stdout, r->hz_source);
 	printf(",\"mode\":\"%s\",\"span_s\":", o->compat ? "xenalyze-compat" : "native");
 	print_s(stdout, xt_cyc_to_ns(r->span, r->hz));
 	printf(",\"lost_records\":%" PRIu64 ",\"complete\":%s", r->fe.ev.lost_records,
 	       r->fe.partial ? "false" : "true");
 	if (r->fe.partial) {
 		printf(",\"error\":");
-		json_str(r->fe.err.msg);
+		json_write_string(stdout, r->fe.err.msg);
 	}
 	printf(",\"domains\":[");
 	bool first = true;
-	for (size_t i = 0; i < a->nv;) {
-		size_t j = dom_end(a, i);
-		if (a->v[i].dom == XT_DEFAULT_DOMID) {
-			i = j;
-			continue;
-		}
-		uint64_t cyc[XT_NSTATES], n[XT_NSTATES];
-		dom_sum(a, i, j, cyc, n);
+	uint64_t cyc[XT_NSTATES], n[XT_NSTATES];
+	for (size_t i = 0, j; next_dom(a, &i, &j, cyc, n); i = j) {
 		printf("%s\n{\"domid\":%u,\"vcpus\":%zu,", first ? "" : ",", a->v[i].dom, j - i);
 		first = false;
 		json_states(r, cyc, n, r->span * (j - i));
@@ -256,9 +188,91 @@ static void out_json(const struct trace_run *r, const struct trace_opts *o)
 			printf("}");
 		}
 		printf("]}");
-		i = j;
 	}
 	printf("]}\n");
+}
+
+static const struct trace_format formats[] = {
+	{ "text", out_text }, { "csv", out_csv }, { "json", out_json },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "Usage: xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
+	        "Per-domain and per-vCPU running, runnable, blocked, offline and lost time\n"
+	        "from an xentrace file.\n"
+	        "  --cpu-hz HZ         TSC rate: 2.4G, 2400M, 2400000000 (default: estimated\n"
+	        "                      from context-switch records when the trace has them)\n"
+	        "  -o FORMAT           text (default), csv (one row per vCPU) or json\n"
+	        "  --xenalyze-compat   account as xenalyze --summary does, for comparisons\n");
+}
+
+static const struct trace_format *format_find(const char *name)
+{
+	for (size_t i = 0; i < XG_ARRAY_LEN(formats); i++)
+		if (!strcmp(formats[i].name, name))
+			return &formats[i];
+	return NULL;
+}
+
+static void format_names(char *buf, size_t n)
+{
+	const char *names[XG_ARRAY_LEN(formats)];
+	for (size_t i = 0; i < XG_ARRAY_LEN(formats); i++)
+		names[i] = formats[i].name;
+	fmt_list_or(buf, n, names, XG_ARRAY_LEN(formats));
+}
+
+static int parse_args(int argc, char **argv, struct trace_opts *o)
+{
+	char names[64];
+	static const struct option longopts[] = {
+		{ "cpu-hz", required_argument, NULL, 'H' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "xenalyze-compat", no_argument, NULL, 'X' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'H':
+			if (!xt_parse_hz(optarg, &o->hz)) {
+				fprintf(stderr, "xgtop trace: --cpu-hz %s: expected a TSC rate such as 2.4G, 2400M or 2400000000\n",
+				        optarg);
+				return 2;
+			}
+			o->hz_given = true;
+			break;
+		case 'o':
+			if (!(o->out = format_find(optarg))) {
+				format_names(names, sizeof(names));
+				fprintf(stderr, "xgtop trace: -o %s: expected %s\n", optarg, names);
+				return 2;
+			}
+			break;
+		case 'X':
+			o->compat = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "xgtop trace: unknown option %s\n", argv[optind - 1]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "xgtop trace: %s\n", optind >= argc ? "which trace file?" : "one trace file only");
+		usage(stderr);
+		return 2;
+	}
+	o->file = argv[optind];
+	return -1;
 }
 
 static int pick_hz(struct trace_run *r, const struct trace_opts *o)
@@ -308,7 +322,7 @@ static void warn_notes(const struct trace_run *r, const struct trace_opts *o)
 
 int trace_main(int argc, char **argv)
 {
-	struct trace_opts o = { 0 };
+	struct trace_opts o = { .out = &formats[0] };
 	struct trace_run r;
 	struct xg_err err = { 0 };
 	int rc = parse_args(argc, argv, &o);
@@ -348,12 +362,7 @@ int trace_main(int argc, char **argv)
 	xt_acct_finish(&r.acct, r.fe.ev.last_tsc);
 	r.span = r.fe.ev.last_tsc - r.fe.ev.first_tsc;
 	xt_acct_sort(&r.acct);
-	if (o.out == 1)
-		out_csv(&r);
-	else if (o.out == 2)
-		out_json(&r, &o);
-	else
-		out_text(&r, &o);
+	o.out->write(&r, &o);
 	fflush(stdout);
 	warn_notes(&r, &o);
 	rc = 0;

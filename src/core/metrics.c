@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Rates between two samples, computed in one place. A domain's baseline is
- * the same domain in the previous sample: same id, handle, generation and
- * name. Anything else (new domain, id reused, rename, counter going
- * backwards) starts a new baseline and shows `-` for one interval instead
- * of a negative or absurd rate. */
+ * the same domain in the previous sample: dom_same() with XG_SAME_ROW (same
+ * id, handle, generation and name). Anything else (new domain, id reused,
+ * rename, counter going backwards) starts a new baseline and shows `-` for
+ * one interval instead of a negative or absurd rate. */
 #include "xgtop/core/metrics.h"
 
 #include <stdio.h>
@@ -22,24 +22,29 @@ static const char *const mwhy_text[XG_WHY_COUNT - XG_WHY_FIRST] = {
 	[XG_WHY_NOBREAKDOWN - XG_WHY_FIRST] = "breakdown not counted: start xgtop with --nosumcache to count it",
 	[XG_WHY_SOCKFIRST - XG_WHY_FIRST] = "first sample of this socket's counter: a rate needs two samples",
 	[XG_WHY_SOCKNONE - XG_WHY_FIRST] = "not measured on this socket",
+	[XG_WHY_NOPCPU - XG_WHY_FIRST] = "no per-pCPU times in this sample (the source or the recording has none)",
+	[XG_WHY_PCPUFIRST - XG_WHY_FIRST] = "first sample of this pCPU's times: a rate needs two samples",
 };
 
 void table_free(struct xg_table *t)
 {
 	free(t->rows);
+	free(t->pcpu);
 	memset(t, 0, sizeof(*t));
 }
 
-const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c)
+const char *table_why_text(const struct xg_table *t, uint8_t w)
 {
-	if (row_has(r, c))
-		return NULL;
-	uint8_t w = r->why[c];
 	if (w >= XG_WHY_FIRST && w < XG_WHY_COUNT)
 		return mwhy_text[w - XG_WHY_FIRST];
 	if (w && t->cur && w < t->cur->nreason)
 		return t->cur->reason[w];
 	return NULL;
+}
+
+const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c)
+{
+	return row_has(r, c) ? NULL : table_why_text(t, r->why[c]);
 }
 
 bool row_col_applies(const struct xg_row *r, enum xg_col c)
@@ -60,6 +65,11 @@ bool row_label(const struct xg_row *r, char *buf, size_t n)
 	return true;
 }
 
+/* The host's waiting share, summed over the domains as they are filled. */
+struct wait_sum {
+	double wait_ns, total_ns;
+};
+
 /* Everything a row computation needs about one domain's two samples. */
 struct pair {
 	const struct xg_sample *cs, *ps;
@@ -67,6 +77,7 @@ struct pair {
 	uint8_t nobase;               /* reason when p is NULL */
 	double dt_s;
 	uint64_t both;                /* fields valid in c and p, and dt_s > 0 */
+	struct wait_sum *ws;
 };
 
 /* The row functions run 30 times per domain and refresh: inlined, they
@@ -189,12 +200,10 @@ static void fill_sched(struct xg_row *r, const double d[XG_RS_COUNT], const bool
 static void fill_pmu_where(struct xg_row *r, const struct pair *pr, enum xg_pmu_where w,
 			   enum xg_col miss_col, enum xg_col hit_col)
 {
-	unsigned bref = w * XG_PMU_EVENT_COUNT + XG_PMU_REF;
-	unsigned bmiss = w * XG_PMU_EVENT_COUNT + XG_PMU_MISS;
 	const struct xg_dom *c = pr->c, *p = pr->p;
 	uint8_t why = dom_has(c, XG_F_LLC_MISS) ? XG_WHY_NOBREAKDOWN : field_why(pr, XG_F_LLC_MISS);
-	bool have = ((c->pmu_valid >> bref) & 1) && ((c->pmu_valid >> bmiss) & 1);
-	bool ok = have && p && ((p->pmu_valid >> bref) & 1) && ((p->pmu_valid >> bmiss) & 1) &&
+	bool have = dom_has_pmu(c, w, XG_PMU_REF) && dom_has_pmu(c, w, XG_PMU_MISS);
+	bool ok = have && p && dom_has_pmu(p, w, XG_PMU_REF) && dom_has_pmu(p, w, XG_PMU_MISS) &&
 		  pr->dt_s > 0;
 	if (have && !ok)
 		why = p ? XG_WHY_FIRST : pr->nobase;
@@ -210,6 +219,23 @@ static void fill_pmu_where(struct xg_row *r, const struct pair *pr, enum xg_pmu_
 	else
 		unset(r, miss_col, why);
 	hit_ratio(r, hit_col, ok, dref, dmiss, why);
+}
+
+/* RUN/WAIT/BLK/OFF % of a domain, and its part of the host's waiting
+ * share: domains whose split is complete (running, waiting and blocked). */
+static void fill_dom_sched(struct xg_row *r, const struct pair *pr)
+{
+	double sd[XG_RS_COUNT] = { 0 };
+	bool sok[XG_RS_COUNT];
+	uint8_t swhy[XG_RS_COUNT] = { 0 };
+	for (int i = 0; i < XG_RS_COUNT; i++)
+		sok[i] = delta(pr, sched_field(i), &sd[i], &swhy[i]);
+	fill_sched(r, sd, sok, swhy);
+	if (!pr->ws || !sok[XG_RS_RUNNING] || !sok[XG_RS_RUNNABLE] || !sok[XG_RS_BLOCKED])
+		return;
+	pr->ws->wait_ns += sd[XG_RS_RUNNABLE];
+	for (int i = 0; i < XG_RS_COUNT; i++)
+		pr->ws->total_ns += sok[i] ? sd[i] : 0;
 }
 
 static void state_letters(uint32_t st, char out[8])
@@ -255,13 +281,7 @@ static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 	rate(r, pr, XG_COL_DISK_WR, XG_F_DISK_WR_OPS, 1.0);
 	rate(r, pr, XG_COL_DISK_RDB, XG_F_DISK_RD_BYTES, 1.0);
 	rate(r, pr, XG_COL_DISK_WRB, XG_F_DISK_WR_BYTES, 1.0);
-
-	double sd[XG_RS_COUNT] = { 0 };
-	bool sok[XG_RS_COUNT];
-	uint8_t swhy[XG_RS_COUNT] = { 0 };
-	for (int i = 0; i < XG_RS_COUNT; i++)
-		sok[i] = delta(pr, sched_field(i), &sd[i], &swhy[i]);
-	fill_sched(r, sd, sok, swhy);
+	fill_dom_sched(r, pr);
 
 	rate(r, pr, XG_COL_LLC_REF, XG_F_LLC_REF, 1.0);
 	rate(r, pr, XG_COL_LLC_MISS, XG_F_LLC_MISS, 1.0);
@@ -359,20 +379,19 @@ static uint8_t sock_why(const struct pair *pr, enum xg_field f)
 static void fill_sock_row(struct xg_row *r, const struct pair *pr, const struct xg_sock *kc)
 {
 	const struct xg_sock *kp = pr->p ? find_sock(pr->ps, pr->p, kc->socket) : NULL;
-	const unsigned occ = 1u << XG_SOCK_L3_OCC, mbm = 1u << XG_SOCK_MBM_TOTAL;
 	memset(r->why, 0, sizeof(r->why));
 	r->valid = 0;
 	r->state[0] = 0;
 	set(r, XG_COL_ID, pr->c->id);
-	if (kc->valid & occ)
+	if (sock_has(kc, XG_SOCK_L3_OCC))
 		set(r, XG_COL_L3_OCC, (double)kc->v[XG_SOCK_L3_OCC]);
 	else
 		unset(r, XG_COL_L3_OCC, sock_why(pr, XG_F_L3_OCC));
-	if (!(kc->valid & mbm))
+	if (!sock_has(kc, XG_SOCK_MBM_TOTAL))
 		unset(r, XG_COL_MEM_BW, sock_why(pr, XG_F_MBM_TOTAL));
 	else if (!pr->p)
 		unset(r, XG_COL_MEM_BW, pr->nobase);
-	else if (!kp || !(kp->valid & mbm))
+	else if (!kp || !sock_has(kp, XG_SOCK_MBM_TOTAL))
 		unset(r, XG_COL_MEM_BW, XG_WHY_SOCKFIRST);
 	else if (kc->v[XG_SOCK_MBM_TOTAL] < kp->v[XG_SOCK_MBM_TOTAL])
 		unset(r, XG_COL_MEM_BW, XG_WHY_RESET);
@@ -399,8 +418,8 @@ static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *curso
 		*why = XG_WHY_FIRST;
 		return NULL;
 	}
-	if (memcmp(p->handle, c->handle, sizeof(c->handle)) || p->gen != c->gen ||
-	    strcmp(p->name, c->name)) {
+	struct xg_dom_ident was = dom_ident(p);
+	if (!dom_same(&was, c, XG_SAME_ROW)) {
 		*why = XG_WHY_RESET;
 		return NULL;
 	}
@@ -434,6 +453,70 @@ static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_
 	return r;
 }
 
+/* The entry for pCPU id in s: the one at index i when the ids line up (the
+ * usual case: both samples list the same pCPUs in order), else a search. */
+static const struct xg_pcpu *find_pcpu(const struct xg_sample *s, size_t i, uint32_t id)
+{
+	if (!s)
+		return NULL;
+	if (i < s->npcpu && s->pcpu[i].id == id)
+		return &s->pcpu[i];
+	for (size_t k = 0; k < s->npcpu; k++)
+		if (s->pcpu[k].id == id)
+			return &s->pcpu[k];
+	return NULL;
+}
+
+/* A pCPU's busy share between p (NULL: none) and c. With both times it is
+ * delta(busy) / (delta(busy) + delta(idle)), which needs no clock of ours
+ * (Linux counts in ticks, at instants of its own); with one of them, the
+ * other is what the interval dt_s leaves. */
+static void pcpu_load(struct xg_pcpu_load *o, const struct xg_pcpu *c, const struct xg_pcpu *p,
+		      double dt_s, uint8_t why_none)
+{
+	double d[XG_PC_COUNT] = { 0, 0 };
+	bool ok[XG_PC_COUNT], reset = false;
+	o->id = c->id;
+	o->valid = false;
+	o->busy_pct = 0;
+	for (int t = 0; t < XG_PC_COUNT; t++) {
+		ok[t] = pcpu_has(c, t) && p && pcpu_has(p, t);
+		if (ok[t] && c->ns[t] < p->ns[t])
+			reset = true;
+		else if (ok[t])
+			d[t] = (double)(c->ns[t] - p->ns[t]);
+	}
+	if (!c->valid)
+		o->why = why_none;
+	else if (reset)
+		o->why = XG_WHY_RESET;
+	else if (!ok[XG_PC_BUSY] && !ok[XG_PC_IDLE])
+		o->why = XG_WHY_PCPUFIRST;
+	if (!c->valid || reset || (!ok[XG_PC_BUSY] && !ok[XG_PC_IDLE]))
+		return;
+	double total = ok[XG_PC_BUSY] && ok[XG_PC_IDLE] ? d[XG_PC_BUSY] + d[XG_PC_IDLE] : dt_s * 1e9;
+	if (total <= 0) {
+		o->why = XG_WHY_NOTIME;
+		return;
+	}
+	double busy = 100.0 * (ok[XG_PC_BUSY] ? d[XG_PC_BUSY] : total - d[XG_PC_IDLE]) / total;
+	o->busy_pct = busy < 0 ? 0 : busy > 100 ? 100 : busy;
+	o->valid = true;
+}
+
+static void metrics_pcpus(const struct xg_sample *prev, const struct xg_sample *cur, double dt_s,
+			  struct xg_table *out)
+{
+	uint8_t why_none = cur->pcpu_why ? cur->pcpu_why : XG_WHY_NOPCPU;
+	xg_grow(&out->pcpu, &out->pcpu_cap, cur->npcpu ? cur->npcpu : 1, sizeof(*out->pcpu));
+	out->npcpu = cur->npcpu;
+	out->pcpu_why = cur->npcpu ? 0 : why_none;
+	for (size_t i = 0; i < cur->npcpu; i++) {
+		const struct xg_pcpu *c = &cur->pcpu[i];
+		pcpu_load(&out->pcpu[i], c, find_pcpu(prev, i, c->id), dt_s, why_none);
+	}
+}
+
 void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *cur, unsigned rows,
 			  struct xg_table *out)
 {
@@ -453,10 +536,11 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 	out->sum.ndom = (unsigned)cur->ndom;
 
 	size_t cursor = 0;
+	struct wait_sum ws = { 0, 0 };
 	for (size_t i = 0; i < cur->ndom; i++) {
 		/* Domain rows stay at 0..ndom-1; sub-rows go after them. */
 		struct xg_row *r = &out->rows[i];
-		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt };
+		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt, .ws = &ws };
 		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
 		pr.both = pr.p && dt > 0 ? pr.c->valid & pr.p->valid : 0;
 		r->base_index = pr.p ? (uint32_t)(pr.p - prev->dom) : XG_NO_BASE;
@@ -492,6 +576,8 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 			}
 		}
 	}
+	out->sum.wait_pct = ws.total_ns > 0 ? 100.0 * ws.wait_ns / ws.total_ns : -1;
+	metrics_pcpus(prev, cur, dt, out);
 }
 
 void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,

@@ -5,46 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-	const char *name;
-	bool counter;
-} fields[XG_F_COUNT] = {
-	[XG_F_CPU_NS] = { "cpu_ns", true },
-	[XG_F_VCPUS] = { "vcpus", false },
-	[XG_F_VCPUS_MAX] = { "vcpus_max", false },
-	[XG_F_MEM] = { "mem_bytes", false },
-	[XG_F_MAXMEM] = { "maxmem_bytes", false },
-	[XG_F_NETS] = { "nets", false },
-	[XG_F_NET_RX_BYTES] = { "net_rx_bytes", true },
-	[XG_F_NET_TX_BYTES] = { "net_tx_bytes", true },
-	[XG_F_NET_RX_PKTS] = { "net_rx_packets", true },
-	[XG_F_NET_TX_PKTS] = { "net_tx_packets", true },
-	[XG_F_NET_RX_ERRS] = { "net_rx_errors", true },
-	[XG_F_NET_TX_ERRS] = { "net_tx_errors", true },
-	[XG_F_NET_RX_DROP] = { "net_rx_drops", true },
-	[XG_F_NET_TX_DROP] = { "net_tx_drops", true },
-	[XG_F_VBDS] = { "vbds", false },
-	[XG_F_DISK_RD_OPS] = { "disk_read_ops", true },
-	[XG_F_DISK_WR_OPS] = { "disk_write_ops", true },
-	[XG_F_DISK_RD_BYTES] = { "disk_read_bytes", true },
-	[XG_F_DISK_WR_BYTES] = { "disk_write_bytes", true },
-	[XG_F_DISK_OO] = { "disk_oo_reqs", true },
-	[XG_F_RUN_NS] = { "run_ns", true },
-	[XG_F_WAIT_NS] = { "wait_ns", true },
-	[XG_F_BLK_NS] = { "blocked_ns", true },
-	[XG_F_OFF_NS] = { "offline_ns", true },
-	[XG_F_LLC_REF] = { "llc_references", true },
-	[XG_F_LLC_MISS] = { "llc_misses", true },
-	[XG_F_INSTR] = { "instructions", true },
-	[XG_F_CYCLES] = { "cycles", true },
-	[XG_F_L3_OCC] = { "l3_occupancy_bytes", false },
-	[XG_F_MBM_TOTAL] = { "mbm_total_bytes", true },
-	[XG_F_MBM_LOCAL] = { "mbm_local_bytes", true },
-	[XG_F_SSID] = { "ssid", false },
+static const char *const field_names[XG_F_COUNT] = {
+	[XG_F_CPU_NS] = "cpu_ns",
+	[XG_F_VCPUS] = "vcpus",
+	[XG_F_VCPUS_MAX] = "vcpus_max",
+	[XG_F_MEM] = "mem_bytes",
+	[XG_F_MAXMEM] = "maxmem_bytes",
+	[XG_F_NETS] = "nets",
+	[XG_F_NET_RX_BYTES] = "net_rx_bytes",
+	[XG_F_NET_TX_BYTES] = "net_tx_bytes",
+	[XG_F_NET_RX_PKTS] = "net_rx_packets",
+	[XG_F_NET_TX_PKTS] = "net_tx_packets",
+	[XG_F_NET_RX_ERRS] = "net_rx_errors",
+	[XG_F_NET_TX_ERRS] = "net_tx_errors",
+	[XG_F_NET_RX_DROP] = "net_rx_drops",
+	[XG_F_NET_TX_DROP] = "net_tx_drops",
+	[XG_F_VBDS] = "vbds",
+	[XG_F_DISK_RD_OPS] = "disk_read_ops",
+	[XG_F_DISK_WR_OPS] = "disk_write_ops",
+	[XG_F_DISK_RD_BYTES] = "disk_read_bytes",
+	[XG_F_DISK_WR_BYTES] = "disk_write_bytes",
+	[XG_F_DISK_OO] = "disk_oo_reqs",
+	[XG_F_RUN_NS] = "run_ns",
+	[XG_F_WAIT_NS] = "wait_ns",
+	[XG_F_BLK_NS] = "blocked_ns",
+	[XG_F_OFF_NS] = "offline_ns",
+	[XG_F_LLC_REF] = "llc_references",
+	[XG_F_LLC_MISS] = "llc_misses",
+	[XG_F_INSTR] = "instructions",
+	[XG_F_CYCLES] = "cycles",
+	[XG_F_L3_OCC] = "l3_occupancy_bytes",
+	[XG_F_MBM_TOTAL] = "mbm_total_bytes",
+	[XG_F_MBM_LOCAL] = "mbm_local_bytes",
+	[XG_F_SSID] = "ssid",
 };
 
-const char *field_name(enum xg_field f) { return f < XG_F_COUNT ? fields[f].name : "?"; }
-bool field_is_counter(enum xg_field f) { return f < XG_F_COUNT && fields[f].counter; }
+const char *field_name(enum xg_field f) { return f < XG_F_COUNT ? field_names[f] : "?"; }
 
 void sample_init(struct xg_sample *s)
 {
@@ -66,6 +62,7 @@ void sample_free(struct xg_sample *s)
 	free(s->dom);
 	free(s->vcpu);
 	free(s->sock);
+	free(s->pcpu);
 	sample_init(s);
 }
 
@@ -76,6 +73,8 @@ void sample_clear(struct xg_sample *s)
 	s->ndom = 0;
 	s->nvcpu = 0;
 	s->nsock = 0;
+	s->npcpu = 0;
+	s->pcpu_why = 0;
 }
 
 void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
@@ -93,9 +92,14 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
 		memcpy(dst->vcpu, src->vcpu, src->nvcpu * sizeof(*dst->vcpu));
 	if (src->nsock)
 		memcpy(dst->sock, src->sock, src->nsock * sizeof(*dst->sock));
+	xg_grow(&dst->pcpu, &dst->pcpu_cap, src->npcpu, sizeof(*dst->pcpu));
+	if (src->npcpu)
+		memcpy(dst->pcpu, src->pcpu, src->npcpu * sizeof(*dst->pcpu));
 	dst->ndom = src->ndom;
 	dst->nvcpu = src->nvcpu;
 	dst->nsock = src->nsock;
+	dst->npcpu = src->npcpu;
+	dst->pcpu_why = src->pcpu_why;
 	for (size_t i = 1; i < src->nreason; i++)
 		dst->reason[i] = xg_strdup(src->reason[i]);
 	dst->nreason = src->nreason;
@@ -135,6 +139,15 @@ struct xg_sock *sample_add_socks(struct xg_sample *s, struct xg_dom *d, size_t n
 	return k;
 }
 
+struct xg_pcpu *sample_add_pcpus(struct xg_sample *s, size_t n)
+{
+	xg_grow(&s->pcpu, &s->pcpu_cap, s->npcpu + n, sizeof(*s->pcpu));
+	struct xg_pcpu *p = s->pcpu + s->npcpu;
+	memset(p, 0, n * sizeof(*p));
+	s->npcpu += n;
+	return p;
+}
+
 uint8_t sample_reason(struct xg_sample *s, const char *text)
 {
 	for (size_t i = 1; i < s->nreason; i++)
@@ -170,6 +183,21 @@ const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_f
 	return r && r < s->nreason ? s->reason[r] : NULL;
 }
 
+const char *sample_cache_uncounted(const struct xg_sample *s)
+{
+	const char *why = NULL;
+	for (size_t i = 0; i < s->ndom; i++) {
+		const struct xg_dom *d = &s->dom[i];
+		if (dom_has(d, XG_F_LLC_REF) || dom_has(d, XG_F_LLC_MISS))
+			return NULL;
+		if (!why)
+			why = dom_why(s, d, XG_F_LLC_MISS);
+	}
+	if (!s->ndom)
+		return NULL;
+	return why ? why : "not counted";
+}
+
 static int cmp_dom(const void *a, const void *b)
 {
 	const struct xg_dom *x = a, *y = b;
@@ -185,7 +213,7 @@ void sample_sort(struct xg_sample *s)
 		}
 }
 
-const struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id)
+struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id)
 {
 	size_t lo = 0, hi = s->ndom;
 	while (lo < hi) {
@@ -196,4 +224,68 @@ const struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id)
 			hi = mid;
 	}
 	return lo < s->ndom && s->dom[lo].id == id ? &s->dom[lo] : NULL;
+}
+
+struct xg_dom_ident dom_ident(const struct xg_dom *d)
+{
+	struct xg_dom_ident k = { .id = d->id, .gen = d->gen };
+	memcpy(k.handle, d->handle, sizeof(k.handle));
+	memcpy(k.name, d->name, sizeof(k.name));
+	return k;
+}
+
+bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how)
+{
+	if (was->id != now->id || was->gen != now->gen ||
+	    memcmp(was->handle, now->handle, sizeof(was->handle)))
+		return false;
+	return how == XG_SAME_OBJECT || !strncmp(was->name, now->name, XG_NAME_MAX);
+}
+
+void carry_init(struct xg_carry *c, size_t size)
+{
+	memset(c, 0, sizeof(*c));
+	c->size = size;
+}
+
+void carry_free(struct xg_carry *c)
+{
+	free(c->cur);
+	free(c->next);
+	carry_init(c, c->size);
+}
+
+void carry_begin(struct xg_carry *c, size_t max)
+{
+	xg_grow(&c->next, &c->next_cap, max, c->size);
+	c->nnext = 0;
+	c->cursor = 0;
+}
+
+void *carry_take(struct xg_carry *c, const struct xg_dom *d, enum xg_same how)
+{
+	const struct xg_dom_ident *old = NULL;
+	while (c->cursor < c->n && ((const struct xg_dom_ident *)carry_at(c, c->cursor))->id < d->id)
+		c->cursor++;
+	if (c->cursor < c->n && dom_same(carry_at(c, c->cursor), d, how))
+		old = carry_at(c, c->cursor++);
+	xg_grow(&c->next, &c->next_cap, c->nnext + 1, c->size);
+	void *e = (char *)c->next + c->nnext++ * c->size;
+	if (old)
+		memcpy(e, old, c->size);
+	else
+		memset(e, 0, c->size);
+	*(struct xg_dom_ident *)e = dom_ident(d);
+	return e;
+}
+
+void carry_end(struct xg_carry *c)
+{
+	void *t = c->cur;
+	size_t tc = c->cap;
+	c->cur = c->next;
+	c->cap = c->next_cap;
+	c->n = c->nnext;
+	c->next = t;
+	c->next_cap = tc;
 }

@@ -19,6 +19,9 @@ void view_init(struct xg_view *v, const struct xg_config *cfg)
 	v->show_cache = !cfg->nocache;
 	v->sumcache = !cfg->nosumcache;
 	v->show_vcpus = cfg->vcpus;
+	v->show_meters = true;
+	view_cols_reset(v);
+	thresholds_defaults(&v->thr);
 	v->reverse = cfg->reverse;
 	v->delay_s = cfg->delay_s;
 	if (cfg->sort) {
@@ -93,6 +96,11 @@ int view_load_vmfile(struct xg_view *v, const char *path, struct xg_err *err)
 
 bool view_col_visible(const struct xg_view *v, enum xg_col c)
 {
+	return !view_col_hidden(v, c) && view_group_visible(v, c);
+}
+
+bool view_group_visible(const struct xg_view *v, enum xg_col c)
+{
 	switch (xg_columns[c].group) {
 	case XG_GRP_NET: return v->show_net;
 	case XG_GRP_DISK: return v->show_disk;
@@ -100,14 +108,9 @@ bool view_col_visible(const struct xg_view *v, enum xg_col c)
 	case XG_GRP_CACHE: return v->show_cache && v->sumcache;
 	case XG_GRP_CACHE_BD: return v->show_cache && !v->sumcache;
 	case XG_GRP_CMT: return v->show_cache;
-	case XG_GRP_TREND: return false;
+	case XG_GRP_TREND: return v->show_trend;
 	default: return true;
 	}
-}
-
-bool view_col_on_screen(const struct xg_view *v, enum xg_col c)
-{
-	return c == XG_COL_NAME || view_col_visible(v, c) || (c == XG_COL_TREND && v->show_trend);
 }
 
 bool view_socket_rows(const struct xg_view *v)
@@ -120,21 +123,81 @@ unsigned view_row_kinds(const struct xg_view *v)
 	return (v->show_vcpus ? XG_ROWS_VCPUS : 0u) | (view_socket_rows(v) ? XG_ROWS_SOCKETS : 0u);
 }
 
+static int col_pos(const struct xg_view *v, enum xg_col c)
+{
+	for (int i = 0; i < XG_COL_COUNT; i++)
+		if (v->col_order[i] == c)
+			return i;
+	return 0;
+}
+
 void view_sort_step(struct xg_view *v, int dir)
 {
-	int c = (int)v->sort_col;
+	int p = col_pos(v, v->sort_col);
 	for (int i = 0; i < XG_COL_COUNT; i++) {
-		c = (c + (dir < 0 ? XG_COL_COUNT - 1 : 1)) % XG_COL_COUNT;
-		if (view_col_visible(v, (enum xg_col)c)) {
-			v->sort_col = (enum xg_col)c;
+		p = (p + (dir < 0 ? XG_COL_COUNT - 1 : 1)) % XG_COL_COUNT;
+		if (view_col_visible(v, v->col_order[p]) && view_sortable(v->col_order[p])) {
+			v->sort_col = v->col_order[p];
 			return;
 		}
 	}
 }
 
+void view_cols_reset(struct xg_view *v)
+{
+	for (int c = 0; c < XG_COL_COUNT; c++)
+		v->col_order[c] = (enum xg_col)c;
+	v->col_hidden = 0;
+}
+
+void view_cols_order(struct xg_view *v, const enum xg_col *list, size_t n)
+{
+	uint64_t placed = 0;
+	int k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (list[i] < XG_COL_COUNT && !((placed >> list[i]) & 1)) {
+			placed |= 1ull << list[i];
+			v->col_order[k++] = list[i];
+		}
+	for (int c = 0; c < XG_COL_COUNT; c++)
+		if (!((placed >> c) & 1))
+			v->col_order[k++] = (enum xg_col)c;
+}
+
+void view_col_move(struct xg_view *v, enum xg_col c, int dir)
+{
+	int p = col_pos(v, c), q = dir < 0 ? p - 1 : p + 1;
+	if (q < 0 || q >= XG_COL_COUNT)
+		return;
+	v->col_order[p] = v->col_order[q];
+	v->col_order[q] = c;
+}
+
+/* The sort column went out of sight: CPU% in its natural order (NAME when
+ * CPU% is hidden too; NAME itself never goes). */
+static void sort_fallback(struct xg_view *v)
+{
+	if (view_col_visible(v, v->sort_col) || v->sort_col == XG_COL_NAME)
+		return;
+	v->sort_col = view_col_visible(v, XG_COL_CPU_PCT) ? XG_COL_CPU_PCT : XG_COL_NAME;
+	v->reverse = false;
+}
+
+bool view_col_set_hidden(struct xg_view *v, enum xg_col c, bool hide)
+{
+	if (c == XG_COL_NAME || c >= XG_COL_COUNT)
+		return false;
+	if (hide)
+		v->col_hidden |= 1ull << c;
+	else
+		v->col_hidden &= ~(1ull << c);
+	sort_fallback(v);
+	return true;
+}
+
 bool view_sortable(enum xg_col c)
 {
-	return xg_columns[c].group != XG_GRP_TREND;
+	return col_has_value(c);
 }
 
 void view_sort_by(struct xg_view *v, enum xg_col c)
@@ -162,6 +225,7 @@ static bool *toggle_flag(struct xg_view *v, enum xg_toggle g)
 	case XG_TOGGLE_SUMCACHE: return &v->sumcache;
 	case XG_TOGGLE_SCHED: return &v->show_sched;
 	case XG_TOGGLE_VCPUS: return &v->show_vcpus;
+	case XG_TOGGLE_METERS: return &v->show_meters;
 	case XG_TOGGLE_TREND: return &v->show_trend;
 	case XG_TOGGLE_COUNT: break;
 	}
@@ -174,11 +238,20 @@ bool view_toggle(struct xg_view *v, enum xg_toggle g)
 	if (!flag)
 		return false;
 	*flag = !*flag;
-	if (!view_col_visible(v, v->sort_col) && v->sort_col != XG_COL_NAME) {
-		v->sort_col = XG_COL_CPU_PCT;
-		v->reverse = false;
-	}
+	sort_fallback(v);
 	return *flag;
+}
+
+bool view_toggle_get(const struct xg_view *v, enum xg_toggle g)
+{
+	const bool *flag = toggle_flag((struct xg_view *)v, g);
+	return flag && *flag;
+}
+
+void view_toggle_set(struct xg_view *v, enum xg_toggle g, bool on)
+{
+	if (view_toggle_get(v, g) != on)
+		view_toggle(v, g);
 }
 
 bool view_delay_valid(double d)

@@ -98,7 +98,7 @@ static void self_cost(struct xg_engine *e)
 	e->self_cpu_last = now;
 }
 
-int engine_step(struct xg_engine *e, struct xg_err *err)
+static int step(struct xg_engine *e, struct xg_err *err)
 {
 	int rc = take(e, true, err);
 	if (rc)
@@ -107,6 +107,14 @@ int engine_step(struct xg_engine *e, struct xg_err *err)
 	self_cost(e);
 	view_apply(&e->view, &e->table);
 	return 0;
+}
+
+int engine_step(struct xg_engine *e, struct xg_err *err)
+{
+	int rc = step(e, err);
+	if (e->on_refresh)
+		e->on_refresh(e->on_refresh_ctx, e, rc);
+	return rc;
 }
 
 void engine_history_on(struct xg_engine *e, unsigned want)
@@ -177,6 +185,24 @@ uint64_t engine_wait_ns(struct xg_engine *e)
 		}
 	}
 	return (uint64_t)(e->view.delay_s * 1e9);
+}
+
+int engine_reopen_record(struct xg_engine *e, struct xg_err *err)
+{
+	if (!e->cfg->record)
+		return 0;
+	struct xg_err close_err = { 0 };
+	int rc = e->rec ? recorder_close(e->rec, &close_err) : 0;
+	/* A fresh recorder starts a new file: the next append needs no
+	 * previous sample. */
+	e->rec = recorder_open(e->cfg->record, err);
+	if (!e->rec)
+		return -1;
+	if (rc < 0) {
+		*err = close_err;
+		return -1;
+	}
+	return 0;
 }
 
 void engine_close(struct xg_engine *e)

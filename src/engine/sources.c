@@ -1,25 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The source registry and --source auto. */
+#include "xgtop/core/format.h"
 #include "xgtop/core/source.h"
 
 #include <string.h>
 
+extern const struct xg_source_ops source_xen_ops;
 extern const struct xg_source_ops source_linux_ops;
 extern const struct xg_source_ops source_replay_ops;
 extern const struct xg_source_ops source_trace_ops;
-#ifdef HAVE_XEN
-extern const struct xg_source_ops source_xen_ops;
+
+#ifndef HAVE_XEN
+/* Built without the Xen libraries: the name stays registered, so --source
+ * xen is understood and says what is missing; auto never picks it. */
+static bool xen_absent_probe(void)
+{
+	return false;
+}
+
+static int xen_absent_open(struct xg_source **out, const struct xg_config *cfg,
+			   struct xg_err *err)
+{
+	(void)out;
+	(void)cfg;
+	return xg_fail(err, "--source xen: this xgtop was built without the Xen libraries "
+		       "(install libxen-dev and rebuild)");
+}
+
+const struct xg_source_ops source_xen_ops = {
+	.name = "xen",
+	.probe = xen_absent_probe,
+	.open = xen_absent_open,
+};
 #endif
 
 const struct xg_source_ops *const xg_sources[] = {
-#ifdef HAVE_XEN
 	&source_xen_ops,
-#endif
 	&source_linux_ops,
 	&source_replay_ops,
 	&source_trace_ops,
 	NULL
 };
+
+const struct xg_source_ops *source_lookup(const char *name)
+{
+	for (size_t i = 0; name && xg_sources[i]; i++)
+		if (!strcmp(xg_sources[i]->name, name))
+			return xg_sources[i];
+	return NULL;
+}
+
+void source_names(char *buf, size_t n)
+{
+	const char *names[XG_ARRAY_LEN(xg_sources)] = { "auto" };
+	size_t k = 1;
+	for (size_t i = 0; xg_sources[i]; i++)
+		names[k++] = xg_sources[i]->name;
+	fmt_list_or(buf, n, names, k);
+}
 
 const struct xg_source_ops *source_find(const char *name, struct xg_err *err)
 {
@@ -30,12 +68,11 @@ const struct xg_source_ops *source_find(const char *name, struct xg_err *err)
 		xg_fail(err, "no data source works on this host");
 		return NULL;
 	}
-	for (size_t i = 0; xg_sources[i]; i++)
-		if (!strcmp(xg_sources[i]->name, name))
-			return xg_sources[i];
-	if (!strcmp(name, "xen"))
-		xg_fail(err, "--source xen: this xgtop was built without the Xen libraries (install libxen-dev and rebuild)");
-	else
-		xg_fail(err, "--source %s: unknown source (auto, xen, linux, replay, trace)", name);
-	return NULL;
+	const struct xg_source_ops *ops = source_lookup(name);
+	if (!ops) {
+		char names[128];
+		source_names(names, sizeof(names));
+		xg_fail(err, "--source %s: unknown source (%s)", name, names);
+	}
+	return ops;
 }

@@ -4,6 +4,7 @@
 #include "xgtop/linux/linux.h"
 #include "xgtop/core/sample.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,8 @@ void lx_node_open(struct lx_node *n)
 		snprintf(n->hypervisor, sizeof(n->hypervisor), "Linux");
 	}
 	n->cpu_khz = read_khz();
+	long hz = sysconf(_SC_CLK_TCK);
+	n->ticks_per_s = hz > 0 ? (uint64_t)hz : 100;
 }
 
 void lx_node_fill(const struct lx_node *n, struct xg_host *h)
@@ -73,4 +76,70 @@ void lx_node_fill(const struct lx_node *n, struct xg_host *h)
 	}
 	h->self_cpu_ns = xg_self_cpu_ns();
 	host_mark(h, XG_H_SELF_CPU);
+}
+
+bool lx_parse_stat_cpu(const char *line, uint32_t *id, uint64_t *busy, uint64_t *idle)
+{
+	/* user nice system idle iowait irq softirq steal (guest guest_nice) */
+	static const bool is_idle[8] = { false, false, false, true, true, false, false, false };
+	uint64_t v[8] = { 0 }, n;
+	if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+		return false;
+	char *e;
+	unsigned long long cpu = strtoull(line + 3, &e, 10);
+	if (cpu > UINT32_MAX || *e != ' ')
+		return false;
+	for (n = 0; n < 8 && *e == ' '; n++) {
+		const char *p = e + strspn(e, " ");
+		if (*p < '0' || *p > '9')
+			break;
+		v[n] = strtoull(p, &e, 10);
+	}
+	if (n < 4)   /* idle is the fourth; older kernels stop after it */
+		return false;
+	*id = (uint32_t)cpu;
+	*busy = *idle = 0;
+	for (int i = 0; i < 8; i++)
+		*(is_idle[i] ? idle : busy) += v[i];
+	return true;
+}
+
+static uint64_t ticks_ns(const struct lx_node *n, uint64_t ticks)
+{
+	return (uint64_t)((unsigned __int128)ticks * 1000000000u / n->ticks_per_s);
+}
+
+void lx_node_pcpus(const struct lx_node *n, struct xg_sample *out)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	char line[512], why[128];
+	if (!f) {
+		snprintf(why, sizeof(why), "/proc/stat: %s", strerror(errno));
+		out->pcpu_why = sample_reason(out, why);
+		return;
+	}
+	/* The cpu lines come first; the interrupt counts after them can be
+	 * long, so stop at the first other line. A line longer than the
+	 * buffer is no cpu line (its rest would parse as a line of its own). */
+	bool cont = false;
+	while (fgets(line, sizeof(line), f)) {
+		bool whole = strchr(line, '\n') != NULL, part = cont;
+		cont = !whole;
+		uint32_t id;
+		uint64_t busy, idle;
+		if (part)
+			continue;
+		if (strncmp(line, "cpu", 3))
+			break;
+		if (!whole || !lx_parse_stat_cpu(line, &id, &busy, &idle))
+			continue;
+		struct xg_pcpu *p = sample_add_pcpus(out, 1);
+		p->id = id;
+		p->ns[XG_PC_BUSY] = ticks_ns(n, busy);
+		p->ns[XG_PC_IDLE] = ticks_ns(n, idle);
+		p->valid = 1u << XG_PC_BUSY | 1u << XG_PC_IDLE;
+	}
+	fclose(f);
+	if (!out->npcpu)
+		out->pcpu_why = sample_reason(out, "/proc/stat has no per-CPU lines");
 }

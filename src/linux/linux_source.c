@@ -376,6 +376,7 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 	out->host.mono_ns = xg_now_mono_ns();
 	out->host.real_ns = xg_now_real_ns();
 	lx_node_fill(&s->node, &out->host);
+	lx_node_pcpus(&s->node, out);
 	if (s->cgroup_mode && lx_cgroup_list(&s->cg, err) < 0)
 		return XG_COLLECT_ERROR;
 	if (lx_scan_run(&s->sc, err) < 0)

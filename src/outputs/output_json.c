@@ -3,7 +3,8 @@
  * selected domain. Always valid JSON: strings are escaped byte by byte,
  * and a figure that is not a finite measured number is null, with the
  * reason under "why" when one is known. */
-#include "output_int.h"
+#include "xgtop/outputs/json.h"
+#include "output_util.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,33 +14,6 @@
 #define VCPU_ROWS_KEY "vcpu_rows"
 /* The per-socket CMT/MBM rows of a domain (--nosumcache). */
 #define SOCKET_ROWS_KEY "sockets"
-
-void sink_json_string(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-	const unsigned char *run = s;   /* bytes that go out as they are */
-	fputc('"', f);
-	while (*s) {
-		uint32_t cp;
-		size_t n = xg_utf8_decode(s, &cp);
-		if (n && cp != '"' && cp != '\\' && cp >= 0x20 && cp != 0x7f &&
-		    !(cp >= 0x80 && cp < 0xa0)) {
-			s += n;
-			continue;
-		}
-		fwrite(run, 1, (size_t)(s - run), f);
-		if (!n)
-			fputs("\xef\xbf\xbd", f);     /* U+FFFD for a stray byte */
-		else if (cp == '"' || cp == '\\')
-			fprintf(f, "\\%c", (int)cp);
-		else
-			fprintf(f, "\\u%04x", (unsigned)cp);  /* C0/C1 controls */
-		s += n ? n : 1;
-		run = s;
-	}
-	fwrite(run, 1, (size_t)(s - run), f);
-	fputc('"', f);
-}
 
 static void put_double(FILE *f, double v, const char *fmt, bool valid)
 {
@@ -64,11 +38,11 @@ static void put_host(FILE *f, const struct xg_table *t)
 	if (!h)
 		h = &none;
 	fputs("\"host\":{\"source\":", f);
-	sink_json_string(f, h->source);
+	json_write_string(f, h->source);
 	fputs(",\"hypervisor\":", f);
-	sink_json_string(f, h->hypervisor);
+	json_write_string(f, h->hypervisor);
 	fputs(",\"hostname\":", f);
-	sink_json_string(f, h->hostname);
+	json_write_string(f, h->hostname);
 	fputs(",\"pcpus\":", f);
 	put_u64(f, h->pcpus, host_has(h, XG_H_PCPUS));
 	fputs(",\"cpu_khz\":", f);
@@ -93,19 +67,19 @@ static bool is_named(enum xg_col c)
 
 /* The numeric fields of a row (those that apply to it: a socket row has
  * L3 occupancy and memory bandwidth only) and the reasons for its nulls. */
-static void put_values(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
+static void put_values(FILE *f, const struct output_cols *oc, const struct xg_table *t,
 		       const struct xg_row *r)
 {
-	char buf[SINK_NUM_MAX];
+	char buf[OUTPUT_NUM_MAX];
 	bool null[XG_COL_COUNT] = { false };
 	bool first_why = true;
 
-	for (size_t k = 0; k < sc->n; k++) {
-		enum xg_col c = sc->c[k];
+	for (size_t k = 0; k < oc->n; k++) {
+		enum xg_col c = oc->c[k];
 		if (is_named(c) || !row_col_applies(r, c))
 			continue;
 		fprintf(f, ",\"%s\":", xg_columns[c].key);
-		if (sink_raw_number(c, r, buf, sizeof(buf))) {
+		if (output_raw_number(c, r, buf, sizeof(buf))) {
 			fputs(buf, f);
 		} else {
 			fputs("null", f);
@@ -113,13 +87,13 @@ static void put_values(FILE *f, const struct sink_cols *sc, const struct xg_tabl
 		}
 	}
 	fputs(",\"why\":{", f);
-	for (size_t k = 0; k < sc->n; k++) {
-		enum xg_col c = sc->c[k];
+	for (size_t k = 0; k < oc->n; k++) {
+		enum xg_col c = oc->c[k];
 		const char *why = null[c] ? row_why(t, r, c) : NULL;
 		if (!why || !*why)
 			continue;
 		fprintf(f, "%s\"%s\":", first_why ? "" : ",", xg_columns[c].key);
-		sink_json_string(f, why);
+		json_write_string(f, why);
 		first_why = false;
 	}
 	fputc('}', f);
@@ -130,10 +104,10 @@ static void put_state(FILE *f, const struct xg_row *r)
 	char st[sizeof(r->state) + 1];
 	memcpy(st, r->state, sizeof(r->state));
 	st[sizeof(r->state)] = 0;
-	sink_json_string(f, st);
+	json_write_string(f, st);
 }
 
-static void put_domain(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
+static void put_domain(FILE *f, const struct output_cols *oc, const struct xg_table *t,
 		       const struct xg_row *r)
 {
 	fprintf(f, "{\"id\":%u", (unsigned)r->id);
@@ -142,33 +116,33 @@ static void put_domain(FILE *f, const struct sink_cols *sc, const struct xg_tabl
 	if (r->sock_row)            /* the same for a socket row */
 		fprintf(f, ",\"socket\":%u", (unsigned)r->socket);
 	fputs(",\"name\":", f);
-	sink_json_string(f, r->name);
+	json_write_string(f, r->name);
 	fputs(",\"state\":", f);
 	put_state(f, r);
 	if (r->guest_reported)
 		fputs(",\"cache_guest_reported\":true", f);
-	put_values(f, sc, t, r);
+	put_values(f, oc, t, r);
 }
 
-static void put_vcpu(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
+static void put_vcpu(FILE *f, const struct output_cols *oc, const struct xg_table *t,
 		     const struct xg_row *r)
 {
 	fprintf(f, "{\"vcpu\":%d,\"state\":", (int)r->vcpu);
 	put_state(f, r);
-	put_values(f, sc, t, r);
+	put_values(f, oc, t, r);
 	fputc('}', f);
 }
 
-static void put_socket(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
+static void put_socket(FILE *f, const struct output_cols *oc, const struct xg_table *t,
 		       const struct xg_row *r)
 {
 	fprintf(f, "{\"socket\":%u", (unsigned)r->socket);
-	put_values(f, sc, t, r);
+	put_values(f, oc, t, r);
 	fputc('}', f);
 }
 
 /* Writes the sub-rows of one kind among order[from, to) as a list. */
-static void put_subrows(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
+static void put_subrows(FILE *f, const struct output_cols *oc, const struct xg_table *t,
 			const struct xg_view *v, size_t from, size_t to, bool sockets)
 {
 	bool first = true;
@@ -180,23 +154,25 @@ static void put_subrows(FILE *f, const struct sink_cols *sc, const struct xg_tab
 		fputs(first ? "" : ",", f);
 		first = false;
 		if (sockets)
-			put_socket(f, sc, t, r);
+			put_socket(f, oc, t, r);
 		else
-			put_vcpu(f, sc, t, r);
+			put_vcpu(f, oc, t, r);
 	}
 	fputc(']', f);
 }
 
-int sink_json_write(FILE *f, const struct sink_cols *sc, const struct xg_table *t,
-		    const struct xg_view *v, struct xg_err *err)
+static int json_write(struct output *o, const struct xg_table *t, const struct xg_view *v,
+		      struct xg_err *err)
 {
+	const struct output_cols *oc = &o->cols;
+	FILE *f = o->f;
 	char when[40];
 	bool first = true;
 
 	fputs("{\"time\":", f);
 	if (t->cur) {
-		sink_time_iso(when, sizeof(when), t->cur->host.real_ns);
-		sink_json_string(f, when);
+		output_time_iso(when, sizeof(when), t->cur->host.real_ns);
+		json_write_string(f, when);
 	} else {
 		fputs("null", f);
 	}
@@ -213,20 +189,22 @@ int sink_json_write(FILE *f, const struct sink_cols *sc, const struct xg_table *
 			while (end < v->norder && !row_is_dom(&t->rows[v->order[end]]) &&
 			       t->rows[v->order[end]].dom_index == r->dom_index)
 				end++;
-		if ((r->vcpu >= 0 && !sc->vcpus) || (r->sock_row && !sc->socks)) {
+		if ((r->vcpu >= 0 && !oc->vcpus) || (r->sock_row && !oc->socks)) {
 			i = end;
 			continue;
 		}
 		fputs(first ? "" : ",", f);
 		first = false;
-		put_domain(f, sc, t, r);
-		if (row_is_dom(r) && sc->socks)
-			put_subrows(f, sc, t, v, i + 1, end, true);
-		if (row_is_dom(r) && sc->vcpus)
-			put_subrows(f, sc, t, v, i + 1, end, false);
+		put_domain(f, oc, t, r);
+		if (row_is_dom(r) && oc->socks)
+			put_subrows(f, oc, t, v, i + 1, end, true);
+		if (row_is_dom(r) && oc->vcpus)
+			put_subrows(f, oc, t, v, i + 1, end, false);
 		fputc('}', f);
 		i = end;
 	}
 	fputs("]}\n", f);
-	return sink_flush(f, err);
+	return output_flush(f, err);
 }
+
+const struct output_format output_json_format = { XG_OUT_JSON, "json", json_write };

@@ -2,9 +2,9 @@
 /* Text output, laid out like `top -b`: a summary block, then the visible
  * columns of the selected rows, every column as wide as its widest cell so
  * the output stays aligned whatever the names and values. */
+#include "xgtop/core/format.h"
 #include "xgtop/outputs/explain.h"
-#include "xgtop/outputs/output.h"
-#include "output_int.h"
+#include "output_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -62,21 +62,6 @@ static void put_padded(FILE *f, const char *s, size_t width, bool left, bool las
 		put_spaces(f, pad);
 }
 
-static void human_bytes(char *buf, size_t n, uint64_t b)
-{
-	static const char unit[] = "KMGTPE";
-	double v = (double)b;
-	int u = -1;
-	while (v >= 1024.0 && u < 5) {
-		v /= 1024.0;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, n, "%lluB", (unsigned long long)b);
-	else
-		snprintf(buf, n, "%.1f%c", v, unit[u]);
-}
-
 static void write_summary(FILE *f, const struct xg_table *t)
 {
 	const struct xg_summary *s = &t->sum;
@@ -84,7 +69,7 @@ static void write_summary(FILE *f, const struct xg_table *t)
 	char when[40] = "-", a[32], b[32];
 
 	if (h) {
-		sink_time_iso(when, sizeof(when), h->real_ns);
+		output_time_iso(when, sizeof(when), h->real_ns);
 		when[10] = ' ';            /* "2026-11-30 02:36:58", to the second */
 		when[19] = 0;
 	}
@@ -115,8 +100,8 @@ static void write_summary(FILE *f, const struct xg_table *t)
 	if (s->interval_s > 0)
 		fprintf(f, ", domains %.1f%%", s->cpu_pct_total);
 	if (h && host_has(h, XG_H_MEM)) {
-		human_bytes(a, sizeof(a), h->mem_total);
-		human_bytes(b, sizeof(b), h->mem_free);
+		fmt_size(a, sizeof(a), (double)h->mem_total);
+		fmt_size(b, sizeof(b), (double)h->mem_free);
 		fprintf(f, "   Mem: %s total, %s free\n", a, b);
 	} else {
 		fputs("   Mem: -\n", f);
@@ -150,14 +135,15 @@ static void write_table(FILE *f, const struct xg_table *t, const struct xg_view 
 	char buf[CELL_MAX], *text = NULL;
 	size_t *off = NULL, len = 0, cap = 0;
 
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		if (!view_col_visible(v, (enum xg_col)c))
+	for (int k = 0; k < XG_COL_COUNT; k++) {
+		enum xg_col c = v->col_order[k];   /* the column chooser's order */
+		if (!view_col_visible(v, c) || !col_has_value(c))
 			continue;
 		size_t w = text_width(xg_columns[c].header);
 		if (xg_columns[c].width > 0 && (size_t)xg_columns[c].width > w)
 			w = (size_t)xg_columns[c].width;
 		width[ncol] = w;
-		cols[ncol++] = (enum xg_col)c;
+		cols[ncol++] = c;
 	}
 	if (v->norder)
 		off = xg_malloc(v->norder * ncol * sizeof(*off));
@@ -193,52 +179,44 @@ static void write_table(FILE *f, const struct xg_table *t, const struct xg_view 
 	free(text);
 }
 
-int sink_text_write(FILE *f, const struct xg_table *t, const struct xg_view *v, bool first,
-		    struct xg_err *err)
+static int text_write(struct output *o, const struct xg_table *t, const struct xg_view *v,
+		      struct xg_err *err)
 {
-	if (!first)
-		fputc('\n', f);
-	write_summary(f, t);
-	write_table(f, t, v);
-	return sink_flush(f, err);
+	if (o->iter)
+		fputc('\n', o->f);
+	write_summary(o->f, t);
+	write_table(o->f, t, v);
+	return output_flush(o->f, err);
 }
+
+const struct output_format output_text_format = { XG_OUT_TEXT, "text", text_write };
 
 /* For each visible column that shows `-` in some domain row, the distinct
  * reasons (the same list --explain gives) and how many domains each covers. */
 static void write_why(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	char buf[CELL_MAX];
-	bool any = false;
-	size_t ndom = 0;
+	bool cols[XG_COL_COUNT];
+	struct xg_reasons R;
+	size_t ndom, nsock;
 
-	for (size_t i = 0; i < v->norder; i++)
-		ndom += row_is_dom(order_row(t, v, i));
+	for (int c = 0; c < XG_COL_COUNT; c++)
+		cols[c] = view_col_visible(v, (enum xg_col)c);
+	explain_collect(&R, t, v, cols, &ndom, &nsock);
 	fputs("\nWhy '-':\n", f);
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		struct xg_reason_count rc[16];
-		if (!view_col_visible(v, (enum xg_col)c))
-			continue;
-		size_t n = explain_reasons(t, v, (enum xg_col)c, rc, XG_ARRAY_LEN(rc));
-		for (size_t k = 0; k < n; k++) {
-			fprintf(f, "  %s (%s): %s [%u of %zu domains]\n", xg_columns[c].header,
-				xg_columns[c].key, xg_escape_name(buf, sizeof(buf), rc[k].why),
-				rc[k].count, ndom);
-			any = true;
-		}
-		size_t nsock = 0;
-		n = explain_socket_reasons(t, v, (enum xg_col)c, rc, XG_ARRAY_LEN(rc), &nsock);
-		for (size_t k = 0; k < n; k++) {
-			fprintf(f, "  %s (%s): %s [%u of %zu socket rows]\n", xg_columns[c].header,
-				xg_columns[c].key, xg_escape_name(buf, sizeof(buf), rc[k].why),
-				rc[k].count, nsock);
-			any = true;
-		}
+	for (size_t k = 0; k < R.n; k++) {
+		const struct xg_reason *p = &R.v[k];
+		fprintf(f, "  %s (%s): %s [%u of %zu %s]\n", xg_columns[p->col].header,
+			xg_columns[p->col].key, xg_escape_name(buf, sizeof(buf), p->why), p->count,
+			p->socket ? nsock : ndom, p->socket ? "socket rows" : "domains");
 	}
-	if (!any)
+	if (R.more)
+		fputs("  (" XG_WHY_MORE ")\n", f);
+	if (!R.n)
 		fputs("  every figure shown was measured\n", f);
 }
 
-int sink_write_report(FILE *f, const struct xg_table *t, const struct xg_view *v)
+int output_write_report(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	write_summary(f, t);
 	write_table(f, t, v);

@@ -5,6 +5,7 @@
  * the guest received, as netback counts), VBD sectors of 512 bytes. The six
  * counter columns widen to fit their largest value, as xentop's do. */
 #include "xgtop/outputs/output_xentop.h"
+#include "output_util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,10 +13,28 @@
 #include <string.h>
 #include <strings.h>
 
-enum {
-	W_NETTX, W_NETRX, W_VBD_RD, W_VBD_WR, W_VBD_RSECT, W_VBD_WSECT, W_COUNT
+/* The columns after MAXMEM(%): whole numbers, right-aligned. The six
+ * counters (grow) widen to fit their largest value, as xentop's do. */
+static const struct {
+	const char *name;
+	int width;
+	bool grow;
+	enum xg_field f;
+	uint64_t div;
+} tail[] = {
+	{ "VCPUS", 5, false, XG_F_VCPUS_MAX, 1 },
+	{ "NETS", 4, false, XG_F_NETS, 1 },
+	{ "NETTX(k)", 8, true, XG_F_NET_RX_BYTES, 1024 },   /* what the guest received */
+	{ "NETRX(k)", 8, true, XG_F_NET_TX_BYTES, 1024 },
+	{ "VBDS", 4, false, XG_F_VBDS, 1 },
+	{ "VBD_OO", 8, false, XG_F_DISK_OO, 1 },
+	{ "VBD_RD", 8, true, XG_F_DISK_RD_OPS, 1 },
+	{ "VBD_WR", 8, true, XG_F_DISK_WR_OPS, 1 },
+	{ "VBD_RSECT", 10, true, XG_F_DISK_RD_BYTES, 512 },
+	{ "VBD_WSECT", 10, true, XG_F_DISK_WR_BYTES, 512 },
+	{ "SSID", 4, false, XG_F_SSID, 1 },
 };
-static const int base_width[W_COUNT] = { 8, 8, 8, 8, 10, 10 };
+#define NTAIL XG_ARRAY_LEN(tail)
 
 /* xentop sizes a column for value + 1 (its INT_FIELD_WIDTH(n + 1)), so a
  * column of 99999999 already takes nine places; kept for identical output. */
@@ -34,31 +53,12 @@ static int width_for(uint64_t v)
 
 struct xt_ctx {
 	const struct xg_sample *s;
-	int w[W_COUNT];
+	int w[NTAIL];
 };
 
 static const struct xg_dom *row_dom(const struct xg_table *t, const struct xg_row *r)
 {
 	return r->dom_index < t->cur->ndom ? &t->cur->dom[r->dom_index] : NULL;
-}
-
-/* The value a counter column shows, and whether there is one. */
-static bool counter(const struct xg_dom *d, int col, uint64_t *out)
-{
-	static const struct { enum xg_field f; uint64_t div; } map[W_COUNT] = {
-		[W_NETTX] = { XG_F_NET_RX_BYTES, 1024 },
-		[W_NETRX] = { XG_F_NET_TX_BYTES, 1024 },
-		[W_VBD_RD] = { XG_F_DISK_RD_OPS, 1 },
-		[W_VBD_WR] = { XG_F_DISK_WR_OPS, 1 },
-		[W_VBD_RSECT] = { XG_F_DISK_RD_BYTES, 512 },
-		[W_VBD_WSECT] = { XG_F_DISK_WR_BYTES, 512 },
-	};
-	if (!dom_has(d, map[col].f)) {
-		*out = 0;
-		return false;
-	}
-	*out = d->v[map[col].f] / map[col].div;
-	return true;
 }
 
 static void put_u64(FILE *f, int w, const struct xg_dom *d, enum xg_field fld, uint64_t div)
@@ -79,11 +79,11 @@ static void put_pct(FILE *f, int w, const struct xg_sample *s, uint64_t bytes)
 
 static void put_header(FILE *f, const struct xt_ctx *c)
 {
-	fprintf(f, "%10s %6s %10s %6s %10s %6s %10s %9s %5s %4s %*s %*s %4s %8s %*s %*s %*s %*s %4s\n",
-		"NAME", "STATE", "CPU(sec)", "CPU(%)", "MEM(k)", "MEM(%)", "MAXMEM(k)", "MAXMEM(%)",
-		"VCPUS", "NETS", c->w[W_NETTX], "NETTX(k)", c->w[W_NETRX], "NETRX(k)", "VBDS",
-		"VBD_OO", c->w[W_VBD_RD], "VBD_RD", c->w[W_VBD_WR], "VBD_WR", c->w[W_VBD_RSECT],
-		"VBD_RSECT", c->w[W_VBD_WSECT], "VBD_WSECT", "SSID");
+	fprintf(f, "%10s %6s %10s %6s %10s %6s %10s %9s", "NAME", "STATE", "CPU(sec)", "CPU(%)",
+		"MEM(k)", "MEM(%)", "MAXMEM(k)", "MAXMEM(%)");
+	for (size_t k = 0; k < NTAIL; k++)
+		fprintf(f, " %*s", c->w[k], tail[k].name);
+	fputc('\n', f);
 }
 
 static void put_row(FILE *f, const struct xt_ctx *c, const struct xg_row *r, const struct xg_dom *d)
@@ -117,28 +117,10 @@ static void put_row(FILE *f, const struct xt_ctx *c, const struct xg_row *r, con
 		fprintf(f, "%10" PRIu64 " ", d->v[XG_F_MAXMEM] / 1024);
 		put_pct(f, 9, s, d->v[XG_F_MAXMEM]);
 	}
-	fputc(' ', f);
-	put_u64(f, 5, d, XG_F_VCPUS_MAX, 1);
-	fputc(' ', f);
-	put_u64(f, 4, d, XG_F_NETS, 1);
-	fputc(' ', f);
-	put_u64(f, c->w[W_NETTX], d, XG_F_NET_RX_BYTES, 1024);
-	fputc(' ', f);
-	put_u64(f, c->w[W_NETRX], d, XG_F_NET_TX_BYTES, 1024);
-	fputc(' ', f);
-	put_u64(f, 4, d, XG_F_VBDS, 1);
-	fputc(' ', f);
-	put_u64(f, 8, d, XG_F_DISK_OO, 1);
-	fputc(' ', f);
-	put_u64(f, c->w[W_VBD_RD], d, XG_F_DISK_RD_OPS, 1);
-	fputc(' ', f);
-	put_u64(f, c->w[W_VBD_WR], d, XG_F_DISK_WR_OPS, 1);
-	fputc(' ', f);
-	put_u64(f, c->w[W_VBD_RSECT], d, XG_F_DISK_RD_BYTES, 512);
-	fputc(' ', f);
-	put_u64(f, c->w[W_VBD_WSECT], d, XG_F_DISK_WR_BYTES, 512);
-	fputc(' ', f);
-	put_u64(f, 4, d, XG_F_SSID, 1);
+	for (size_t k = 0; k < NTAIL; k++) {
+		fputc(' ', f);
+		put_u64(f, c->w[k], d, tail[k].f, tail[k].div);
+	}
 	fputc('\n', f);
 }
 
@@ -170,7 +152,7 @@ static int cmp_name(const void *a, const void *b, void *arg)
 	return strcasecmp(x->name, y->name);
 }
 
-int sink_xentop_write(FILE *f, const struct xg_table *t, const struct xg_view *v,
+int output_xentop_print(FILE *f, const struct xg_table *t, const struct xg_view *v,
 		      struct xg_err *err)
 {
 	if (!t || !t->cur)
@@ -192,13 +174,14 @@ int sink_xentop_write(FILE *f, const struct xg_table *t, const struct xg_view *v
 		qsort_r(pick, k, sizeof(*pick), cmp_name, (void *)t);
 
 	struct xt_ctx c = { .s = t->cur };
-	memcpy(c.w, base_width, sizeof(c.w));
+	for (size_t col = 0; col < NTAIL; col++)
+		c.w[col] = tail[col].width;
 	for (size_t i = 0; i < k; i++) {
 		const struct xg_dom *d = row_dom(t, &t->rows[pick[i]]);
-		for (int col = 0; col < W_COUNT; col++) {
-			uint64_t x;
-			counter(d, col, &x);
-			int w = width_for(x);
+		for (size_t col = 0; col < NTAIL; col++) {
+			if (!tail[col].grow || !dom_has(d, tail[col].f))
+				continue;
+			int w = width_for(d->v[tail[col].f] / tail[col].div);
 			if (w > c.w[col])
 				c.w[col] = w;
 		}
@@ -217,3 +200,11 @@ int sink_xentop_write(FILE *f, const struct xg_table *t, const struct xg_view *v
 		return xg_fail_errno(err, errno, "xentop output: write failed");
 	return 0;
 }
+
+static int xentop_write(struct output *o, const struct xg_table *t, const struct xg_view *v,
+			struct xg_err *err)
+{
+	return output_xentop_print(o->f, t, v, err);
+}
+
+const struct output_format output_xentop_format = { XG_OUT_XENTOP, "xentop", xentop_write };

@@ -11,7 +11,7 @@
 
 bool rep_col_reported(enum xg_col c)
 {
-	return c != XG_COL_ID && xg_columns[c].unit != XG_UNIT_TEXT;
+	return c != XG_COL_ID && xg_columns[c].unit != XG_UNIT_TEXT && col_has_value(c);
 }
 
 struct xg_report *report_new(uint64_t max_intervals)

@@ -2,8 +2,9 @@
 /* Writing the report: text (aligned, figures scaled as on screen), CSV
  * (one line per domain and column, base units) and JSON (one object). A
  * column never measured for a domain shows `-` (empty, null) and why. */
-#include "output_int.h"
+#include "output_util.h"
 #include "report_int.h"
+#include "xgtop/outputs/json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static void fmt(enum xg_col c, double x, bool raw, char *buf, size_t n)
 	r.v[c] = x;
 	r.valid = 1ull << c;
 	if (raw)
-		sink_raw_number(c, &r, buf, n);
+		output_raw_number(c, &r, buf, n);
 	else
 		col_format(c, &r, buf, n);
 }
@@ -94,12 +95,12 @@ static void write_text(FILE *f, struct xg_report *r, const struct xg_report_info
 
 static void write_csv(FILE *f, struct xg_report *r)
 {
-	char from[40], to[40], m[SINK_NUM_MAX], p[SINK_NUM_MAX], x[SINK_NUM_MAX];
+	char from[40], to[40], m[OUTPUT_NUM_MAX], p[OUTPUT_NUM_MAX], x[OUTPUT_NUM_MAX];
 	fputs("id,name,from,to,column,intervals,mean,p95,max,why\n", f);
 	for (size_t i = 0; i < r->ndom; i++) {
 		struct rep_dom *e = r->dom[i];
-		sink_time_iso(from, sizeof(from), e->from_ns);
-		sink_time_iso(to, sizeof(to), e->to_ns);
+		output_time_iso(from, sizeof(from), e->from_ns);
+		output_time_iso(to, sizeof(to), e->to_ns);
 		for (int c = 0; c < XG_COL_COUNT; c++) {
 			struct rep_col *k = &e->col[c];
 			if (!rep_col_reported((enum xg_col)c))
@@ -108,11 +109,11 @@ static void write_csv(FILE *f, struct xg_report *r)
 			fmt((enum xg_col)c, rep_pct(k), true, p, sizeof(p));
 			fmt((enum xg_col)c, k->n ? k->max : NAN, true, x, sizeof(x));
 			fprintf(f, "%u,", e->id);
-			sink_csv_name(f, e->name);
+			output_csv_name(f, e->name);
 			fprintf(f, ",%s,%s,%s,%llu,%s,%s,%s,", from, to, xg_columns[c].key,
 				(unsigned long long)k->n, m, p, x);
 			if (!k->n && k->why)
-				sink_csv_name(f, r->why[k->why]);
+				output_csv_name(f, r->why[k->why]);
 			fputc('\n', f);
 		}
 	}
@@ -125,12 +126,12 @@ static void json_num(FILE *f, const char *key, const char *num)
 
 static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
 {
-	char t[40], m[SINK_NUM_MAX], p[SINK_NUM_MAX], x[SINK_NUM_MAX];
+	char t[40], m[OUTPUT_NUM_MAX], p[OUTPUT_NUM_MAX], x[OUTPUT_NUM_MAX];
 	fprintf(f, "{\"id\":%u,\"gen\":%u,\"name\":", e->id, e->gen);
-	sink_json_string(f, e->name);
-	sink_time_iso(t, sizeof(t), e->from_ns);
+	json_write_string(f, e->name);
+	output_time_iso(t, sizeof(t), e->from_ns);
 	fprintf(f, ",\"from\":\"%s\"", t);
-	sink_time_iso(t, sizeof(t), e->to_ns);
+	output_time_iso(t, sizeof(t), e->to_ns);
 	fprintf(f, ",\"to\":\"%s\",\"intervals\":%llu,\"columns\":{", t, (unsigned long long)e->intervals);
 	bool first = true;
 	for (int c = 0; c < XG_COL_COUNT; c++) {
@@ -147,7 +148,7 @@ static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
 		json_num(f, "max", x);
 		if (!k->n && k->why) {
 			fputs(",\"why\":", f);
-			sink_json_string(f, r->why[k->why]);
+			json_write_string(f, r->why[k->why]);
 		}
 		fputc('}', f);
 		first = false;
@@ -158,10 +159,10 @@ static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
 static void write_json(FILE *f, struct xg_report *r, const struct xg_report_info *in)
 {
 	char a[40], b[40];
-	sink_time_iso(a, sizeof(a), in->from_ns);
-	sink_time_iso(b, sizeof(b), in->to_ns);
+	output_time_iso(a, sizeof(a), in->from_ns);
+	output_time_iso(b, sizeof(b), in->to_ns);
 	fputs("{\"file\":", f);
-	sink_json_string(f, in->file);
+	json_write_string(f, in->file);
 	fprintf(f, ",\"from\":\"%s\",\"to\":\"%s\",\"intervals\":%llu,\"percentile\":95,"
 		"\"percentile_method\":\"nearest-rank\",\"mean\":\"weighted by interval length\",\"domains\":[",
 		a, b, (unsigned long long)in->intervals);
@@ -183,5 +184,5 @@ int report_write(struct xg_report *r, FILE *f, enum xg_output fmt_, const struct
 		write_json(f, r, info);
 	else
 		write_text(f, r, info);
-	return sink_flush(f, err);
+	return output_flush(f, err);
 }

@@ -88,12 +88,18 @@ static int read_small(const char *path, char *buf, size_t n)
 	return 0;
 }
 
+/* kernel.perf_event_paranoid (-1 and up), INT_MIN when unreadable. */
 static int read_paranoid(void)
 {
 	char buf[32];
 	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)))
 		return INT_MIN;
-	return atoi(buf);
+	buf[strcspn(buf, "\n")] = 0;
+	bool neg = buf[0] == '-';
+	uint64_t v;
+	if (!xg_parse_u64(buf + neg, &v) || v > INT_MAX)
+		return INT_MIN;
+	return neg ? -(int)v : (int)v;
 }
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
@@ -717,10 +723,9 @@ void pmu_read(struct xg_pmu *p, uint64_t key, struct xg_sample *s, struct xg_dom
 		for (int g = 0; g < pd->ngrp; g++) {
 			int w = pd->where[g];
 			sum += pd->acc[w][ev];
-			if (w != PMU_SUM) {
-				d->pmu[w][ev] = (uint64_t)llround(pd->acc[w][ev]);
-				d->pmu_valid |= 1ull << (w * XG_PMU_EVENT_COUNT + ev);
-			}
+			if (w != PMU_SUM)
+				dom_set_pmu(d, (enum xg_pmu_where)w, (enum xg_pmu_event)ev,
+					    (uint64_t)llround(pd->acc[w][ev]));
 		}
 		dom_set(d, XG_F_LLC_REF + ev, (uint64_t)llround(sum));
 	}

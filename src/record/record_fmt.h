@@ -8,8 +8,9 @@
 
 #define REC_MAGIC "xgtop-recording"
 #define REC_MAJOR 1
-/* 1.1 added 'k' lines (per-socket CMT/MBM entries). */
-#define REC_MINOR 1
+/* 1.1 added 'k' lines (per-socket CMT/MBM entries); 1.2 'p' lines
+ * (per-pCPU times) and their count and reason on the 'S' line. */
+#define REC_MINOR 2
 /* A new gzip member after this many samples or uncompressed bytes, so
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600
@@ -28,7 +29,11 @@ enum rec_dcol { RD_TYPE, RD_ID, RD_STATE, RD_VALID, RD_PMU_VALID, RD_GUEST,
 	RD_VCPU_FIRST, RD_VCPU_COUNT, RD_WHY, RD_VALUES };
 /* Columns of an 'S' line. */
 enum rec_scol { RS_TYPE, RS_NDOM, RS_NVCPU, RS_MONO, RS_REAL, RS_PCPUS, RS_KHZ,
-	RS_MEM_TOTAL, RS_MEM_FREE, RS_SELF_CPU, RS_LOST, RS_VALID, RS_COUNT };
+	RS_MEM_TOTAL, RS_MEM_FREE, RS_SELF_CPU, RS_LOST, RS_VALID, RS_NPCPU, RS_PCPU_WHY, RS_COUNT };
+/* Columns of a 'p' line (one pCPU's times). */
+enum rec_pcol { RP_TYPE, RP_ID, RP_VALID, RP_TIMES, RP_COUNT = RP_TIMES + XG_PC_COUNT };
+/* At most this many pCPU lines in a sample (a corrupt count is refused). */
+#define REC_PCPU_MAX (1u << 20)
 /* Columns of a 'k' line (one per-socket entry of the domain before it). */
 enum rec_kcol { RK_TYPE, RK_SOCKET, RK_VALID, RK_VALUES, RK_COUNT = RK_VALUES + XG_SOCK_EVENT_COUNT };
 /* Columns of a 'c' line. */

@@ -40,7 +40,7 @@ struct xg_reader {
 	size_t ncol, col_cap;
 
 	bool in_sample;
-	size_t want_dom, want_vcpu, got_vcpu;
+	size_t want_dom, want_vcpu, got_vcpu, want_pcpu;
 	uint32_t scrc;
 	uint64_t expect_first;
 	bool have_ident;
@@ -429,10 +429,14 @@ static int parse_header(struct xg_reader *r, struct xg_err *err)
 static int parse_S(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 {
 	const struct xg_sample *p = r->prev.have ? r->prev.base : &r->empty;
-	uint64_t ndom, nvcpu;
+	uint64_t ndom, nvcpu, npcpu, pwhy;
 	if (!parse_u64(col(r, RS_NDOM), &ndom) || !parse_u64(col(r, RS_NVCPU), &nvcpu) ||
 	    ndom > (1u << 24) || nvcpu > (1u << 26))
 		return bad_line(r, err, "bad domain or vCPU count on the 'S' line");
+	/* Absent before 1.2: no pCPU lines, no reason. */
+	if (!parse_abs(col(r, RS_NPCPU), 0, REC_PCPU_MAX, false, &npcpu) ||
+	    !parse_abs(col(r, RS_PCPU_WHY), p->pcpu_why, UINT8_MAX, false, &pwhy))
+		return bad_line(r, err, "bad pCPU count or reason on the 'S' line");
 	sample_clear(out);
 	out->host = p->host;
 	struct xg_host *h = &out->host;
@@ -454,8 +458,10 @@ static int parse_S(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	memcpy(out->host_why, p->host_why, sizeof(out->host_why));
 	/* Storage grows with the lines actually read, never with what a
 	 * (possibly corrupt) 'S' line announces. */
+	out->pcpu_why = (uint8_t)pwhy;
 	r->want_dom = ndom;
 	r->want_vcpu = nvcpu;
+	r->want_pcpu = npcpu;
 	r->got_vcpu = 0;
 	r->expect_first = 0;
 	r->have_ident = false;
@@ -596,6 +602,33 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	xg_grow(&r->mark, &r->mark_cap, out->ndom, 1);
 	r->mark[out->ndom - 1] = mark;
 	r->sock_ok = true;
+	return 0;
+}
+
+/* One pCPU's times, before the domains; the baseline is the entry at the
+ * same index of the previous sample. */
+static int parse_p(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
+{
+	static const struct xg_pcpu zero;
+	const struct xg_sample *p = r->prev.have ? r->prev.base : &r->empty;
+	if (out->ndom || r->have_ident)
+		return bad_line(r, err, "'p' line after a domain");
+	if (out->npcpu >= r->want_pcpu)
+		return bad_line(r, err, "more pCPUs than the 'S' line announced");
+	const struct xg_pcpu *o = out->npcpu < p->npcpu ? &p->pcpu[out->npcpu] : &zero;
+	uint64_t id, valid, ns[XG_PC_COUNT];
+	if (!parse_abs(col(r, RP_ID), o->id, UINT32_MAX, false, &id) ||
+	    !parse_abs(col(r, RP_VALID), o->valid, UINT8_MAX, true, &valid))
+		return bad_line(r, err, "bad pCPU number or valid mask on a 'p' line");
+	for (int t = 0; t < XG_PC_COUNT; t++)
+		if (!parse_delta(col(r, RP_TIMES + t), o->ns[t], &ns[t]))
+			return bad_line(r, err, "bad time '%s' on the 'p' line of pCPU %" PRIu64,
+			                col(r, RP_TIMES + t), id);
+	struct xg_pcpu *x = sample_add_pcpus(out, 1);
+	x->id = (uint32_t)id;
+	/* Bits of times a newer writer added are dropped with their values. */
+	x->valid = (uint8_t)(valid & ((1u << XG_PC_COUNT) - 1));
+	memcpy(x->ns, ns, sizeof(x->ns));
 	return 0;
 }
 
@@ -753,6 +786,9 @@ static int parse_E(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	if (r->got_vcpu != r->want_vcpu)
 		return bad_line(r, err, "sample has %zu of the %zu vCPUs its 'S' line announced",
 		                r->got_vcpu, r->want_vcpu);
+	if (out->npcpu != r->want_pcpu)
+		return bad_line(r, err, "sample has %zu of the %zu pCPUs its 'S' line announced",
+		                out->npcpu, r->want_pcpu);
 	uint64_t crc;
 	if (!parse_hex(col(r, 1), &crc))
 		return bad_line(r, err, "bad end ('E') line");
@@ -793,8 +829,10 @@ static int parse_line(struct xg_reader *r, char *line, size_t len, struct xg_sam
 		line[len] = 0;
 	}
 	split(r, line);
-	/* 'k' exists from minor 1 on: in an older member it is corruption. */
-	bool known = known1 && strchr(r->minor >= 1 ? "ShRWDdkcE" : "ShRWDdcE", type);
+	/* 'k' exists from minor 1 on, 'p' from 2: in an older member they
+	 * are corruption. */
+	static const char *const types[] = { "ShRWDdcE", "ShRWDdkcE", "ShRWDdkcpE" };
+	bool known = known1 && strchr(types[r->minor < 2 ? r->minor : 2], type);
 	if (known && type != 'k')
 		r->sock_ok = false;   /* lines a newer minor added do not end the run */
 	if (!known) {
@@ -817,6 +855,7 @@ static int parse_line(struct xg_reader *r, char *line, size_t len, struct xg_sam
 	case 'D': return parse_D(r, err);
 	case 'd': return parse_d(r, out, err);
 	case 'k': return parse_k(r, out, err);
+	case 'p': return parse_p(r, out, err);
 	case 'c': return parse_c(r, out, err);
 	default: return parse_E(r, out, err);
 	}

@@ -97,6 +97,21 @@ static void member_end(struct xg_recorder *r)
 	r->member_bytes = 0;
 }
 
+/* A column: the tab before it, then v if it differs from its baseline o
+ * (an empty column says "unchanged"). */
+static void col_u64(struct rec_buf *b, uint64_t v, uint64_t o)
+{
+	rbuf_putc(b, '\t');
+	if (v != o)
+		rbuf_u64(b, v);
+}
+static void col_hex(struct rec_buf *b, uint64_t v, uint64_t o)
+{
+	rbuf_putc(b, '\t');
+	if (v != o)
+		rbuf_hex(b, v);
+}
+
 static void put_why(struct rec_buf *b, const uint8_t *why)
 {
 	bool any = false;
@@ -140,9 +155,9 @@ static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct 
 		rbuf_putc(b, '\t');
 		rbuf_delta(b, now[i], was[i]);
 	}
-	rbuf_putc(b, '\t');
-	if (h->valid != o->valid)
-		rbuf_hex(b, h->valid);
+	col_hex(b, h->valid, o->valid);
+	col_u64(b, s->npcpu, 0);   /* written whenever there are pCPU lines */
+	col_u64(b, s->pcpu_why, p->pcpu_why);
 	rbuf_trim_tabs(b, ls);
 	rbuf_putc(b, '\n');
 
@@ -172,6 +187,26 @@ static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct 
 	}
 }
 
+/* One 'p' line per pCPU, against the entry at the same index of the
+ * previous sample (sources list the same pCPUs in the same order). */
+static void put_pcpus(struct rec_buf *b, const struct xg_sample *s, const struct xg_sample *p)
+{
+	static const struct xg_pcpu zero;
+	for (size_t i = 0; i < s->npcpu; i++) {
+		const struct xg_pcpu *x = &s->pcpu[i], *o = i < p->npcpu ? &p->pcpu[i] : &zero;
+		size_t ls = b->len;
+		rbuf_putc(b, 'p');
+		col_u64(b, x->id, o->id);
+		col_hex(b, x->valid, o->valid);
+		for (int t = 0; t < XG_PC_COUNT; t++) {
+			rbuf_putc(b, '\t');
+			rbuf_delta(b, x->ns[t], o->ns[t]);
+		}
+		rbuf_trim_tabs(b, ls);
+		rbuf_putc(b, '\n');
+	}
+}
+
 /* The domain's per-socket CMT/MBM entries, one 'k' line each, right after
  * its 'd' line; values are deltas against the entry at the same offset of
  * the baseline domain. Sources set the domain's fields to the sums, so the
@@ -194,12 +229,9 @@ static void put_socks(struct rec_buf *b, const struct xg_sample *s, const struct
 		if (!o)
 			o = &zero;
 		size_t ls = b->len;
-		rbuf_puts(b, "k\t");
-		if (x->socket != o->socket)
-			rbuf_u64(b, x->socket);
-		rbuf_putc(b, '\t');
-		if (x->valid != o->valid)
-			rbuf_hex(b, x->valid);
+		rbuf_putc(b, 'k');
+		col_u64(b, x->socket, o->socket);
+		col_hex(b, x->valid, o->valid);
 		bool last = k + 1 == d->sock_count;
 		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++) {
 			rbuf_putc(b, '\t');
@@ -215,6 +247,27 @@ static void put_socks(struct rec_buf *b, const struct xg_sample *s, const struct
 	}
 }
 
+/* The 'D' line: who the domain is (written when that changes). */
+static void put_ident(struct rec_buf *b, const struct xg_dom *d)
+{
+	static const char hx[] = "0123456789abcdef";
+	rbuf_puts(b, "D\t");
+	rbuf_u64(b, d->id);
+	rbuf_putc(b, '\t');
+	rbuf_u64(b, d->gen);
+	rbuf_putc(b, '\t');
+	for (int i = 0; i < 16; i++) {
+		rbuf_putc(b, hx[d->handle[i] >> 4]);
+		rbuf_putc(b, hx[d->handle[i] & 15]);
+	}
+	rbuf_putc(b, '\t');
+	char name[XG_NAME_MAX];
+	memcpy(name, d->name, XG_NAME_MAX);
+	name[XG_NAME_MAX - 1] = 0;
+	rbuf_esc(b, name);
+	rbuf_putc(b, '\n');
+}
+
 static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const struct xg_dom *d,
                     uint64_t expect_first)
 {
@@ -222,48 +275,19 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 	struct rec_buf *b = &r->text;
 	const struct xg_dom *pd = r->prev.have ? rec_index_find(&r->prev.ix, r->prev.base, d->id) : NULL;
 	const struct xg_dom *o = pd ? pd : &zero;
-
-	if (!pd || pd->gen != d->gen || memcmp(pd->handle, d->handle, 16) ||
-	    strncmp(pd->name, d->name, XG_NAME_MAX)) {
-		rbuf_puts(b, "D\t");
-		rbuf_u64(b, d->id);
-		rbuf_putc(b, '\t');
-		rbuf_u64(b, d->gen);
-		rbuf_putc(b, '\t');
-		for (int i = 0; i < 16; i++) {
-			static const char hx[] = "0123456789abcdef";
-			rbuf_putc(b, hx[d->handle[i] >> 4]);
-			rbuf_putc(b, hx[d->handle[i] & 15]);
-		}
-		rbuf_putc(b, '\t');
-		char name[XG_NAME_MAX];
-		memcpy(name, d->name, XG_NAME_MAX);
-		name[XG_NAME_MAX - 1] = 0;
-		rbuf_esc(b, name);
-		rbuf_putc(b, '\n');
-	}
+	struct xg_dom_ident was = dom_ident(o);
+	if (!pd || !dom_same(&was, d, XG_SAME_ROW))
+		put_ident(b, d);
 
 	size_t ls = b->len;
 	rbuf_puts(b, "d\t");
 	rbuf_u64(b, d->id);
-	rbuf_putc(b, '\t');
-	if (d->state != o->state)
-		rbuf_u64(b, d->state);
-	rbuf_putc(b, '\t');
-	if (d->valid != o->valid)
-		rbuf_hex(b, d->valid);
-	rbuf_putc(b, '\t');
-	if (d->pmu_valid != o->pmu_valid)
-		rbuf_hex(b, d->pmu_valid);
-	rbuf_putc(b, '\t');
-	if (d->guest_reported != o->guest_reported)
-		rbuf_u64(b, d->guest_reported);
-	rbuf_putc(b, '\t');
-	if (d->vcpu_first != expect_first)
-		rbuf_u64(b, d->vcpu_first);
-	rbuf_putc(b, '\t');
-	if (d->vcpu_count != o->vcpu_count)
-		rbuf_u64(b, d->vcpu_count);
+	col_u64(b, d->state, o->state);
+	col_hex(b, d->valid, o->valid);
+	col_hex(b, d->pmu_valid, o->pmu_valid);
+	col_u64(b, d->guest_reported, o->guest_reported);
+	col_u64(b, d->vcpu_first, expect_first);
+	col_u64(b, d->vcpu_count, o->vcpu_count);
 	rbuf_putc(b, '\t');
 	if (memcmp(d->why, o->why, sizeof(d->why)))
 		put_why(b, d->why);
@@ -319,15 +343,9 @@ static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg
 		o = &zero;
 	size_t ls = b->len;
 	rbuf_putc(b, 'c');
-	rbuf_putc(b, '\t');
-	if (v->id != o->id)
-		rbuf_u64(b, v->id);
-	rbuf_putc(b, '\t');
-	if (v->online != o->online)
-		rbuf_u64(b, v->online);
-	rbuf_putc(b, '\t');
-	if (v->valid != o->valid)
-		rbuf_hex(b, v->valid);
+	col_u64(b, v->id, o->id);
+	col_u64(b, v->online, o->online);
+	col_hex(b, v->valid, o->valid);
 	rbuf_putc(b, '\t');
 	if (v->cpu_ns != o->cpu_ns) {
 		if (v->cpu_ns == v->sched_ns[XG_RS_RUNNING])
@@ -352,6 +370,7 @@ static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 	const struct xg_sample *p = r->prev.have ? r->prev.base : &r->empty;
 	b->len = 0;
 	put_host(b, s, p);
+	put_pcpus(b, s, p);
 	uint64_t expect = 0;
 	for (size_t i = 0; i < s->ndom; i++) {
 		put_dom(r, s, &s->dom[i], expect);

@@ -5,7 +5,7 @@
  * cumulative scheduler ns up to the window's end; a vCPU that did not
  * change state during a window is counted in its state for all of it. */
 #include "xgtop/core/source.h"
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +107,31 @@ static void sort_vcpus(struct xg_source *s)
 	free(keys);
 }
 
+/* Per-pCPU times from the idle vCPUs (domain 32767; idle vCPU n runs on
+ * pCPU n only): pCPU n is idle while its idle vCPU runs, busy while the
+ * idle vCPU waits for something else to finish; lost time is neither. */
+static void fill_pcpus(struct xg_source *s, struct xg_sample *out, uint64_t t)
+{
+	const struct xt_acct *a = &s->acct;
+	const struct xt_dom_ix *ix = XT_IDLE_DOMID < a->ndix ? &a->dix[XT_IDLE_DOMID] : NULL;
+	for (size_t p = 0; p < s->fe.dec.npcpu; p++) {
+		if (!s->fe.dec.pcpu[p].seen)
+			continue;
+		struct xg_pcpu *o = sample_add_pcpus(out, 1);
+		uint32_t k = ix && p < ix->cap ? ix->ix[p] : 0;
+		o->id = (uint32_t)p;
+		if (!k) {
+			out->pcpu_why = sample_reason(out, "no scheduling of this pCPU's idle vCPU in the trace");
+			continue;
+		}
+		uint64_t cyc[XT_NSTATES];
+		xt_acct_at(a, &a->v[k - 1], t, cyc);
+		o->ns[XG_PC_IDLE] = xt_cyc_to_ns(cyc[XT_RUNNING], s->hz);
+		o->ns[XG_PC_BUSY] = xt_cyc_to_ns(cyc[XT_RUNNABLE] + cyc[XT_BLOCKED] + cyc[XT_OFFLINE], s->hz);
+		o->valid = 1u << XG_PC_BUSY | 1u << XG_PC_IDLE;
+	}
+}
+
 static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 {
 	struct xg_host *h = &out->host;
@@ -129,6 +154,7 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 		if (f != XG_F_CPU_NS && f != XG_F_RUN_NS && f != XG_F_WAIT_NS && f != XG_F_BLK_NS &&
 		    f != XG_F_OFF_NS)
 			sample_invalid_all(out, (enum xg_field)f, why_trace);
+	fill_pcpus(s, out, t);
 	sort_vcpus(s);
 	for (size_t i = 0; i < s->norder;) {
 		const struct xt_vcpu_acct *v = &s->acct.v[s->order[i]];
@@ -165,7 +191,7 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 			all_blocked &= a->state == XT_BLOCKED;
 		}
 		d->state = running ? XG_ST_RUNNING : all_blocked ? XG_ST_BLOCKED : 0;
-		dom_set(d, XG_F_CPU_NS, sum[0]);
+		dom_set(d, XG_F_CPU_NS, sum[XG_RS_RUNNING]);
 		for (int st = 0; st < XG_RS_COUNT; st++)
 			dom_set(d, sched_field(st), sum[st]);
 		i = j;

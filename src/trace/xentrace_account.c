@@ -15,9 +15,8 @@
  *    "lost" from the first lost TSC until its next record; the vCPU the
  *    record names was running on p when tracing resumed.
  * xenalyze's rules are in xentrace_compat.c. */
-#include "xgtop/trace/xentrace.h"
+#include "xentrace_acct_int.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,7 +150,7 @@ void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint
 {
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].kind == XT_EV_CHANGE)
-			xt_acct_seed(a, ev[i].dom, ev[i].vcpu, ev[i].old_new >> 4, start);
+			xt_acct_seed(a, ev[i].dom, ev[i].vcpu, xt_ev_old(&ev[i]), start);
 		else if (ev[i].kind == XT_EV_CONTINUE)
 			xt_acct_seed(a, ev[i].dom, ev[i].vcpu, XT_RUNNING, start);
 	}
@@ -182,7 +181,7 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 	switch (ev->kind) {
 	case XT_EV_CHANGE:
 	case XT_EV_CONTINUE: {
-		unsigned old = ev->old_new >> 4, nw = ev->old_new & 0xf;
+		unsigned old = xt_ev_old(ev), nw = xt_ev_new(ev);
 		int32_t vi = (int32_t)xt_acct_vcpu(a, ev->dom, ev->vcpu);
 		struct xt_vcpu_acct *v = &a->v[vi];
 		if (v->state == XT_NSTATES)
@@ -290,40 +289,4 @@ void xt_acct_sort(struct xt_acct *a)
 	for (size_t i = 0; i < a->np; i++)
 		a->p[i].current = a->p[i].dflt = -1;
 	reindex(a);
-}
-
-uint64_t xt_cyc_to_ns(uint64_t cyc, double hz)
-{
-	if (hz <= 0)
-		return 0;
-	/* Integral Hz (the usual case) converts exactly. */
-	if (hz == floor(hz) && hz < 1.8e19) {
-		unsigned __int128 n = (unsigned __int128)cyc * 1000000000u + (uint64_t)hz / 2;
-		return (uint64_t)(n / (uint64_t)hz);
-	}
-	return (uint64_t)llroundl((long double)cyc * 1e9L / hz);
-}
-
-bool xt_parse_hz(const char *s, double *hz)
-{
-	char *end;
-	if (!s || !*s)
-		return false;
-	double v = strtod(s, &end);
-	if (end == s || !isfinite(v) || v <= 0)
-		return false;
-	switch (*end) {
-	case 0: break;
-	case 'G': case 'g': v *= 1e9; end++; break;
-	case 'M': case 'm': v *= 1e6; end++; break;
-	case 'K': case 'k': v *= 1e3; end++; break;
-	default: return false;
-	}
-	if (*end && strcmp(end, "Hz") && strcmp(end, "hz"))
-		return false;
-	/* Below 1 MHz is surely a unit mistake (a TSC runs at GHz). */
-	if (v < 1e6 || v > 1e11)
-		return false;
-	*hz = floor(v + 0.5);
-	return true;
 }

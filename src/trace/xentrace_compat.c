@@ -21,7 +21,7 @@
  * Where xenalyze would stop with a fatal error we count it in
  * compat_abort and carry on; where it would apply a TSC skew correction we
  * count it in compat_skew. Either makes the comparison inexact. */
-#include "xgtop/trace/xentrace.h"
+#include "xentrace_acct_int.h"
 
 static struct xt_vcpu_acct *V(struct xt_acct *a, int32_t i) { return &a->v[i]; }
 
@@ -129,7 +129,7 @@ static void lose_all_idle(struct xt_acct *a, uint64_t tsc)
 static inline __attribute__((always_inline)) void runstate(struct xt_acct *a, const struct xt_ev *ev)
 {
 	bool cont = ev->kind == XT_EV_CONTINUE;
-	unsigned old = ev->old_new >> 4, nw = ev->old_new & 0xf;
+	unsigned old = xt_ev_old(ev), nw = xt_ev_new(ev);
 	uint32_t p = ev->pcpu;
 	uint64_t t = ev->tsc;
 	pcpu(a, p);

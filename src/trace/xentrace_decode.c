@@ -6,6 +6,7 @@
  * events and wrap padding all decode without special cases. */
 #include "xgtop/trace/xentrace.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,6 +402,89 @@ static int64_t apply_ahead(struct xt_decoder *dec, const uint8_t *p, struct xg_e
 	return (int64_t)s.len;
 }
 
+/* The chunk scanned ahead alongside the current one, if any. */
+struct ahead {
+	struct stream b;
+	int bi;        /* its slot in dec->pre, -1 none */
+	bool seek;     /* whether to look for one */
+};
+
+/* One batch of the hot loop, at *pp in pCPU cpu's chunk ending at stop (40
+ * bytes or more left, the pCPU's TSC known): scans until XT_BATCH records
+ * are wanted, the chunk ahead alongside, then delivers them. Returns -1
+ * when the consumer stopped decoding. */
+static inline __attribute__((always_inline)) int scan_batch(struct xt_decoder *dec, uint32_t cpu,
+                                                            const struct feed_pos *f,
+                                                            const uint8_t **pp, const uint8_t *stop,
+                                                            struct scan_state *st, struct ahead *ah,
+                                                            bool infprev, struct xg_err *err)
+{
+	struct xt_wanted w[XT_BATCH];
+	const uint8_t *b0 = *pp;
+	struct scan_state s0 = *st;
+	struct stream a = { b0, stop, st->n, st->back, st->last, w, 0 };
+	if (ah->bi < 0 && ah->seek && (ah->bi = partner(dec, cpu, stop, f, &ah->b)) < 0)
+		ah->seek = false;
+	if (ah->bi >= 0) {
+		if (infprev)
+			run_two(&a, &ah->b, true);
+		else
+			run_two(&a, &ah->b, false);
+		if (!stream_open(&ah->b)) {
+			from_stream(&dec->pre[ah->bi], f, &ah->b);   /* done: results wait */
+			ah->bi = -1;
+		}
+	}
+	if (infprev)
+		run_one(&a, true);
+	else
+		run_one(&a, false);
+	*pp = a.p;
+	st->n = a.n;
+	st->back = a.back;
+	st->last = a.last;
+	return deliver_wanted(dec, cpu, w, a.k, f->base, f->off, b0, &s0, err);
+}
+
+/* One record outside the batches (before the pCPU's first TSC, in the
+ * last 40 bytes of a chunk, or any record when not filtering), at p in
+ * pCPU cpu's chunk ending at stop. Returns its size, 0 when it is not
+ * whole before stop, or -1 when the consumer stopped decoding. */
+static inline __attribute__((always_inline)) ptrdiff_t scan_record(struct xt_decoder *dec, uint32_t cpu,
+                                                                   const struct feed_pos *f,
+                                                                   const uint8_t *p, const uint8_t *stop,
+                                                                   struct xt_pcpu_info **pi,
+                                                                   struct scan_state *st,
+                                                                   struct xg_err *err)
+{
+	if (stop - p < 4)
+		return 0;
+	uint32_t hdr = rd32(p);
+	size_t size = xt_rec_size(hdr);
+	if ((size_t)(stop - p) < size)
+		return 0;
+	if (dec->sched_only && !xt_sched_wanted(hdr & 0x0fffffffu, dec->want_infprev)) {
+		st->n++;
+		if (hdr >> 31) {
+			uint64_t tsc = rd64(p + 4);
+			if (__builtin_expect(!st->has, 0)) {
+				(*pi)->first_tsc = st->last = tsc;
+				st->has = true;
+			}
+			st->back += tsc < st->last;
+			st->last = tsc;
+		}
+		return (ptrdiff_t)size;
+	}
+	scan_commit(dec, *pi, st);
+	if (deliver(dec, p, cpu, off_of(f, p), err))
+		return -1;
+	*pi = &dec->pcpu[cpu];
+	st->last = (*pi)->last_tsc;
+	st->has = (*pi)->has_tsc;
+	return (ptrdiff_t)size;
+}
+
 /* The hot loop: the whole records of the open chunk in [p, stop); end is
  * the end of the input buffer. Only TSC bookkeeping happens for records
  * nobody wants. Returns the bytes consumed, or (size_t)-1 when the
@@ -422,70 +506,23 @@ static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t
 		dec->npre = 0;
 	}
 	struct scan_state st = { 0, 0, pi->last_tsc, pi->has_tsc };
-	struct xt_wanted w[XT_BATCH];
-	struct stream b;
 	/* Chunks after this one are scanned ahead with it while it lasts,
 	 * if it ends in the buffer (stop < end: stop is the chunk's end). */
-	bool seek = filter && stop < end;
-	int bi = -1;
+	struct ahead ah = { .bi = -1, .seek = filter && stop < end };
 	for (;;) {
-		while (filter && st.has && stop - p >= 40) {
-			const uint8_t *b0 = p;
-			struct scan_state s0 = st;
-			struct stream a = { p, stop, st.n, st.back, st.last, w, 0 };
-			if (bi < 0 && seek && (bi = partner(dec, cpu, stop, &f, &b)) < 0)
-				seek = false;
-			if (bi >= 0) {
-				if (infprev)
-					run_two(&a, &b, true);
-				else
-					run_two(&a, &b, false);
-				if (!stream_open(&b)) {
-					from_stream(&dec->pre[bi], &f, &b);   /* done: results wait */
-					bi = -1;
-				}
-			}
-			if (infprev)
-				run_one(&a, true);
-			else
-				run_one(&a, false);
-			p = a.p;
-			st.n = a.n;
-			st.back = a.back;
-			st.last = a.last;
-			if (deliver_wanted(dec, cpu, w, a.k, start, dec->offset, b0, &s0, err))
+		while (filter && st.has && stop - p >= 40)
+			if (scan_batch(dec, cpu, &f, &p, stop, &st, &ah, infprev, err))
 				return (size_t)-1;
-		}
-		if (stop - p < 4)
+		ptrdiff_t size = scan_record(dec, cpu, &f, p, stop, &pi, &st, err);
+		if (size < 0)
+			return (size_t)-1;
+		if (!size)
 			break;
-		uint32_t hdr = rd32(p);
-		size_t size = xt_rec_size(hdr);
-		if ((size_t)(stop - p) < size)
-			break;
-		if (filter && !xt_sched_wanted(hdr & 0x0fffffffu, infprev)) {
-			st.n++;
-			if (hdr >> 31) {
-				uint64_t tsc = rd64(p + 4);
-				if (__builtin_expect(!st.has, 0)) {
-					pi->first_tsc = st.last = tsc;
-					st.has = true;
-				}
-				st.back += tsc < st.last;
-				st.last = tsc;
-			}
-		} else {
-			scan_commit(dec, pi, &st);
-			if (deliver(dec, p, cpu, dec->offset + (uint64_t)(p - start), err))
-				return (size_t)-1;
-			pi = &dec->pcpu[cpu];
-			st.last = pi->last_tsc;
-			st.has = pi->has_tsc;
-		}
 		p += size;
 	}
 	scan_commit(dec, pi, &st);
-	if (bi >= 0)
-		from_stream(&dec->pre[bi], &f, &b);
+	if (ah.bi >= 0)
+		from_stream(&dec->pre[ah.bi], &f, &ah.b);
 	return (size_t)(p - start);
 }
 

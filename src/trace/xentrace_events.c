@@ -2,9 +2,11 @@
 /* Keeps the records runstate accounting needs (runstate changes, continue
  * running, lost records), one queue per pCPU, and merges the queues in TSC
  * order: a vCPU's records come from several pCPUs (it is woken on one and
- * runs on another), and xentrace writes each pCPU's records in chunks. */
+ * runs on another), and xentrace writes each pCPU's records in chunks.
+ * Also the TSC rate: estimated from INFPREV records, given, converted. */
 #include "xgtop/trace/xentrace.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +105,7 @@ static inline __attribute__((always_inline)) void add_runstate(struct xt_events 
 	e->sched_records++;
 	/* {vcpu:16, dom:16} in the first word; Xen builds with perf
 	 * counters appended two u64s, which we ignore. */
-	if (nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > 3 || newst > 3))) {
+	if (nwords < 1 || (lo == XT_RUNSTATE_CHANGE && (oldst > XT_OFFLINE || newst > XT_OFFLINE))) {
 		e->short_records++;
 		return;
 	}
@@ -111,11 +113,11 @@ static inline __attribute__((always_inline)) void add_runstate(struct xt_events 
 	ev.dom = d0 >> 16;
 	if (lo == XT_CONTINUE_RUNNING) {
 		ev.kind = XT_EV_CONTINUE;
-		ev.old_new = XT_RUNNING << 4 | XT_RUNNING;
+		ev.old_new = xt_old_new(XT_RUNNING, XT_RUNNING);
 		newst = XT_RUNNING;
 	} else {
 		ev.kind = XT_EV_CHANGE;
-		ev.old_new = (uint8_t)(oldst << 4 | newst);
+		ev.old_new = xt_old_new(oldst, newst);
 	}
 	/* Who runs where matters only to the TSC-rate estimate; without it
 	 * this data-dependent branch is skipped altogether. */
@@ -235,11 +237,6 @@ void xt_events_close(struct xt_events *e)
 		struct xt_ev ev = { .tsc = last, .pcpu = (uint16_t)p, .kind = XT_EV_PCPU_END };
 		push(q, &ev);
 	}
-}
-
-uint64_t xt_events_pcpu_first(const struct xt_events *e, uint32_t p)
-{
-	return p < e->nq && e->q[p].has_first ? e->q[p].first_tsc : 0;
 }
 
 bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out)
@@ -433,4 +430,40 @@ double xt_events_estimate_hz(struct xt_events *e, size_t *nsamples)
 	/* Rounded to 0.1 MHz: the estimate is not better than that, and every
 	 * user of it then converts cycles identically. */
 	return (double)(uint64_t)(e->hz_samples[e->nhz / 2] / 1e5 + 0.5) * 1e5;
+}
+
+uint64_t xt_cyc_to_ns(uint64_t cyc, double hz)
+{
+	if (hz <= 0)
+		return 0;
+	/* Integral Hz (the usual case) converts exactly. */
+	if (hz == floor(hz) && hz < 1.8e19) {
+		unsigned __int128 n = (unsigned __int128)cyc * 1000000000u + (uint64_t)hz / 2;
+		return (uint64_t)(n / (uint64_t)hz);
+	}
+	return (uint64_t)llroundl((long double)cyc * 1e9L / hz);
+}
+
+bool xt_parse_hz(const char *s, double *hz)
+{
+	char *end;
+	if (!s || !*s)
+		return false;
+	double v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v <= 0)
+		return false;
+	switch (*end) {
+	case 0: break;
+	case 'G': case 'g': v *= 1e9; end++; break;
+	case 'M': case 'm': v *= 1e6; end++; break;
+	case 'K': case 'k': v *= 1e3; end++; break;
+	default: return false;
+	}
+	if (*end && strcmp(end, "Hz") && strcmp(end, "hz"))
+		return false;
+	/* Below 1 MHz is surely a unit mistake (a TSC runs at GHz). */
+	if (v < 1e6 || v > 1e11)
+		return false;
+	*hz = floor(v + 0.5);
+	return true;
 }

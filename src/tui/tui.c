@@ -152,6 +152,7 @@ static const struct tui_mode_ops tui_modes[] = {
 	[TUI_MODE_HELP] = { tui_help_draw, tui_help_key, false },
 	[TUI_MODE_MENU] = { tui_menu_draw, tui_menu_key, true },
 	[TUI_MODE_PROMPT] = { tui_prompt_draw, tui_prompt_key, true },
+	[TUI_MODE_COLUMNS] = { tui_columns_draw, tui_columns_key, true },
 	[TUI_MODE_DETAIL] = { tui_detail_draw, tui_detail_key, false },
 };
 
@@ -199,12 +200,6 @@ static int tui_loop(struct tui *t, struct xg_err *err)
 	return 0;
 }
 
-static bool no_color(void)
-{
-	const char *s = getenv("NO_COLOR");
-	return s && *s;
-}
-
 /* Terminal modes, extra key sequences, mouse and colours on a new screen. */
 static void tui_term_setup(struct tui *t)
 {
@@ -232,12 +227,7 @@ static void tui_term_setup(struct tui *t)
 	curs_set(0);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	mouseinterval(0);
-	if (!no_color() && has_colors()) {
-		start_color();
-		use_default_colors();
-		init_pair(1, COLOR_RED, -1);
-		t->color = true;
-	}
+	tui_color_init(t);
 	/* Until a screen has been suspended once, ncurses writes to the
 	 * terminal after every cursor movement (for programs that use it
 	 * below curses): a suspend and resume before the first frame makes a
@@ -300,6 +290,8 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	setlocale(LC_CTYPE, "");
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	t.replay = (e->cfg && e->cfg->replay) || (e->ops && e->ops->name && !strcmp(e->ops->name, "replay"));
+	if (e->notice[0])
+		tui_set_msg(&t, true, "%s", e->notice);
 
 	engine_history_on(e, e->cfg ? e->cfg->history : XG_HIST_DEFAULT);
 	int rc = tui_screen(&t, err);

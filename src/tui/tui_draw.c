@@ -3,6 +3,7 @@
  * the key hints. Only the rows on screen are formatted, into stack buffers,
  * so a refresh costs the same for 10 or 10,000 domains. */
 #include "tui_priv.h"
+#include "xgtop/core/format.h"
 
 #include <curses.h>
 #include <stdarg.h>
@@ -143,21 +144,6 @@ void tui_put(int y, int x, const char *s, int maxw)
 	mvaddnstr(y, x, s, (int)bytes);
 }
 
-const char *tui_unit_name(enum xg_unit u)
-{
-	switch (u) {
-	case XG_UNIT_NONE: return "count";
-	case XG_UNIT_TEXT: return "text";
-	case XG_UNIT_PCT: return "%";
-	case XG_UNIT_SEC: return "s";
-	case XG_UNIT_BYTES: return "bytes";
-	case XG_UNIT_BPS: return "bytes/s";
-	case XG_UNIT_PER_S: return "per s";
-	case XG_UNIT_RATIO: return "ratio";
-	}
-	return "";
-}
-
 static bool col_left_aligned(enum xg_col c)
 {
 	return xg_columns[c].unit == XG_UNIT_TEXT;
@@ -191,10 +177,12 @@ void tui_layout(struct tui *t)
 	struct tui_layout *L = &t->lay;
 
 	getmaxyx(stdscr, t->rows, t->cols);
-	t->status_y = 3;
-	t->header_y = 4;
-	t->list_y = TUI_TOP_LINES;
-	t->list_h = t->rows - TUI_TOP_LINES - TUI_BOTTOM_LINES;
+	/* The meters take what the list can spare: it keeps three rows. */
+	t->meters_h = tui_meters_height(t, t->rows - TUI_TOP_LINES - TUI_BOTTOM_LINES - 3);
+	t->status_y = 3 + t->meters_h;
+	t->header_y = 4 + t->meters_h;
+	t->list_y = TUI_TOP_LINES + t->meters_h;
+	t->list_h = t->rows - t->list_y - TUI_BOTTOM_LINES;
 	if (t->list_h < 0)
 		t->list_h = 0;
 	size_t maxtop = v->norder > (size_t)t->list_h ? v->norder - (size_t)t->list_h : 0;
@@ -213,7 +201,7 @@ void tui_layout(struct tui *t)
 	bool keep[XG_COL_COUNT];
 	int total = 0;
 	for (int c = 0; c < XG_COL_COUNT; c++) {
-		keep[c] = view_col_on_screen(v, (enum xg_col)c);
+		keep[c] = c == XG_COL_NAME || view_col_visible(v, (enum xg_col)c);
 		if (keep[c])
 			total += 1 + (c == XG_COL_NAME ? namemin : xg_columns[c].width);
 	}
@@ -241,11 +229,12 @@ void tui_layout(struct tui *t)
 	}
 	L->n = 0;
 	int x = 0;
-	for (int c = 0; c < XG_COL_COUNT; c++) {
+	for (int k = 0; k < XG_COL_COUNT; k++) {
+		enum xg_col c = v->col_order[k];   /* the column chooser's order */
 		if (!keep[c])
 			continue;
 		int w = c == XG_COL_NAME ? namew : xg_columns[c].width;
-		L->col[L->n] = (enum xg_col)c;
+		L->col[L->n] = c;
 		L->x[L->n] = x;
 		L->w[L->n] = w;
 		L->n++;
@@ -260,17 +249,6 @@ int tui_col_at(const struct tui *t, int x)
 		if (x >= t->lay.x[i] && x <= t->lay.x[i] + t->lay.w[i])
 			return (int)t->lay.col[i];
 	return -1;
-}
-
-static void fmt_bytes(double v, char *buf, size_t n)
-{
-	static const char units[] = "BKMGTPE";
-	size_t u = 0;
-	while (v >= 1024.0 && u + 1 < sizeof(units) - 1) {
-		v /= 1024.0;
-		u++;
-	}
-	snprintf(buf, n, u ? "%.1f%c" : "%.0f%c", v, units[u]);
 }
 
 static bool sorted_descending(const struct xg_view *v)
@@ -322,9 +300,9 @@ static void draw_host(const struct tui *t, const struct xg_host *h)
 	if (h && host_has(h, XG_H_PCPUS))
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  pCPUs %u", h->pcpus);
 	if (h && host_has(h, XG_H_MEM) && h->mem_total) {
-		fmt_bytes((double)(h->mem_total - (h->mem_free < h->mem_total ? h->mem_free : h->mem_total)),
-			  a, sizeof(a));
-		fmt_bytes((double)h->mem_total, b, sizeof(b));
+		fmt_size(a, sizeof(a),
+			 (double)(h->mem_total - (h->mem_free < h->mem_total ? h->mem_free : h->mem_total)));
+		fmt_size(b, sizeof(b), (double)h->mem_total);
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  mem %s/%s used", a, b);
 	} else {
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "  mem -");
@@ -347,8 +325,14 @@ static void draw_domains(const struct tui *t, const struct xg_host *h, const str
 				    "%u shutdown  CPU total %.1f%%",
 				    s->ndom, s->nrunning, s->nblocked, s->npaused, s->ncrashed, s->ndying,
 				    s->nshutdown, s->cpu_pct_total);
-	if (h && h->cache_events[0] && t->e->view.show_cache) {
-		char ev[4 * sizeof(h->cache_events)];
+	/* Name the events only when something counts them; else say why not
+	 * (a host without a PMU would otherwise describe events no cell shows). */
+	const char *why = h && t->e->view.show_cache ? sample_cache_uncounted(t->e->table.cur) : NULL;
+	char ev[4 * sizeof(h->cache_events)];
+	if (why) {
+		tui_name_fit(ev, sizeof(ev), why, (int)sizeof(h->cache_events));
+		snprintf(line + o, sizeof(line) - o, "  cache not counted: %s", ev);
+	} else if (h && h->cache_events[0] && t->e->view.show_cache) {
 		tui_name_fit(ev, sizeof(ev), h->cache_events, (int)sizeof(h->cache_events));
 		snprintf(line + o, sizeof(line) - o, "  cache counts %s", ev);
 	}
@@ -414,7 +398,7 @@ void tui_draw_status(struct tui *t)
 	}
 	if (t->msg[0]) {
 		attr_t at = t->msg_err ? A_BOLD : A_NORMAL;
-		short pair = t->msg_err && t->color ? 1 : 0;
+		short pair = t->msg_err && t->color ? TUI_PAIR_ERR : 0;
 		attr_set(at, pair, NULL);
 		tui_put(t->status_y, x, t->msg, t->cols - x);
 		attr_set(A_NORMAL, 0, NULL);
@@ -515,7 +499,8 @@ static void draw_row(struct tui *t, int y, const struct xg_row *r, chtype rowat,
 	for (int j = 0; j < L->n; j++) {
 		enum xg_col c = L->col[j];
 		int w = L->w[j], x = L->x[j] + 1;
-		chtype at = (c == v->sort_col ? A_BOLD : 0) | rowat;
+		chtype at = (c == v->sort_col ? A_BOLD : 0) | rowat |
+			    tui_level_attr(t, threshold_cell(&v->thr, r, c));
 		char buf[TUI_CELL_BYTES];
 		if (c == XG_COL_TREND && t->utf8) {
 			trend = j;   /* drawn as wide characters afterwards */
@@ -557,6 +542,27 @@ static void draw_rows(struct tui *t)
 	}
 }
 
+WINDOW *tui_overlay(const struct tui *t, int n, int width, int sel, int *top, int *h, int *w,
+		    const char *title)
+{
+	*h = LINES - t->list_y - 3;
+	if (*h > n)
+		*h = n;
+	if (*h < 1)
+		*h = 1;
+	*w = COLS < width ? COLS : width;
+	if (sel < *top)
+		*top = sel;
+	if (sel >= *top + *h)
+		*top = sel - *h + 1;
+	WINDOW *win = newwin(*h + 2, *w, t->list_y < LINES ? t->list_y : 0, 0);
+	if (!win)
+		return NULL;
+	box(win, 0, 0);
+	mvwaddnstr(win, 0, 2, title, *w - 4);
+	return win;
+}
+
 void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n)
 {
 	int x = 0, y = LINES - 1;
@@ -579,6 +585,7 @@ void tui_draw_screen(struct tui *t)
 	tui_layout(t);
 	erase();
 	draw_summary(t);
+	tui_meters_draw(t, 3);
 	tui_draw_status(t);
 	if (t->rows > t->header_y)
 		draw_header(t);

@@ -4,6 +4,7 @@
  * measured. A mode of the main loop: sampling goes on while it is open and
  * each refresh rebuilds it, so the reasons follow the rows on screen. */
 #include "tui_priv.h"
+#include "xgtop/core/reasons.h"
 
 #include <curses.h>
 #include <stdarg.h>
@@ -57,77 +58,67 @@ static void lines_wrap(struct lines *L, const char *prefix, const char *text, in
 	}
 }
 
-struct why_seen {
-	enum xg_col c;
-	const char *text;
-	const char *example;   /* a name on screen with this `-` */
-	const struct xg_row *row;  /* its row (a sub-row names its vCPU / socket) */
-	unsigned count;
-};
-
 /* Distinct (column, reason) pairs behind the `-` cells on screen. */
 static void add_reasons(struct lines *L, const struct tui *t, int width)
 {
 	const struct xg_view *v = &t->e->view;
 	const struct xg_table *tb = &t->e->table;
-	struct why_seen seen[64];
-	size_t nseen = 0;
-	bool more = false;
+	bool cols[XG_COL_COUNT] = { false };
+	struct xg_reasons R;
 
-	for (int i = 0; i < t->list_h; i++) {
-		size_t k = t->top + (size_t)i;
-		if (k >= v->norder)
-			break;
-		const struct xg_row *r = &tb->rows[v->order[k]];
-		for (int j = 0; j < t->lay.n; j++) {
-			enum xg_col c = t->lay.col[j];
-			if (c == XG_COL_NAME || c == XG_COL_STATE || row_has(r, c) ||
-			    !row_col_applies(r, c))
-				continue;
-			const char *why = row_why(tb, r, c);
-			if (!why)
-				why = "no reason was given by the source";
-			size_t s;
-			for (s = 0; s < nseen; s++)
-				if (seen[s].c == c && !strcmp(seen[s].text, why))
-					break;
-			if (s < nseen) {
-				seen[s].count++;
-			} else if (nseen < XG_ARRAY_LEN(seen)) {
-				seen[nseen++] = (struct why_seen){ c, why, r->name, r, 1 };
-			} else {
-				more = true;
-			}
-		}
-	}
-	/* By column, in table order; reasons of one column in the order met. */
-	for (size_t i = 1; i < nseen; i++) {
-		struct why_seen x = seen[i];
-		size_t j = i;
-		for (; j > 0 && seen[j - 1].c > x.c; j--)
-			seen[j] = seen[j - 1];
-		seen[j] = x;
-	}
+	for (int j = 0; j < t->lay.n; j++)
+		cols[t->lay.col[j]] = true;
+	reasons_init(&R, false);
+	for (int i = 0; i < t->list_h && t->top + (size_t)i < v->norder; i++)
+		reasons_add_row(&R, tb, &tb->rows[v->order[t->top + (size_t)i]], cols);
+	reasons_sort(&R);
 	lines_add(L, "Why values on screen show \"-\"");
-	if (!nseen)
+	if (!R.n)
 		lines_add(L, "  none: every value on screen was measured");
-	for (size_t s = 0; s < nseen; s++) {
+	for (size_t s = 0; s < R.n; s++) {
+		const struct xg_reason *p = &R.v[s];
 		char name[TUI_CELL_BYTES], prefix[32], text[1024], sub[32];
 		/* Reasons may come from a recording: escape them like names. */
 		char why[512];
-		tui_name_fit(name, sizeof(name), seen[s].example, 24);
-		tui_name_fit(why, sizeof(why), seen[s].text, 120);
-		snprintf(prefix, sizeof(prefix), "  %-10s ", xg_columns[seen[s].c].header);
-		if (row_label(seen[s].row, sub, sizeof(sub)))
-			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s %s)", why, seen[s].count,
-				 seen[s].count == 1 ? "" : "s", name, sub + 2);
+		tui_name_fit(name, sizeof(name), p->example->name, 24);
+		tui_name_fit(why, sizeof(why), p->why, 120);
+		snprintf(prefix, sizeof(prefix), "  %-10s ", xg_columns[p->col].header);
+		if (row_label(p->example, sub, sizeof(sub)))
+			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s %s)", why, p->count,
+				 p->count == 1 ? "" : "s", name, sub + 2);
 		else
-			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s)", why, seen[s].count,
-				 seen[s].count == 1 ? "" : "s", name);
+			snprintf(text, sizeof(text), "%s (%u row%s, e.g. %s)", why, p->count,
+				 p->count == 1 ? "" : "s", name);
 		lines_wrap(L, prefix, text, width);
 	}
-	if (more)
-		lines_add(L, "  (more reasons than fit this list)");
+	if (R.more)
+		lines_add(L, "  (" XG_WHY_MORE ")");
+}
+
+/* The meters under the summary lines, and what the colours mean, with
+ * the thresholds in force. */
+static void add_meters_help(struct lines *L, const struct tui *t, int width)
+{
+	const struct xg_thresholds *thr = &t->e->view.thr;
+	char text[512];
+	lines_add(L, "Meters and colours");
+	lines_wrap(L, "  ", "Meters (t): each pCPU's busy share over the interval, as a bar, or, when there "
+		   "are too many for four lines of bars, as a heat strip: one cell per pCPU, from the lowest "
+		   "block (under 12.5 %) to a full one (87.5 % and over; . : - = + * # @ outside UTF-8), ? "
+		   "when not measured; each strip line starts with its first pCPU's number. Then memory used/total, "
+		   "the host's waiting share (with w: all domains' waiting time over their vCPU time) and "
+		   "the pCPUs' average.", width);
+	lines_wrap(L, "  ", "Cells and meters past a threshold: warn = orange and bold, crit = a reversed "
+		   "orange-red block (without colour or with NO_COLOR: underlined, and reverse bold). "
+		   "Thresholds (settings file: threshold.NAME = WARN CRIT, or off):", width);
+	for (int r = 0; r < XG_RULE_COUNT; r++) {
+		char prefix[40], lim[32];
+		threshold_format(thr, (enum xg_rule)r, lim, sizeof(lim));
+		snprintf(prefix, sizeof(prefix), "    %-10s ", xg_rules[r].key);
+		snprintf(text, sizeof(text), "%s: %s%s", xg_rules[r].help, thr->off[r] ? "" : "warn, crit ",
+			 lim);
+		lines_wrap(L, prefix, text, width);
+	}
 }
 
 static void help_build(struct lines *L, const struct tui *t, int width)
@@ -149,23 +140,26 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 	lines_add(L, "Summary lines");
 	lines_wrap(L, "  ", "Line 1: hypervisor (source) and host name, physical CPUs, memory used/total, "
 		   "clock; for a replay, \"replay\" and the time the sample was recorded.", width);
-	lines_wrap(L, "  ", "Line 2: domains by state, and the sum of their CPU%.", width);
+	lines_wrap(L, "  ", "Line 2: domains by state, the sum of their CPU%, and (with the cache columns) "
+		   "the events they count, or why nothing counts them.", width);
 	lines_wrap(L, "  ", "Line 3: the measured interval between the two samples shown, the delay asked "
 		   "for, xgtop's own CPU time per refresh in ms, trace records lost (when a trace is "
 		   "read), the sort column and direction, the filter and the rows it selects.", width);
+	lines_add(L, "%s", "");
+	add_meters_help(L, t, width);
 	lines_add(L, "%s", "");
 	lines_add(L, "Columns (* = on screen, + = on but no room at this width; unit in brackets; "
 		  "delta() = change over the interval)");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
 		char prefix[64], mark = ' ';
-		if (view_col_on_screen(v, (enum xg_col)c)) {
+		if (view_col_visible(v, (enum xg_col)c) || c == XG_COL_NAME) {
 			mark = '+';
 			for (int j = 0; j < t->lay.n; j++)
 				if (t->lay.col[j] == (enum xg_col)c)
 					mark = '*';
 		}
-		snprintf(prefix, sizeof(prefix), "%c %-10s [%s] ", mark, d->header, tui_unit_name(d->unit));
+		snprintf(prefix, sizeof(prefix), "%c %-10s [%s] ", mark, d->header, col_unit_name(d->unit));
 		/* Pad to a common indent so the formulas line up. */
 		char pad[64];
 		snprintf(pad, sizeof(pad), "%-24s", prefix);

@@ -37,6 +37,12 @@ static void act_sort_menu(struct tui *t, const struct tui_binding *b, int key)
 	tui_menu_open(t);
 }
 
+static void act_columns(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)b, (void)key;
+	tui_columns_open(t);
+}
+
 static void act_click(struct tui *t, const struct tui_binding *b, int key)
 {
 	(void)b, (void)key;
@@ -101,6 +107,7 @@ static const char *const toggle_what[XG_TOGGLE_COUNT] = {
 	[XG_TOGGLE_CACHE] = "cache columns",
 	[XG_TOGGLE_SCHED] = "scheduler columns",
 	[XG_TOGGLE_VCPUS] = "vCPU rows",
+	[XG_TOGGLE_METERS] = "header meters",
 	[XG_TOGGLE_TREND] = "TREND column",
 };
 
@@ -246,6 +253,9 @@ const struct tui_binding tui_bindings[] = {
 	{ { '<', '>' }, "<>", "sort", "sort by the visible column left / right of the current one",
 	  act_sort_step, 0 },
 	{ { 'o', KEY_F(6) }, NULL, NULL, "choose the sort column from a menu", act_sort_menu, 0 },
+	{ { 'C', KEY_F(2) }, NULL, NULL, "the column chooser: show, hide and reorder columns (space "
+	  "shows or hides, [ and ] or F7 and F8 move, r resets; kept in the settings file)",
+	  act_columns, 0 },
 	{ { KEY_MOUSE }, NULL, NULL, "click a column header to sort by it; click it again to reverse; "
 	  "click a row to select it", act_click, 0 },
 	{ { 'r' }, "r", "reverse", "reverse the sort order", act_reverse, 0 },
@@ -263,6 +273,9 @@ const struct tui_binding tui_bindings[] = {
 	  XG_TOGGLE_SCHED },
 	{ { 'v' }, "v", "vcpus", "show / hide one row per vCPU under each domain", act_toggle,
 	  XG_TOGGLE_VCPUS },
+	{ { 't' }, NULL, NULL, "show / hide the header meters: each pCPU's busy share (bars, or a heat "
+	  "strip when there are many), memory, and the host's waiting share (with w)", act_toggle,
+	  XG_TOGGLE_METERS },
 	{ { ' ' }, "space", "freeze", "freeze the display (a replay pauses); space again resumes",
 	  act_freeze, 0 },
 	{ { '.', KEY_RIGHT }, NULL, NULL, "step one sample forward (while frozen, or in a replay)",

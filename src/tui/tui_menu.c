@@ -13,12 +13,13 @@ void tui_menu_open(struct tui *t)
 	struct tui_menu *m = &t->menu;
 
 	m->n = m->sel = m->top = 0;
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		if (!view_col_visible(v, (enum xg_col)c) && c != XG_COL_NAME)
+	for (int k = 0; k < XG_COL_COUNT; k++) {
+		enum xg_col c = v->col_order[k];   /* as on screen */
+		if ((!view_col_visible(v, c) && c != XG_COL_NAME) || !view_sortable(c))
 			continue;
-		if ((enum xg_col)c == v->sort_col)
+		if (c == v->sort_col)
 			m->sel = m->n;
-		m->cols[m->n++] = (enum xg_col)c;
+		m->cols[m->n++] = c;
 	}
 	t->mode = TUI_MODE_MENU;
 }
@@ -26,22 +27,10 @@ void tui_menu_open(struct tui *t)
 void tui_menu_draw(struct tui *t)
 {
 	struct tui_menu *m = &t->menu;
-	int h = LINES - t->list_y - 3;
-	if (h > m->n)
-		h = m->n;
-	if (h < 1)
-		h = 1;
-	int w = COLS < 34 ? COLS : 34;
-	if (m->sel < m->top)
-		m->top = m->sel;
-	if (m->sel >= m->top + h)
-		m->top = m->sel - h + 1;
-	int y0 = t->list_y < LINES ? t->list_y : 0;
-	WINDOW *win = newwin(h + 2, w, y0, 0);
+	int h, w;
+	WINDOW *win = tui_overlay(t, m->n, 34, m->sel, &m->top, &h, &w, " Sort by (Enter, Esc) ");
 	if (!win)
 		return;
-	box(win, 0, 0);
-	mvwaddnstr(win, 0, 2, " Sort by (Enter, Esc) ", w - 4);
 	for (int i = 0; i < h && m->top + i < m->n; i++) {
 		enum xg_col c = m->cols[m->top + i];
 		char line[64];

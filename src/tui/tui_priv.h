@@ -7,6 +7,7 @@
 #ifndef XGTOP_TUI_PRIV_H
 #define XGTOP_TUI_PRIV_H
 
+#include <curses.h>
 #include <signal.h>
 #include <stddef.h>
 #include <wchar.h>
@@ -41,6 +42,7 @@ enum tui_mode {
 	TUI_MODE_HELP,        /* the help screen (tui_help.c) */
 	TUI_MODE_MENU,        /* the sort column menu (tui_menu.c) */
 	TUI_MODE_PROMPT,      /* a line of input on the status row (tui_prompt.c) */
+	TUI_MODE_COLUMNS,     /* the column chooser (tui_columns.c) */
 	TUI_MODE_DETAIL,      /* one domain's figures over time (tui_detail.c) */
 };
 
@@ -57,6 +59,9 @@ struct tui_sel {
 	uint8_t sock_row;
 	uint32_t socket;
 };
+
+/* Colour pairs (tui_color.c). */
+enum { TUI_PAIR_ERR = 1, TUI_PAIR_WARN, TUI_PAIR_CRIT };
 
 struct tui;
 
@@ -76,6 +81,10 @@ struct tui_menu {
 	int n, sel, top;
 };
 
+struct tui_colsel {
+	int sel, top;         /* position in view.col_order */
+};
+
 struct tui {
 	struct xg_engine *e;
 	bool utf8;            /* the locale's codeset is UTF-8: ▲▼ and wide names */
@@ -90,6 +99,7 @@ struct tui {
 	size_t top;           /* first entry of view.order on screen */
 	int name_sticky;      /* widest name seen since the last reset */
 	int list_y, list_h;   /* where the domain rows go */
+	int meters_h;         /* header meter lines (tui_meters.c), 0 = none */
 	int header_y, status_y;
 	struct tui_layout lay;
 	char msg[256];        /* transient status message, "" = none */
@@ -103,6 +113,7 @@ struct tui {
 	struct tui_sel sel;
 	size_t detail_top;    /* first line of the detail pane on screen */
 	struct xg_table detail_tb;  /* the pane's rows: with every vCPU's */
+	struct tui_colsel colsel;
 };
 
 /* One key binding: the keys, what they do, and how they are documented.
@@ -146,11 +157,16 @@ int tui_col_at(const struct tui *t, int x);
 int tui_name_fit(char *out, size_t n, const char *raw, int maxw);
 /* Writes s at (y, x), at most maxw columns, never past the right edge. */
 void tui_put(int y, int x, const char *s, int maxw);
-const char *tui_unit_name(enum xg_unit u);
 /* How many bytes of text go on a line of room columns: up to the last
  * blank that fits, or (none) cut at room but not inside a UTF-8 sequence.
  * The text is ASCII or UTF-8 of single-width characters. */
 int tui_wrap_cut(const char *text, int room);
+/* A boxed window over the domain list for a list of n items (the sort
+ * menu, the column chooser): at most width columns, titled, as many items
+ * high as fit (*h), *top moved so that item sel is in view; *w is its
+ * width. NULL when it cannot be made. The caller fills and deletes it. */
+WINDOW *tui_overlay(const struct tui *t, int n, int width, int sel, int *top, int *h, int *w,
+		    const char *title);
 /* Draws the bottom line of key hints from pairs {"key", "label", ...}. */
 void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n);
 
@@ -209,5 +225,31 @@ void tui_graph_draw(const struct tui *t, int y, int x, int h, const float *v, si
 void tui_detail_open(struct tui *t);
 void tui_detail_draw(struct tui *t);
 void tui_detail_key(struct tui *t, int rc, wint_t ch);
+/* tui_color.c: colour pairs, and the attributes of a threshold level
+ * (colour and bold, or attributes only without colour). */
+void tui_color_init(struct tui *t);
+chtype tui_level_attr(const struct tui *t, enum xg_level lv);
+
+/* tui_meters.c: the header meters (one per pCPU, memory, waiting share). */
+struct tui_meter_layout {
+	bool strip;           /* one character cell per pCPU instead of bars */
+	int per_line;         /* pCPUs per line */
+	int lines;            /* pCPU lines; the memory line follows them */
+	int label_w;          /* columns of the pCPU number before a bar / a strip line */
+	int cell_w;           /* bars: columns per bar, the blank after it included */
+	int group;            /* strip: cells between blanks (0 = no blanks) */
+	int shown;            /* pCPUs that fit (fewer than n only on a tiny screen) */
+};
+/* Where n pCPU meters go in cols columns and at most max_lines lines. */
+void tui_meter_layout(size_t n, int cols, int max_lines, struct tui_meter_layout *L);
+/* Lines the meters take on this screen (0: off, or no room). */
+int tui_meters_height(const struct tui *t, int room);
+/* Draws them from line y on. */
+void tui_meters_draw(const struct tui *t, int y);
+
+/* tui_columns.c: the column chooser (`C`, F2). */
+void tui_columns_open(struct tui *t);
+void tui_columns_draw(struct tui *t);
+void tui_columns_key(struct tui *t, int rc, wint_t ch);
 
 #endif

@@ -5,6 +5,7 @@
 #include "xgtop/xen/xen_cmt.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,7 @@
 #define ATTACH_RETRY_NS 10000000000ull  /* after a failed attach (no RMID free ...) */
 
 struct cmt_dom {
-	uint32_t domid, gen;
-	uint8_t handle[16];
+	struct xg_dom_ident ident;          /* first: see struct xg_carry */
 	uint32_t rmid;                      /* at the last read, 0 = none */
 	bool ours;                          /* we attached it: we detach it */
 	bool live;
@@ -21,6 +21,7 @@ struct cmt_dom {
 	char why[160];                      /* the last attach failure */
 	struct xg_mbm mbm[XG_CMT_SOCK_MAX][2];
 };
+_Static_assert(offsetof(struct cmt_dom, ident) == 0, "carried entries start with the identity");
 
 struct xg_cmt {
 	const struct xg_cmt_ops *ops;
@@ -31,10 +32,7 @@ struct xg_cmt {
 	uint32_t mask, factor, total_rmid;
 	uint32_t cpus[XG_CMT_SOCK_MAX];
 	unsigned nsock;
-	struct cmt_dom *d;                  /* sorted by domid */
-	size_t n, cap;
-	struct cmt_dom *next;
-	size_t next_cap;
+	struct xg_carry doms;               /* struct cmt_dom, by domid */
 };
 
 /* exit() anywhere (an allocation failure, a library) skips the source's
@@ -88,6 +86,7 @@ struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, stru
 	c->ops = ops;
 	c->h = h;
 	c->attach = attach;
+	carry_init(&c->doms, sizeof(struct cmt_dom));
 	if (ops->enabled(h) != 1) {
 		ops->why_off(h, c->why_all, sizeof(c->why_all));
 	} else if (ops->upscaling(h, &c->factor) || !c->factor) {
@@ -132,12 +131,14 @@ const char *cmt_why(const struct xg_cmt *c)
 size_t cmt_attached(const struct xg_cmt *c, uint32_t *out, size_t max)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->d[i].ours) {
+	for (size_t i = 0; i < c->doms.n; i++) {
+		const struct cmt_dom *cd = carry_at(&c->doms, i);
+		if (cd->ours) {
 			if (k < max)
-				out[k] = c->d[i].domid;
+				out[k] = cd->ident.id;
 			k++;
 		}
+	}
 	return k;
 }
 
@@ -161,7 +162,7 @@ static uint32_t ensure_rmid(struct xg_cmt *c, struct cmt_dom *cd, uint32_t rmid,
 		*why = cd->why;
 		return 0;
 	}
-	if (c->ops->attach(c->h, cd->domid)) {
+	if (c->ops->attach(c->h, cd->ident.id)) {
 		int e = errno;
 		if (e == EOVERFLOW)
 			snprintf(cd->why, sizeof(cd->why), "no free RMID: xc_psr_cmt_attach: %s (Xen has "
@@ -173,7 +174,7 @@ static uint32_t ensure_rmid(struct xg_cmt *c, struct cmt_dom *cd, uint32_t rmid,
 		return 0;
 	}
 	cd->ours = true;
-	int rc = c->ops->get_rmid(c->h, cd->domid, &rmid);
+	int rc = c->ops->get_rmid(c->h, cd->ident.id, &rmid);
 	if (rc || !rmid) {
 		snprintf(cd->why, sizeof(cd->why), "attached, but xc_psr_cmt_get_domain_rmid "
 			 "%s", rc ? strerror(errno) : "still says RMID 0");
@@ -245,30 +246,17 @@ static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, st
 				v = m->total * c->factor;
 			}
 			sum += v;
-			ks[k].v[e] = v;
-			ks[k].valid |= 1u << e;
+			sock_set(&ks[k], (enum xg_sock_event)e, v);
 		}
 		/* A partial sum would read as a real figure. */
 		if (bad) {
 			for (unsigned k = 0; k < c->nsock; k++)
-				ks[k].valid &= (uint8_t)~(1u << e);
+				sock_invalid(&ks[k], (enum xg_sock_event)e);
 			dom_invalid(s, d, ev_field[e], bad);
 		} else {
 			dom_set(d, ev_field[e], sum);
 		}
 	}
-}
-
-/* The entry of d, matched by id and identity (a domid reused by another
- * domain is a fresh entry: Xen freed the old domain's RMID with it). */
-static struct cmt_dom *match(struct xg_cmt *c, size_t *j, const struct xg_dom *d)
-{
-	while (*j < c->n && c->d[*j].domid < d->id)
-		(*j)++;
-	if (*j < c->n && c->d[*j].domid == d->id && c->d[*j].gen == d->gen &&
-	    !memcmp(c->d[*j].handle, d->handle, 16))
-		return &c->d[(*j)++];
-	return NULL;
 }
 
 void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
@@ -278,33 +266,20 @@ void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
 			sample_invalid_all(s, ev_field[e], c->why_all);
 		return;
 	}
-	xg_grow(&c->next, &c->next_cap, s->ndom, sizeof(*c->next));
-	size_t j = 0, nn = 0;
+	carry_begin(&c->doms, s->ndom);
 	for (size_t i = 0; i < s->ndom; i++) {
 		struct xg_dom *d = &s->dom[i];
 		if (i && d->id <= s->dom[i - 1].id)
 			continue;   /* sources list each domain once, in id order */
-		struct cmt_dom *old = match(c, &j, d);
-		struct cmt_dom *cd = &c->next[nn++];
-		if (old) {
-			*cd = *old;
-		} else {
-			memset(cd, 0, sizeof(*cd));
-			cd->domid = d->id;
-			cd->gen = d->gen;
-			memcpy(cd->handle, d->handle, 16);
-		}
-		read_dom(c, s, d, cd, now_ns);
+		/* A domid reused by another domain is a fresh entry (Xen freed
+		 * the old domain's RMID with it); a renamed domain keeps its
+		 * entry, so the RMID we attached is still ours to detach, and
+		 * not attached twice. */
+		read_dom(c, s, d, carry_take(&c->doms, d, XG_SAME_OBJECT), now_ns);
 	}
 	/* Entries left behind belong to domains that are gone: Xen released
 	 * their RMIDs when it destroyed them, nothing to detach. */
-	struct cmt_dom *t = c->d;
-	size_t tc = c->cap;
-	c->d = c->next;
-	c->cap = c->next_cap;
-	c->n = nn;
-	c->next = t;
-	c->next_cap = tc;
+	carry_end(&c->doms);
 }
 
 int cmt_close(struct xg_cmt *c)
@@ -312,23 +287,22 @@ int cmt_close(struct xg_cmt *c)
 	if (!c)
 		return 0;
 	int failed = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		struct cmt_dom *cd = &c->d[i];
+	for (size_t i = 0; i < c->doms.n; i++) {
+		struct cmt_dom *cd = carry_at(&c->doms, i);
 		if (!cd->ours)
 			continue;
 		cd->ours = false;
 		/* ESRCH: the domain went away since the last refresh, and its
 		 * RMID with it. */
-		if (c->ops->detach(c->h, cd->domid) && errno != ESRCH) {
+		if (c->ops->detach(c->h, cd->ident.id) && errno != ESRCH) {
 			fprintf(stderr, "xgtop: could not detach CMT from domain %u: %s "
-				"(run: xl psr-cmt-detach %u)\n", cd->domid, strerror(errno), cd->domid);
+				"(run: xl psr-cmt-detach %u)\n", cd->ident.id, strerror(errno), cd->ident.id);
 			failed++;
 		}
 	}
 	if (cmt_owner == c)
 		cmt_owner = NULL;
-	free(c->d);
-	free(c->next);
+	carry_free(&c->doms);
 	free(c);
 	return failed;
 }

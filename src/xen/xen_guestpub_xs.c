@@ -9,6 +9,7 @@
 #include "xgtop/xen/xen_guestpub.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +18,22 @@
 #include <xenstore.h>
 
 struct gp_dom {
-	uint32_t domid, gen;
-	uint8_t handle[16];
+	struct xg_dom_ident ident;   /* first: see struct xg_carry */
 	struct xg_gp_state st;
 	char events[XG_GP_VAL_MAX];
 };
+_Static_assert(offsetof(struct gp_dom, ident) == 0, "carried entries start with the identity");
 
 struct xg_gpreader {
 	struct xs_handle *xsh;
-	struct gp_dom *d, *next;
-	size_t n, cap, next_cap;
+	struct xg_carry doms;        /* struct gp_dom of domains with an agent */
 };
 
 struct xg_gpreader *gpr_open(struct xs_handle *xsh)
 {
 	struct xg_gpreader *r = xg_calloc(1, sizeof(*r));
 	r->xsh = xsh;
+	carry_init(&r->doms, sizeof(struct gp_dom));
 	return r;
 }
 
@@ -40,8 +41,7 @@ void gpr_close(struct xg_gpreader *r)
 {
 	if (!r)
 		return;
-	free(r->d);
-	free(r->next);
+	carry_free(&r->doms);
 	free(r);
 }
 
@@ -80,20 +80,10 @@ static int read_pub(struct xg_gpreader *r, uint32_t domid, struct xg_guestpub *p
 	return -1;
 }
 
-static struct gp_dom *match(struct xg_gpreader *r, size_t *j, const struct xg_dom *d)
-{
-	while (*j < r->n && r->d[*j].domid < d->id)
-		(*j)++;
-	if (*j < r->n && r->d[*j].domid == d->id && r->d[*j].gen == d->gen &&
-	    !memcmp(r->d[*j].handle, d->handle, 16))
-		return &r->d[(*j)++];
-	return NULL;
-}
-
 void gpr_collect(struct xg_gpreader *r, struct xg_sample *s, uint64_t now_ns)
 {
-	xg_grow(&r->next, &r->next_cap, s->ndom, sizeof(*r->next));
-	size_t j = 0, nn = 0, nrep = 0;
+	carry_begin(&r->doms, s->ndom);
+	size_t nrep = 0;
 	const char *label = NULL;
 	bool mixed = false;
 	for (size_t i = 0; i < s->ndom; i++) {
@@ -106,17 +96,10 @@ void gpr_collect(struct xg_gpreader *r, struct xg_sample *s, uint64_t now_ns)
 				dom_invalid(s, d, XG_F_LLC_REF + e, XG_GP_WHY_NOAGENT);
 			continue;
 		}
-		/* Only domains with an agent keep state across refreshes. */
-		struct gp_dom *old = match(r, &j, d);
-		struct gp_dom *g = &r->next[nn++];
-		if (old) {
-			*g = *old;
-		} else {
-			memset(g, 0, sizeof(*g));
-			g->domid = d->id;
-			g->gen = d->gen;
-			memcpy(g->handle, d->handle, 16);
-		}
+		/* Only domains with an agent keep state across refreshes. A
+		 * domid reused by another domain starts afresh; a renamed
+		 * domain runs the same agent, whose totals carry on. */
+		struct gp_dom *g = carry_take(&r->doms, d, XG_SAME_OBJECT);
 		if (rc == 0)
 			why = gp_fold(&g->st, &p, now_ns);
 		if (why) {
@@ -133,13 +116,7 @@ void gpr_collect(struct xg_gpreader *r, struct xg_sample *s, uint64_t now_ns)
 			mixed = true;
 		nrep++;
 	}
-	struct gp_dom *t = r->d;
-	size_t tc = r->cap;
-	r->d = r->next;
-	r->cap = r->next_cap;
-	r->n = nn;
-	r->next = t;
-	r->next_cap = tc;
+	carry_end(&r->doms);
 	if (nrep && mixed)
 		snprintf(s->host.cache_events, sizeof(s->host.cache_events),
 			 "guest-reported by xgtop --agent (events differ per guest)");

@@ -53,6 +53,8 @@ struct xg_source {
 	bool want_vcpus, want_net, want_disk;
 	xc_domaininfo_t *info;
 	size_t ninfo, info_cap;
+	xc_cpuinfo_t *cpuinfo;       /* per-pCPU idle time, refilled each refresh */
+	size_t cpuinfo_cap;
 	struct dom_memo *memo, *memo_next;
 	size_t nmemo, memo_cap, memo_next_cap;
 	struct xb_net_reader net;
@@ -144,6 +146,7 @@ static void xen_close(struct xg_source *s)
 	free(s->memo);
 	free(s->memo_next);
 	free(s->info);
+	free(s->cpuinfo);
 	free(s->vifs);
 	free(s->vbds);
 	xb_net_close(&s->net);
@@ -352,17 +355,19 @@ static void invalid_group(struct xg_sample *out, const enum xg_field *f, size_t 
 		sample_invalid_all(out, f[i], why);
 }
 
-static struct xg_dom *dom_by_id(struct xg_sample *out, uint32_t id)
+/* Starts the backend fields f[0..n), summed per domain by the caller: with
+ * a reason (not wanted, unreadable) they are invalid for every domain and
+ * this returns false; else they start at 0 in every domain. */
+static bool group_start(struct xg_sample *out, const enum xg_field *f, size_t n, const char *why)
 {
-	size_t lo = 0, hi = out->ndom;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (out->dom[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (why) {
+		invalid_group(out, f, n, why);
+		return false;
 	}
-	return lo < out->ndom && out->dom[lo].id == id ? &out->dom[lo] : NULL;
+	for (size_t i = 0; i < out->ndom; i++)
+		for (size_t k = 0; k < n; k++)
+			dom_set(&out->dom[i], f[k], 0);
+	return true;
 }
 
 /* Netback counts from the backend side; the sample holds the guest's view,
@@ -370,22 +375,13 @@ static struct xg_dom *dom_by_id(struct xg_sample *out, uint32_t id)
 static void collect_net(struct xg_source *s, struct xg_sample *out)
 {
 	struct xg_err e = { 0 };
-	if (!s->want_net) {
-		invalid_group(out, net_fields, XG_ARRAY_LEN(net_fields), "not collected (--nonet)");
+	const char *why = !s->want_net ? "not collected (--nonet)"
+			  : xb_net_read(&s->net, &s->vifs, &s->nvifs, &s->vifs_cap, &e) ? e.msg : NULL;
+	if (!group_start(out, net_fields, XG_ARRAY_LEN(net_fields), why))
 		return;
-	}
-	if (xb_net_read(&s->net, &s->vifs, &s->nvifs, &s->vifs_cap, &e)) {
-		invalid_group(out, net_fields, XG_ARRAY_LEN(net_fields), e.msg);
-		return;
-	}
-	for (size_t i = 0; i < out->ndom; i++) {
-		struct xg_dom *d = &out->dom[i];
-		for (size_t k = 0; k < XG_ARRAY_LEN(net_fields); k++)
-			dom_set(d, net_fields[k], 0);
-	}
 	for (size_t i = 0; i < s->nvifs; i++) {
 		const struct xb_vif *w = &s->vifs[i];
-		struct xg_dom *d = dom_by_id(out, w->domid);
+		struct xg_dom *d = sample_find(out, w->domid);
 		if (!d)
 			continue;
 		d->v[XG_F_NETS]++;
@@ -403,22 +399,13 @@ static void collect_net(struct xg_source *s, struct xg_sample *out)
 static void collect_disk(struct xg_source *s, struct xg_sample *out)
 {
 	struct xg_err e = { 0 };
-	if (!s->want_disk) {
-		invalid_group(out, disk_fields, XG_ARRAY_LEN(disk_fields), "not collected (--nodisk)");
+	const char *why = !s->want_disk ? "not collected (--nodisk)"
+			  : xb_vbd_read(&s->vbd, &s->vbds, &s->nvbds, &s->vbds_cap, &e) ? e.msg : NULL;
+	if (!group_start(out, disk_fields, XG_ARRAY_LEN(disk_fields), why))
 		return;
-	}
-	if (xb_vbd_read(&s->vbd, &s->vbds, &s->nvbds, &s->vbds_cap, &e)) {
-		invalid_group(out, disk_fields, XG_ARRAY_LEN(disk_fields), e.msg);
-		return;
-	}
-	for (size_t i = 0; i < out->ndom; i++) {
-		struct xg_dom *d = &out->dom[i];
-		for (size_t k = 0; k < XG_ARRAY_LEN(disk_fields); k++)
-			dom_set(d, disk_fields[k], 0);
-	}
 	for (size_t i = 0; i < s->nvbds; i++) {
 		const struct xb_vbd *b = &s->vbds[i];
-		struct xg_dom *d = dom_by_id(out, b->domid);
+		struct xg_dom *d = sample_find(out, b->domid);
 		if (!d)
 			continue;
 		d->v[XG_F_VBDS]++;
@@ -440,6 +427,27 @@ static void collect_disk(struct xg_source *s, struct xg_sample *out)
 	}
 }
 
+/* Idle ns of every pCPU (one hypercall); Xen does not give busy time, so
+ * metrics take the rest of the interval as busy. */
+static void collect_pcpus(struct xg_source *s, struct xg_sample *out, const xc_physinfo_t *pi)
+{
+	char why[128];
+	int n = 0, max = (int)pi->max_cpu_id + 1;
+	xg_grow(&s->cpuinfo, &s->cpuinfo_cap, (size_t)max, sizeof(*s->cpuinfo));
+	if (xc_getcpuinfo(s->xch, max, s->cpuinfo, &n) < 0) {
+		snprintf(why, sizeof(why), "xc_getcpuinfo: %s", strerror(errno));
+		out->pcpu_why = sample_reason(out, why);
+		return;
+	}
+	struct xg_pcpu *p = n > 0 ? sample_add_pcpus(out, (size_t)n) : NULL;
+	for (int i = 0; i < n; i++) {
+		p[i].id = (uint32_t)i;
+		p[i].ns[XG_PC_IDLE] = s->cpuinfo[i].idletime;
+		p[i].valid = 1u << XG_PC_IDLE;
+	}
+	out->pcpu_why = sample_reason(out, "Xen gives each pCPU's idle time; busy is the rest of the interval");
+}
+
 static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)
 {
 	snprintf(out->host.source, sizeof(out->host.source), "xen");
@@ -457,6 +465,9 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 		host_mark(&out->host, XG_H_PCPUS);
 		host_mark(&out->host, XG_H_CPU_KHZ);
 		host_mark(&out->host, XG_H_MEM);
+		collect_pcpus(s, out, &pi);
+	} else {
+		out->pcpu_why = sample_reason(out, "xc_physinfo failed: no pCPU count");
 	}
 	/* The instant the CPU counters belong to: taken next to the hypercall. */
 	out->host.mono_ns = xg_now_mono_ns();

@@ -6,7 +6,7 @@
 #ifdef HAVE_XEN
 
 #include "xgtop/xen/xen_trace_live.h"
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -450,32 +450,33 @@ static void *poll_thread(void *arg)
 	return NULL;
 }
 
-static void start_session(struct xtl *t);
-
-static void setup(struct xtl *t)
+/* Xen's TSC rate, which stamps the records, and its highest pCPU id. */
+static int host_tsc(struct xtl *t, uint32_t *max_cpu)
 {
-	t->restored = false;
-	t->mode = XTL_UNAVAILABLE;
-	t->port = -1;
 	xc_physinfo_t pi;
 	memset(&pi, 0, sizeof(pi));
 	if (xc_physinfo(t->xch, &pi)) {
 		set_unavailable(t, "xc_physinfo: %s", strerror(errno));
-		return;
+		return -1;
 	}
 	if (!pi.cpu_khz) {
 		set_unavailable(t, "the hypervisor does not report its TSC rate (cpu_khz)");
-		return;
+		return -1;
 	}
 	t->hz = (double)pi.cpu_khz * 1000.0;
+	*max_cpu = pi.max_cpu_id;
+	return 0;
+}
 
-	/* The VIRQ is the lock between consumers: only one may bind it. */
+/* The VIRQ is the lock between consumers: only one may bind it. */
+static int claim_virq(struct xtl *t)
+{
 	t->xce = xenevtchn_open(NULL, 0);
 	if (!t->xce) {
 		int e = errno;
 		set_unavailable(t, "cannot open /dev/xen/evtchn: %s%s", strerror(e),
 				e == ENOENT ? " (modprobe xen-evtchn)" : "");
-		return;
+		return -1;
 	}
 	xenevtchn_port_or_error_t port = xenevtchn_bind_virq(t->xce, VIRQ_TBUF);
 	if (port < 0) {
@@ -484,45 +485,22 @@ static void setup(struct xtl *t)
 			set_unavailable(t, "trace buffers in use by another consumer (xentrace?)");
 		else
 			set_unavailable(t, "cannot bind the trace VIRQ: %s", strerror(e));
-		give_up(t);
-		return;
+		return -1;
 	}
 	t->port = port;
-	bool recovered = state_recover(t);
+	return 0;
+}
 
-	uint32_t mask = 0, size = 0;
-	uint64_t mfn = 0;
-	if (tbuf_info(t->xch, &mask, &mfn, &size)) {
-		int e = errno;
-		set_unavailable(t, "reading the trace buffer settings: %s", perm_or(e, strerror(e)));
-		give_up(t);
-		return;
-	}
-	t->saved_mask = mask;
-	t->fmem = xenforeignmemory_open(NULL, 0);
-	if (!t->fmem) {
-		set_unavailable(t, "cannot open foreign memory mapping: %s", strerror(errno));
-		give_up(t);
-		return;
-	}
-	bool was_tracing = false;
-	if (mfn) {
-		/* Allocated earlier (boot tbuf_size=, or an earlier tracer): was
-		 * anyone tracing? Map first to look. */
-		if (map_buffers(t, mfn, size, pi.max_cpu_id)) {
-			give_up(t);
-			return;
-		}
-		was_tracing = !recovered && buffers_active(t);
-	}
-	/* Masks before enabling, as xentrace does. The CPU mask cannot be read
-	 * back from Xen; all pCPUs is its boot default. */
+/* Masks before enabling, as xentrace does (mask: Xen's event mask now;
+ * allocated: Xen has buffers already). The CPU mask cannot be read back
+ * from Xen; all pCPUs is its boot default. */
+static int enable_tracing(struct xtl *t, uint32_t mask, bool allocated)
+{
 	if (mask != XTL_MASK) {
 		if (xc_tbuf_set_evt_mask(t->xch, XTL_MASK)) {
 			int e = errno;
 			set_unavailable(t, "xc_tbuf_set_evt_mask: %s", perm_or(e, strerror(e)));
-			give_up(t);
-			return;
+			return -1;
 		}
 		t->mask_changed = true;
 	}
@@ -535,34 +513,72 @@ static void setup(struct xtl *t)
 		free(all);
 	}
 	unsigned long tmfn = 0, tsize = 0;
-	if (xc_tbuf_enable(t->xch, XTL_PAGES, &tmfn, &tsize)) {
+	if (!xc_tbuf_enable(t->xch, XTL_PAGES, &tmfn, &tsize))
+		return 0;
+	int e = errno;
+	if (e == EPERM || e == EACCES)
+		set_unavailable(t, "xc_tbuf_enable: permission denied");
+	else if (!allocated)
+		set_unavailable(t, "trace buffers not available: Xen booted without tbuf_size "
+				"and allocation failed (%s)", strerror(e));
+	else
+		set_unavailable(t, "xc_tbuf_enable: %s", strerror(e));
+	return -1;
+}
+
+/* Enables tracing with our event mask and maps every pCPU's buffer,
+ * noting what to put back (and in the state file). */
+static int take_buffers(struct xtl *t, uint32_t max_cpu)
+{
+	bool recovered = state_recover(t);
+	uint32_t mask = 0, size = 0;
+	uint64_t mfn = 0;
+	if (tbuf_info(t->xch, &mask, &mfn, &size)) {
 		int e = errno;
-		if (e == EPERM || e == EACCES)
-			set_unavailable(t, "xc_tbuf_enable: permission denied");
-		else if (!mfn)
-			set_unavailable(t, "trace buffers not available: Xen booted without tbuf_size "
-					"and allocation failed (%s)", strerror(e));
-		else
-			set_unavailable(t, "xc_tbuf_enable: %s", strerror(e));
-		give_up(t);
-		return;
+		set_unavailable(t, "reading the trace buffer settings: %s", perm_or(e, strerror(e)));
+		return -1;
 	}
+	t->saved_mask = mask;
+	t->fmem = xenforeignmemory_open(NULL, 0);
+	if (!t->fmem) {
+		set_unavailable(t, "cannot open foreign memory mapping: %s", strerror(errno));
+		return -1;
+	}
+	bool was_tracing = false;
+	if (mfn) {
+		/* Allocated earlier (boot tbuf_size=, or an earlier tracer): was
+		 * anyone tracing? Map first to look. */
+		if (map_buffers(t, mfn, size, max_cpu))
+			return -1;
+		was_tracing = !recovered && buffers_active(t);
+	}
+	if (enable_tracing(t, mask, mfn != 0))
+		return -1;
 	t->we_enabled = !was_tracing;
 	reg_set(t, true);
 	state_write(t);
-	if (!mfn) {
-		/* xc_tbuf_enable returns 0 even when get_info failed: ask again. */
-		if (tbuf_info(t->xch, &mask, &mfn, &size) || !mfn) {
-			set_unavailable(t, "trace buffers not available after enabling them");
-			give_up(t);
-			return;
-		}
-		if (map_buffers(t, mfn, size, pi.max_cpu_id)) {
-			give_up(t);
-			return;
-		}
+	if (mfn)
+		return 0;
+	/* xc_tbuf_enable returns 0 even when get_info failed: ask again. */
+	if (tbuf_info(t->xch, &mask, &mfn, &size) || !mfn) {
+		set_unavailable(t, "trace buffers not available after enabling them");
+		return -1;
 	}
+	return map_buffers(t, mfn, size, max_cpu);
+}
 
+static void start_session(struct xtl *t);
+
+static void setup(struct xtl *t)
+{
+	t->restored = false;
+	t->mode = XTL_UNAVAILABLE;
+	t->port = -1;
+	uint32_t max_cpu = 0;
+	if (host_tsc(t, &max_cpu) || claim_virq(t) || take_buffers(t, max_cpu)) {
+		give_up(t);
+		return;
+	}
 	start_session(t);
 }
 

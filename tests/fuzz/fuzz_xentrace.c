@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 
 static void account(struct xt_events *ev, enum xt_mode mode)
 {

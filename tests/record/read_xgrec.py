@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """An independent reader of xgtop recordings, written from doc/recording.md
-only. Prints what `xgtop-gen --dump FILE` prints, so a test can compare."""
+only. Prints what `xgtop-gen --dump FILE` prints (with --pcpus: what
+`xgtop-gen --dump-pcpus FILE` prints for pCPU entries), so a test can compare."""
 import gzip
 import re
 import sys
@@ -33,11 +34,12 @@ def why(col, base):
     return {int(f): int(r) for f, r in (x.split(b":") for x in col.split(b","))}
 
 
-def main(path):
+def main(path, pcpus=False):
     data = gzip.open(path, "rb").read()
     fields = []
     prev = None
     out = []
+    pout = []
     n = 0
     for line in data.split(b"\n"):
         c = line.split(b"\t")
@@ -59,11 +61,14 @@ def main(path):
             crc = zlib.crc32(line + b"\n")
             host = prev["host"] if prev else {"mono": 0}
             cur = {"host": {"mono": delta(c[3] if len(c) > 3 else b"", host["mono"])},
-                   "doms": [], "vcpus": []}
+                   "doms": [], "vcpus": [], "pcpus": []}
             ident = None
             continue
         if t == b"E":
             assert int(c[1], 16) == crc, "checksum"
+            for p in cur["pcpus"]:
+                times = [str(p["t"][k]) if p["valid"] >> k & 1 else "-" for k in range(2)]
+                pout.append("\t".join([str(n), str(cur["host"]["mono"]), str(p["id"])] + times))
             for d in cur["doms"]:
                 for e, f in enumerate(SOCK_FIELDS):
                     if d["socks"] and d["socks"][-1]["v"][e] is None:
@@ -120,6 +125,14 @@ def main(path):
             # '=' (last entry only): the domain's sum field minus the others, at E
             d["socks"].append({"socket": absval(c[1], b["socket"]), "valid": absval(c[2], b["valid"], True),
                                "v": [None if c[3 + e] == b"=" else delta(c[3 + e], b["v"][e]) for e in range(3)]})
+        elif t == b"p" and minor >= 2:
+            # one pCPU: id, valid (hex), busy ns, idle ns; against the same index before
+            c += [b""] * (5 - len(c))
+            i = len(cur["pcpus"])
+            pp = prev["pcpus"] if prev else []
+            b = pp[i] if i < len(pp) else {"id": 0, "valid": 0, "t": [0, 0]}
+            cur["pcpus"].append({"id": absval(c[1], b["id"]), "valid": absval(c[2], b["valid"], True),
+                                 "t": [delta(c[3 + k], b["t"][k]) for k in range(2)]})
         elif t == b"c":
             c += [b""] * (9 - len(c))
             i = len(cur["vcpus"])
@@ -138,10 +151,14 @@ def main(path):
                 s[2] = (base["s"][2] + delta(c[7][1:], rest)) & MASK
             cpu = s[0] if c[4] == b"=" else delta(c[4], base["cpu"])
             cur["vcpus"].append({"cpu": cpu, "s": s})
-    print("\t".join(["sample", "mono_ns", "id", "gen", "name_hex"] + fields + ["sockets"]))
+    if pcpus:
+        print("\t".join(["sample", "mono_ns", "pcpu", "busy_ns", "idle_ns"]))
+        out = pout
+    else:
+        print("\t".join(["sample", "mono_ns", "id", "gen", "name_hex"] + fields + ["sockets"]))
     for r in out:
         print(r)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[-1], "--pcpus" in sys.argv[1:-1])

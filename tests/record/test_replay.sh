@@ -3,13 +3,7 @@
 # The real xgtop with recordings: replaying a fixture while recording gives
 # back the very same samples; --speed paces by the recorded gaps; a foreign
 # file is refused with its name and byte offset.
-cd "$(dirname "$0")/../.." || exit 2
-gen=build/tools/xgtop-gen
-[ -x "$gen" ] || { echo "FAIL: $gen missing (make tools)"; exit 1; }
-[ -x ./xgtop ] || { echo "SKIP: ./xgtop is not built (make)"; exit 77; }
-d=$(mktemp -d) || exit 2
-trap 'rm -rf "$d"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
 
 "$gen" --domains 14 --samples 30 "$d/fx.xgrec" || exit 1
 ./xgtop -b --replay "$d/fx.xgrec" --speed 0 --record "$d/re.xgrec" >"$d/out.txt" || { echo "FAIL: replay"; exit 1; }

@@ -9,7 +9,7 @@ gen=build/tools/xgtop-gen
 d=$(mktemp -d) || exit 2
 trap 'rm -rf "$d"' EXIT
 f=$d/f.xgrec
-"$gen" --domains 14 --samples 25 --seed 3 --sockets 3 "$f" || exit 1
+"$gen" --domains 14 --samples 25 --seed 3 --sockets 3 --pcpus 5 "$f" || exit 1
 gzip -t "$f" || { echo "FAIL: gzip -t"; exit 1; }
 head=$(zcat "$f" | head -n 1)
 case "$head" in
@@ -28,6 +28,15 @@ if command -v python3 >/dev/null; then
 		exit 1
 	fi
 	echo "python reader agrees on $(wc -l <"$d/c.tsv") rows"
+	"$gen" --dump-pcpus "$f" >"$d/cp.tsv" || exit 1
+	python3 tests/record/read_xgrec.py --pcpus "$f" >"$d/pyp.tsv" || { echo "FAIL: python reader (pCPUs)"; exit 1; }
+	[ "$(wc -l <"$d/cp.tsv")" = $((25 * 5 + 1)) ] || { echo "FAIL: $(wc -l <"$d/cp.tsv") pCPU rows"; exit 1; }
+	if ! cmp -s "$d/cp.tsv" "$d/pyp.tsv"; then
+		echo "FAIL: the Python reader disagrees with xgtop's reader on pCPU times"
+		diff "$d/cp.tsv" "$d/pyp.tsv" | head -n 10
+		exit 1
+	fi
+	echo "python reader agrees on $(wc -l <"$d/cp.tsv") pCPU rows"
 else
 	echo "note: no python3, skipped the independent reader"
 fi

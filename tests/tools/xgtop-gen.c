@@ -63,6 +63,7 @@ struct opts {
 	long slow_ms;
 	bool steady, append, progress, stats, nopmu;
 	unsigned sockets;            /* per-socket CMT/MBM entries per domain */
+	unsigned long pcpus;         /* per-pCPU times (0 = none) */
 };
 
 #define SOCK_MAX 8
@@ -188,6 +189,34 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
 	}
 }
 
+/* pCPU p's busy share in percent: 0, 10, .. 100, then again from 0. */
+static double pcpu_busy_pct(unsigned long p)
+{
+	return 10.0 * (double)(p % 11);
+}
+
+/* Per-pCPU times: each interval splits into busy (the share above, with
+ * the usual jitter, at most the interval) and idle (the rest); 0 in the
+ * first sample. */
+static void fill_pcpus(const struct opts *o, struct xg_sample *s, uint64_t (*pc)[2], unsigned long k,
+                       uint64_t ival_ns)
+{
+	struct xg_pcpu *p = o->pcpus ? sample_add_pcpus(s, o->pcpus) : NULL;
+	for (unsigned long q = 0; q < o->pcpus; q++) {
+		if (k) {
+			double share = pcpu_busy_pct(q) / 100 * (1 + jitter(o, (uint32_t)q, 0, 300, k));
+			uint64_t busy = (uint64_t)llround(share * (double)ival_ns);
+			busy = busy > ival_ns ? ival_ns : busy;
+			pc[q][0] += busy;
+			pc[q][1] += ival_ns - busy;
+		}
+		p[q].id = (uint32_t)q;
+		p[q].valid = 1u << XG_PC_BUSY | 1u << XG_PC_IDLE;
+		p[q].ns[XG_PC_BUSY] = pc[q][0];
+		p[q].ns[XG_PC_IDLE] = pc[q][1];
+	}
+}
+
 static void handle_of(const struct opts *o, uint32_t id, uint32_t gen, uint8_t *h)
 {
 	uint64_t a = mix(o->seed ^ mix((uint64_t)id << 32 | gen)), b = mix(a);
@@ -292,6 +321,7 @@ static int generate(const struct opts *o, const char *out)
 	}
 	unsigned long n = o->domains, t = o->samples ? o->samples : 30;
 	struct dstate *st = calloc(n, sizeof(*st));
+	uint64_t (*pc)[2] = calloc(o->pcpus ? o->pcpus : 1, sizeof(*pc));
 	uint64_t ival = (uint64_t)llround(o->interval * 1e9);
 	struct xg_sample s, last;   /* last: appended before s, the recorder's baseline */
 	sample_init(&s);
@@ -307,13 +337,14 @@ static int generate(const struct opts *o, const char *out)
 			snprintf(s.host.cache_events, sizeof(s.host.cache_events), "LLC references/misses (xgtop-gen)");
 		s.host.mono_ns = 1000000000000ull + k * ival;
 		s.host.real_ns = 1767225600000000000ull + k * ival;
-		s.host.pcpus = n <= 64 ? 16 : 64;
+		s.host.pcpus = o->pcpus ? (uint32_t)o->pcpus : n <= 64 ? 16 : 64;
 		s.host.cpu_khz = 2400000;
 		s.host.mem_total = n <= 64 ? 64 * GIB : 16384 * GIB;
 		self += 2000000 + 2000 * n;
 		s.host.self_cpu_ns = self;
 		s.host.valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_MEM | 1u << XG_H_SELF_CPU;
 		sample_invalid_all(&s, XG_F_SSID, "no XSM/FLASK policy (xgtop-gen)");
+		fill_pcpus(o, &s, pc, k, ival);
 		uint64_t used = 0;
 		for (unsigned long i = 0; i < n; i++) {
 			struct role r;
@@ -356,6 +387,7 @@ static int generate(const struct opts *o, const char *out)
 	sample_free(&s);
 	sample_free(&last);
 	free(st);
+	free(pc);
 	if (recorder_close(rec, &err) < 0) {
 		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
 		return 1;
@@ -371,7 +403,56 @@ static int generate(const struct opts *o, const char *out)
 	return 0;
 }
 
-static int read_back(const char *path, bool dump)
+enum readback { RB_VERIFY, RB_DUMP, RB_DUMP_PCPUS };
+
+/* A TSV value: the number, or '-' when not measured. */
+static void put_value(bool valid, uint64_t v)
+{
+	if (valid)
+		printf("\t%" PRIu64, v);
+	else
+		printf("\t-");
+}
+
+static void dump_doms(unsigned long n, const struct xg_sample *sp)
+{
+	for (size_t i = 0; i < sp->ndom; i++) {
+		const struct xg_dom *d = &sp->dom[i];
+		printf("%lu\t%" PRIu64 "\t%u\t%u\t", n, sp->host.mono_ns, d->id, d->gen);
+		for (const char *c = d->name; *c; c++)
+			printf("%02x", (unsigned char)*c);
+		for (int f = 0; f < XG_F_COUNT; f++)
+			put_value(dom_has(d, (enum xg_field)f), d->v[f]);
+		/* socket:valid(hex):occupancy:mbm_total:mbm_local, ... */
+		printf("\t");
+		if (!d->sock_count)
+			printf("-");
+		for (uint32_t q = 0; q < d->sock_count; q++) {
+			const struct xg_sock *k = &sample_socks(sp, d)[q];
+			printf("%s%u:%x:%" PRIu64 ":%" PRIu64 ":%" PRIu64, q ? "," : "", k->socket,
+			       k->valid, k->v[0], k->v[1], k->v[2]);
+		}
+		printf("\n");
+	}
+}
+
+/* One line per pCPU entry: sample mono_ns pcpu busy_ns idle_ns ('-' =
+ * invalid), or one line "sample mono_ns - why" when there are none and a
+ * reason is given. */
+static void dump_pcpus(unsigned long n, const struct xg_sample *sp)
+{
+	if (!sp->npcpu && sp->pcpu_why && sp->pcpu_why < sp->nreason)
+		printf("%lu\t%" PRIu64 "\t-\t%s\n", n, sp->host.mono_ns, sp->reason[sp->pcpu_why]);
+	for (size_t i = 0; i < sp->npcpu; i++) {
+		const struct xg_pcpu *p = &sp->pcpu[i];
+		printf("%lu\t%" PRIu64 "\t%u", n, sp->host.mono_ns, p->id);
+		for (int t = 0; t < XG_PC_COUNT; t++)
+			put_value(pcpu_has(p, (enum xg_pcpu_time)t), p->ns[t]);
+		printf("\n");
+	}
+}
+
+static int read_back(const char *path, enum readback mode)
 {
 	struct xg_err err = { 0 };
 	struct xg_reader *r = reader_open(path, &err);
@@ -385,36 +466,20 @@ static int read_back(const char *path, bool dump)
 	unsigned long n = 0;
 	size_t last = 0, doms = 0;
 	int rc;
-	if (dump) {
+	if (mode == RB_DUMP) {
 		printf("sample\tmono_ns\tid\tgen\tname_hex");
 		for (int f = 0; f < XG_F_COUNT; f++)
 			printf("\t%s", field_name((enum xg_field)f));
 		printf("\tsockets\n");
 	}
+	if (mode == RB_DUMP_PCPUS)
+		printf("sample\tmono_ns\tpcpu\tbusy_ns\tidle_ns\n");
 	while ((rc = reader_next(r, n ? &sv[(n - 1) & 1] : NULL, &sv[n & 1], &err)) == 0) {
 		const struct xg_sample *sp = &sv[n & 1];
-		for (size_t i = 0; dump && i < sp->ndom; i++) {
-			const struct xg_dom *d = &sp->dom[i];
-			printf("%lu\t%" PRIu64 "\t%u\t%u\t", n, sp->host.mono_ns, d->id, d->gen);
-			for (const char *c = d->name; *c; c++)
-				printf("%02x", (unsigned char)*c);
-			for (int f = 0; f < XG_F_COUNT; f++) {
-				if (dom_has(d, (enum xg_field)f))
-					printf("\t%" PRIu64, d->v[f]);
-				else
-					printf("\t-");
-			}
-			/* socket:valid(hex):occupancy:mbm_total:mbm_local, ... */
-			printf("\t");
-			if (!d->sock_count)
-				printf("-");
-			for (uint32_t q = 0; q < d->sock_count; q++) {
-				const struct xg_sock *k = &sample_socks(sp, d)[q];
-				printf("%s%u:%x:%" PRIu64 ":%" PRIu64 ":%" PRIu64, q ? "," : "", k->socket,
-				       k->valid, k->v[0], k->v[1], k->v[2]);
-			}
-			printf("\n");
-		}
+		if (mode == RB_DUMP)
+			dump_doms(n, sp);
+		else if (mode == RB_DUMP_PCPUS)
+			dump_pcpus(n, sp);
 		n++;
 		last = sp->ndom;
 		doms += sp->ndom;
@@ -427,7 +492,7 @@ static int read_back(const char *path, bool dump)
 		fprintf(stderr, "xgtop-gen: %s\n", err.msg);
 		return 1;
 	}
-	if (!dump)
+	if (mode == RB_VERIFY)
 		printf("samples %lu torn %u domains %zu last_domains %zu\n", n, torn, doms, last);
 	return 0;
 }
@@ -435,9 +500,9 @@ static int read_back(const char *path, bool dump)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
-	           "                 [--steady] [--nopmu] [--sockets N] [--slow MS] [--progress] [--stats]\n"
-	           "                 [--append] OUT\n"
-	           "       xgtop-gen --verify FILE | --dump FILE\n"
+	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--slow MS] [--progress]\n"
+	           "                 [--stats] [--append] OUT\n"
+	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
 }
 
@@ -454,12 +519,13 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		double d;
 		uint64_t u;
-		if (!strcmp(a, "--verify") || !strcmp(a, "--dump")) {
+		if (!strcmp(a, "--verify") || !strcmp(a, "--dump") || !strcmp(a, "--dump-pcpus")) {
 			if (!v) {
 				usage(stderr);
 				return 2;
 			}
-			return read_back(v, !strcmp(a, "--dump"));
+			return read_back(v, !strcmp(a, "--dump") ? RB_DUMP : !strcmp(a, "--dump-pcpus") ? RB_DUMP_PCPUS
+												     : RB_VERIFY);
 		} else if (!strcmp(a, "--domains") && v && xg_parse_u64(v, &u) && u <= 1000000) {
 			o.domains = (unsigned long)u;
 		} else if (!strcmp(a, "--samples") && v && xg_parse_u64(v, &u)) {
@@ -470,6 +536,8 @@ int main(int argc, char **argv)
 			o.seed = u;
 		} else if (!strcmp(a, "--sockets") && v && xg_parse_u64(v, &u) && u <= SOCK_MAX) {
 			o.sockets = (unsigned)u;
+		} else if (!strcmp(a, "--pcpus") && v && xg_parse_u64(v, &u) && u <= 65536) {
+			o.pcpus = (unsigned long)u;
 		} else if (!strcmp(a, "--slow") && v && xg_parse_u64(v, &u)) {
 			o.slow_ms = (long)u;
 		} else if (!strcmp(a, "--steady")) {

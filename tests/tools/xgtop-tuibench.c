@@ -2,7 +2,9 @@
 /* xgtop-tuibench: the CPU cost of one TUI refresh without the source:
  * metrics between two samples, the history (--history N samples, 0 = off;
  * the TREND column is drawn from it), filter and sort, and drawing the
- * screen (into a virtual terminal of the given size, output to /dev/null).
+ * screen with the header meters (--no-meters: without) and the threshold
+ * colours of a real terminal (into a virtual terminal of the given size,
+ * output to /dev/null).
  * Reads the first NS samples of a recording and goes through the
  * intervals they make in turn, so every refresh has new numbers to draw
  * and follows the one before (as the monitor's do), but at the wrap. Then
@@ -23,7 +25,8 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: xgtop-tuibench [--rows N] [--cols N] [--refreshes N] [--history N] RECORDING\n");
+	fprintf(stderr, "usage: xgtop-tuibench [--rows N] [--cols N] [--refreshes N] [--history N] [--no-meters]\n"
+		"                      RECORDING\n");
 	exit(2);
 }
 
@@ -43,6 +46,7 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	endwin();
 	doupdate();
 	struct tui t = { .e = e, .utf8 = true, .replay = true, .sig_fd = -1 };
+	tui_color_init(&t);   /* threshold colours as on a real terminal */
 	uint64_t tm = 0, th = 0, ts = 0, td = 0, seq = e->nsamples;
 	/* Fill the history first (its ring is allocated and faulted in once):
 	 * the figure is the steady state, a full ring rolling on. */
@@ -67,16 +71,25 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 		ts += d - c;
 		td += f - d;
 	}
+	/* The meters' own part of the draw (into the screen buffer; their
+	 * share of the terminal output is in the draw figure only). */
+	uint64_t m0 = xg_self_cpu_ns();
+	for (uint64_t i = 0; i < n; i++)
+		tui_meters_draw(&t, 3);
+	uint64_t tmeters = xg_self_cpu_ns() - m0;
 	endwin();
 	delscreen(scr);
 	fclose(out);
 	double k = 1e6 * (double)n;
-	printf("domains %zu  screen %llux%llu  refreshes %llu  history %s\n", e->table.ndom_rows,
+	printf("domains %zu  pCPUs %zu  meters %s (%d lines)  screen %llux%llu  refreshes %llu  history %s\n",
+	       e->table.ndom_rows, e->table.npcpu, e->view.show_meters ? "on" : "off", t.meters_h,
 	       (unsigned long long)cols, (unsigned long long)rows, (unsigned long long)n,
 	       e->hist ? "on (and the TREND column)" : "off");
 	printf("metrics %.3f ms  history %.3f ms  filter+sort %.3f ms  draw %.3f ms  total %.3f ms CPU per refresh\n",
 	       (double)tm / k, (double)th / k, (double)ts / k, (double)td / k,
 	       (double)(tm + th + ts + td) / k);
+	printf("of the draw, the meters %.3f ms per refresh (without their terminal output)\n",
+	       (double)tmeters / k);
 	return 0;
 }
 
@@ -103,7 +116,12 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL;
 	uint64_t rows = 60, cols = 200, n = 200, hist = XG_HIST_DEFAULT;
+	bool meters = true;
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--no-meters")) {
+			meters = false;
+			continue;
+		}
 		uint64_t *dst = !strcmp(argv[i], "--rows") ? &rows : !strcmp(argv[i], "--cols") ? &cols :
 				!strcmp(argv[i], "--refreshes") ? &n : !strcmp(argv[i], "--history") ? &hist : NULL;
 		if (dst) {
@@ -143,6 +161,7 @@ int main(int argc, char **argv)
 		engine_history_on(&e, (unsigned)hist);
 		e.view.show_trend = true;
 	}
+	e.view.show_meters = meters;
 	if (bench_refresh(&e, s, rows, cols, n) < 0)
 		return 1;
 	if (hist)

@@ -12,14 +12,8 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# `xgtop trace` once main.c dispatches it, else the test wrapper.
-if [ -x "$ROOT/xgtop" ] && "$ROOT/xgtop" trace --help >/dev/null 2>&1; then
-	XGTRACE=("$ROOT/xgtop" trace)
-elif [ -x "$ROOT/build/tools/xgtop-trace" ]; then
-	XGTRACE=("$ROOT/build/tools/xgtop-trace")
-else
-	echo "xgtop trace is not built (run make and make tools)"; exit 1
-fi
+[ -x "$ROOT/xgtop" ] || { echo "xgtop is not built (run make and make tools)"; exit 1; }
+XGTRACE=("$ROOT/xgtop" trace)
 GEN=$ROOT/build/tools/xentrace-gen
 
 need_xenalyze() {

@@ -95,10 +95,17 @@ start_xgtop() {
 
 xgtop_pid() { cat "$TMP/pid"; }
 
-# Rows of the domain list: screen lines 6 .. H-1 (after three summary
-# lines, the status line and the header; before the key hints) that start
-# with a domain id.
-rows() { screen | awk -v h="$H" 'NR > 5 && NR < h && /^ *[0-9]+ /'; }
+# The screen line (1-based) of the header (column titles): after three
+# summary lines, the meters (one line at least while they are on) and the
+# status line.
+# (A sort mark may sit before ID or between ID and NAME.)
+header_no() { screen | grep -n -m1 -E '^ *[^ ]{0,3}ID[^A-Za-z0-9]+NAME' | cut -d: -f1; }
+
+# Lines of the domain list: after the header, before the key hints.
+list_lines() { screen | awk -v f="$(header_no)" -v h="$H" 'f && NR > f && NR < h'; }
+
+# Rows of the domain list that start with a domain id.
+rows() { list_lines | awk '/^ *[0-9]+ /'; }
 
 # The domain names in screen order.
 names() { rows | awk '{print $2}'; }
@@ -195,6 +202,7 @@ settle() {
 selected() {
 	tm capture-pane -e -p -t t | python3 -c '
 import re, sys
+head = int(sys.argv[1] or 99)   # rows start after the header line
 rev = False
 for n, line in enumerate(sys.stdin.read().split("\n")):
     first = None
@@ -210,9 +218,9 @@ for n, line in enumerate(sys.stdin.read().split("\n")):
         elif first is None:
             first = rev
     words = re.sub(r"\x1b\[[0-9;]*m", "", line).split()
-    if first and n >= 5 and len(words) > 1 and words[0].isdigit():
+    if first and n >= head and len(words) > 1 and words[0].isdigit():
         print(words[1])
-'
+' "$(header_no)"
 }
 
 # click X Y: a left click on screen cell (X, Y), 0-based, as the xterm SGR

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 make_rec 30
 start_shell
-start_xgtop --speed 20
+start_xgtop --speed 20 --no-config
 wait_for "end of recording"
 
 [ -z "$(selected)" ] || fail "a row is selected before any key"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 make_rec 20
 start_shell
-start_xgtop --speed 20
+start_xgtop --speed 20 --no-config
 wait_for "end of recording"
 
 trend_of() { rows | awk -v n="$1" '$2 == n { print $NF }'; }
@@ -34,7 +34,7 @@ header | grep -q TREND && fail "TREND still shown after g"
 keys q
 check_restored
 
-XENV="LANG=C LC_ALL=C" start_xgtop --speed 20
+XENV="LANG=C LC_ALL=C" start_xgtop --speed 20 --no-config
 wait_for "end of recording"
 keys g Down Enter
 wait_for "xgtop details: busy-03"

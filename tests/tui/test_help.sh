@@ -41,7 +41,7 @@ help_find '^\* MEM +\[bytes\]'
 # MPKI is on (cache columns) but 160 columns leave it no room: +.
 help_find '^\+ MPKI +\[ratio\] +1000 \* delta\(LLC misses\) / delta\(instructions\)'
 # The breakdown columns are off (m): no mark.
-help_find '^  MISS-GU/s +\[per s\]'
+help_find '^  MISS-GU/s +\[1/s\]'
 # nocache-07's PMU fields are invalid in the recording, with a reason:
 # listed with the column, the count of rows and an example.
 help_find 'Why values on screen show "-"'

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A click on a column title sorts by that column; a second click on it
-# reverses; a click on a row selects it. The click is the xterm SGR mouse report (what xterm-256color's
-# terminfo asks for) typed into the pane.
+# reverses; a click on a row selects it. The click is the xterm SGR mouse
+# report (what xterm-256color's terminfo asks for) typed into the pane.
 . "$(dirname "$0")/lib.sh"
 make_rec 4
 start_shell
@@ -10,16 +10,18 @@ start_xgtop --speed 50
 wait_for "end of recording"
 wait_names "$BY_CPU"
 
-# The column of the NAME title on the header line (line 5, y = 4).
+# The column of the NAME title on the header line (under the meters).
 x=$(header | awk '{ print index($0, "NAME") }')
+y=$(($(header_no) - 1))
 [ "$x" -gt 0 ] || fail "no NAME in the header"
-click $((x + 1)) 4
+click $((x + 1)) $y
 wait_for 'sort NAME▲'
 wait_names "$BY_NAME"
-click $((x + 1)) 4
+click $((x + 1)) $y
 wait_for 'sort NAME▼'
-# A click on a row selects it (the fourth row: y = 5 + 3); the sort stays.
-click 10 8
+# A click on a row selects it (the fourth row, under the header); the sort
+# stays.
+click 10 $((y + 4))
 t0=$SECONDS
 while [ "$(selected)" != "$(names | sed -n 4p)" ]; do
 	[ $((SECONDS - t0)) -ge 5 ] && fail "a click on the fourth row did not select it: '$(selected)'"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Up/Down/PgUp/PgDn/Home/End move the selection through the domain list
-# (100 domains, 34 rows on a 40-line screen) and the list scrolls to keep it
-# on screen, by whole rows; the summary stays.
+# (100 domains, 33 rows on a 40-line screen with the memory meter line) and
+# the list scrolls to keep it on screen, by whole rows; the summary stays.
 . "$(dirname "$0")/lib.sh"
 make_rec 4 --domains 100
 start_shell
@@ -10,7 +10,7 @@ start_xgtop --speed 50
 wait_for "end of recording"
 wait_for 'rows 99'   # gone-09 has left
 list() { names | tr '\n' ' '; }
-page=$((H - 6))
+page=$((H - $(header_no) - 1))
 first=$(list)
 [ "$(names | wc -l)" -eq "$page" ] || fail "want $page rows on screen, got $(names | wc -l)"
 [ "$(names | head -n 1)" = busy-03 ] || fail "first row is not busy-03"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 make_rec 4
 start_shell
-start_xgtop --speed 20
+start_xgtop --speed 20 --no-config
 wait_for "end of recording"
 wait_names "$BY_CPU"
 
@@ -41,8 +41,9 @@ keys Home
 wait_sel busy-03 "Home"
 keys End
 wait_sel 'utf8-\xc3(-01' "End"
-# A click on a row selects it (the fifth row, y = 5 + 4: Domain-0 by name).
-click 10 9
+# A click on a row selects it (the fifth row under the header: Domain-0 by
+# name).
+click 10 $(($(header_no) + 4))
 wait_sel Domain-0 "a click on the fifth row"
 keys q
 check_restored
@@ -50,7 +51,7 @@ check_restored
 # Live reordering: 100 domains on 34 rows, playing; the selected domain
 # keeps its highlight while the list moves, and stays on screen.
 make_rec 40 --domains 100
-start_xgtop --speed 4
+start_xgtop --speed 4 --no-config
 wait_match 'Interval [0-9.]+s'
 keys End
 wait_sel vm-098 "End on 100 domains"

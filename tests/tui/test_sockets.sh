@@ -21,7 +21,7 @@ wait_for '  socket 1'
 # busy-03 (first by CPU%) and right under it its sockets: 12 MiB and
 # 2e9 B/s split 1:2, other columns blank.
 hdr=$(header)
-first=$(screen | awk -v h="$H" 'NR > 5 && NR < h' | head -n 3)
+first=$(list_lines | head -n 3)
 echo "$first" | sed -n 1p | grep -q 'busy-03' || fail "first row is not busy-03: $first"
 cell() {  # cell LINE HEADER: the text of LINE right-aligned under HEADER
 	local end

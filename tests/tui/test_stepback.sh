@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 make_rec 12
 start_shell
-start_xgtop --speed 20
+start_xgtop --speed 20 --no-config
 wait_for "end of recording"
 
 recorded() { screen | grep -oE 'recorded [0-9-]+ [0-9:]+' | head -n 1 | awk '{print $3}'; }
@@ -59,7 +59,7 @@ keys Escape q
 check_restored
 
 # A live source: nothing to step back into.
-keys "cd $TMP && $XGTOP --source linux" Enter
+keys "cd $TMP && $XGTOP --source linux --no-config" Enter
 wait_for "Domains"
 keys Left
 wait_for "stepping back needs a recording"

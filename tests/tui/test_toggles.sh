@@ -44,7 +44,7 @@ keys v
 wait_for 'vCPU rows on'
 wait_for '  vCPU 0'
 # The first domain row is followed by its vCPU rows.
-first=$(screen | awk -v h="$H" 'NR > 5 && NR < h' | head -n 3)
+first=$(list_lines | head -n 3)
 echo "$first" | sed -n 1p | grep -q 'busy-03' || fail "first row is not busy-03: $first"
 echo "$first" | sed -n 2p | grep -qE '^ +vCPU 0 ' || fail "no vCPU 0 row under busy-03: $first"
 echo "$first" | sed -n 3p | grep -qE '^ +vCPU 1 ' || fail "no vCPU 1 row under busy-03: $first"

@@ -180,6 +180,91 @@ static void sched_without_offline(void **state)
 	pair_free(&a, &b, &t);
 }
 
+/* The host's waiting share: the domains' waiting time over their vCPU
+ * time, weighted by time (not an average of percentages); domains without
+ * a complete split stay out of it. */
+static void host_wait_share(void **state)
+{
+	(void)state;
+	struct xg_sample a, b;
+	struct xg_table t = { 0 };
+	pair_init(&a, &b, 0, NS);
+	/* 1: 4 vCPU-seconds, 1 s waiting; 2: 1 vCPU-second, none waiting. */
+	static const uint64_t d1[3] = { 2 * NS, NS, NS }, d2[3] = { NS / 2, 0, NS / 2 };
+	struct xg_dom *x1 = dom(&a, 1, "a", 0), *x2 = dom(&a, 2, "b", 0);
+	struct xg_dom *y1 = dom(&b, 1, "a", 0), *y2 = dom(&b, 2, "b", 0);
+	struct xg_dom *y3 = dom(&b, 3, "new", 0);
+	for (int i = 0; i < 3; i++) {
+		dom_set(x1, XG_F_RUN_NS + i, 0);
+		dom_set(x2, XG_F_RUN_NS + i, 0);
+		dom_set(y1, XG_F_RUN_NS + i, d1[i]);
+		dom_set(y2, XG_F_RUN_NS + i, d2[i]);
+		dom_set(y3, XG_F_RUN_NS + i, 100 * NS);   /* no baseline: left out */
+	}
+	metrics_compute(&a, &b, false, &t);
+	assert_float_equal(t.rows[0].v[XG_COL_WAIT], 25.0, 1e-9);
+	assert_float_equal(t.sum.wait_pct, 20.0, 1e-9);
+	/* No domain with a split: unknown, not 0. */
+	metrics_compute(NULL, &b, false, &t);
+	assert_true(t.sum.wait_pct < 0);
+	pair_free(&a, &b, &t);
+}
+
+static struct xg_pcpu *pcpu(struct xg_sample *s, uint32_t id, int busy_ms, int idle_ms)
+{
+	struct xg_pcpu *p = sample_add_pcpus(s, 1);
+	p->id = id;
+	if (busy_ms >= 0) {
+		p->ns[XG_PC_BUSY] = (uint64_t)busy_ms * 1000000ull;
+		p->valid |= 1u << XG_PC_BUSY;
+	}
+	if (idle_ms >= 0) {
+		p->ns[XG_PC_IDLE] = (uint64_t)idle_ms * 1000000ull;
+		p->valid |= 1u << XG_PC_IDLE;
+	}
+	return p;
+}
+
+/* Busy share per pCPU: from both times (Linux), from the idle time and the
+ * interval (Xen), clamped, with a reason where there is none. */
+static void pcpu_busy_share(void **state)
+{
+	(void)state;
+	struct xg_sample a, b;
+	struct xg_table t = { 0 };
+	pair_init(&a, &b, 10 * NS, 12 * NS);
+	pcpu(&a, 0, 1000, 1000);
+	pcpu(&b, 0, 1300, 1100);    /* 300 busy of 400 ms counted: 75 % */
+	pcpu(&a, 1, -1, 500);
+	pcpu(&b, 1, -1, 1000);      /* idle 0.5 s of 2 s: 75 % */
+	pcpu(&a, 2, -1, 0);
+	pcpu(&b, 2, -1, 3000);      /* idle longer than the interval: 0 %, not negative */
+	pcpu(&a, 4, 100, 100);
+	pcpu(&b, 4, 50, 200);       /* busy went backwards */
+	pcpu(&b, 5, 10, 10);        /* new */
+	pcpu(&b, 6, -1, -1);        /* nothing measured */
+	b.pcpu_why = sample_reason(&b, "xc_getcpuinfo: Permission denied");
+	metrics_compute(&a, &b, false, &t);
+	assert_int_equal(t.npcpu, 6);
+	assert_true(t.pcpu[0].valid && t.pcpu[1].valid && t.pcpu[2].valid);
+	assert_float_equal(t.pcpu[0].busy_pct, 75.0, 1e-9);
+	assert_float_equal(t.pcpu[1].busy_pct, 75.0, 1e-9);
+	assert_float_equal(t.pcpu[2].busy_pct, 0.0, 1e-9);
+	assert_int_equal(t.pcpu[3].id, 4);
+	assert_false(t.pcpu[3].valid);
+	assert_int_equal(t.pcpu[3].why, XG_WHY_RESET);
+	assert_int_equal(t.pcpu[4].why, XG_WHY_PCPUFIRST);
+	assert_string_equal(table_why_text(&t, t.pcpu[5].why), "xc_getcpuinfo: Permission denied");
+	/* A sample without pCPU entries says why there are none. */
+	metrics_compute(&b, &a, false, &t);
+	sample_clear(&a);
+	metrics_compute(&b, &a, false, &t);
+	assert_int_equal(t.npcpu, 0);
+	assert_non_null(table_why_text(&t, t.pcpu_why));
+	assert_int_equal(t.pcpu_why, XG_WHY_NOPCPU);
+	pair_free(&a, &b, &t);
+}
+
 static void vcpu_rows(void **state)
 {
 	(void)state;
@@ -461,6 +546,8 @@ int main(void)
 		cmocka_unit_test(baseline_resets),
 		cmocka_unit_test(sched_split_and_cache),
 		cmocka_unit_test(sched_without_offline),
+		cmocka_unit_test(host_wait_share),
+		cmocka_unit_test(pcpu_busy_share),
 		cmocka_unit_test(vcpu_rows),
 		cmocka_unit_test(socket_rows_rates),
 		cmocka_unit_test(socket_rows_resets),

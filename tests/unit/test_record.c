@@ -15,22 +15,13 @@
 #include <zlib.h>
 
 #include "../../src/record/record_fmt.h"
+#include "tmpdir.h"
 #include "xgtop/core/config.h"
 #include "xgtop/core/source.h"
 #include "xgtop/engine/engine.h"
 
 extern const struct xg_source_ops source_replay_ops;
 
-static char dir[] = "/tmp/xgtop-test-record-XXXXXX";
-
-static const char *tmp(const char *name)
-{
-	static char b[4][256];
-	static int i;
-	i = (i + 1) % 4;
-	snprintf(b[i], sizeof(b[i]), "%s/%s", dir, name);
-	return b[i];
-}
 
 static uint64_t rnd(uint64_t *st)
 {
@@ -66,6 +57,18 @@ static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
 		sample_invalid_all(s, XG_F_SSID, k % 4 ? "no XSM" : "no XSM\tat all\\");
 	if (k % 6 == 2)
 		sample_reason(s, "unused reason");
+	/* pCPU entries: their number changes (a CPU going offline), ids with
+	 * gaps, times that go backwards or sit at the extremes. */
+	unsigned np = seed >= 100 ? 0 : k % 7 == 3 ? 0 : 2 + k % 3;
+	struct xg_pcpu *pc = np ? sample_add_pcpus(s, np) : NULL;
+	for (unsigned q = 0; q < np; q++) {
+		pc[q].id = q == 2 ? 5 : q;
+		pc[q].valid = (uint8_t)(rnd(&st) & 3);
+		pc[q].ns[XG_PC_BUSY] = k % 8 == 7 ? 1 : k * 600000000ull + rnd(&st) % 10000;
+		pc[q].ns[XG_PC_IDLE] = q == 3 ? UINT64_MAX - k : k * 400000000ull;
+	}
+	if (np && k % 3 == 1)
+		s->pcpu_why = sample_reason(s, "no per-pCPU idle time (test)");
 	/* Seeds from 100 make samples large enough for several deflate
 	 * blocks each, so block boundaries also fall inside samples. */
 	unsigned ndom = seed >= 100 ? 600 : 3 + k % 5;
@@ -183,6 +186,13 @@ static void assert_same(const struct xg_sample *a, const struct xg_sample *b)
 	for (size_t i = 1; i < a->nreason; i++)
 		assert_string_equal(a->reason[i], b->reason[i]);
 	assert_memory_equal(a->host_why, b->host_why, sizeof(a->host_why));
+	assert_int_equal(a->pcpu_why, b->pcpu_why);
+	assert_int_equal(a->npcpu, b->npcpu);
+	for (size_t i = 0; i < a->npcpu; i++) {
+		assert_int_equal(a->pcpu[i].id, b->pcpu[i].id);
+		assert_int_equal(a->pcpu[i].valid, b->pcpu[i].valid);
+		assert_memory_equal(a->pcpu[i].ns, b->pcpu[i].ns, sizeof(a->pcpu[i].ns));
+	}
 	assert_int_equal(a->ndom, b->ndom);
 	assert_int_equal(a->nvcpu, b->nvcpu);
 	for (size_t i = 0; i < a->ndom; i++) {
@@ -566,9 +576,11 @@ static void newer_minor_is_readable(void **state)
 	reader_close(r);
 }
 
-/* A member's header of version 1.MINOR and one sample: S line, the lines
- * given (a 'D' + 'd' for domain 5 first), E line with the right CRC. */
-static void member_text(struct rec_buf *b, unsigned minor, const char *lines)
+/* A member's header of version 1.MINOR and one sample: the S line (with
+ * s_tail after its mono column), the lines pre, a 'D' + 'd' for domain 5,
+ * the lines given, and the E line with the right CRC. */
+static void member_sample(struct rec_buf *b, unsigned minor, const char *s_tail, const char *pre,
+                          const char *lines)
 {
 	char hdr[64];
 	snprintf(hdr, sizeof(hdr), "xgtop-recording\t1\t%u\txgtop 0.0.9\nfields", minor);
@@ -579,11 +591,83 @@ static void member_text(struct rec_buf *b, unsigned minor, const char *lines)
 	}
 	rbuf_puts(b, "\npmu\n");
 	size_t s0 = b->len;
-	rbuf_puts(b, "S\t1\t0\t100\nD\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nd\t5\t\t1\t\t\t\t\t\t42\n");
+	rbuf_puts(b, "S\t1\t0\t100");
+	rbuf_puts(b, s_tail);
+	rbuf_putc(b, '\n');
+	rbuf_puts(b, pre);
+	rbuf_puts(b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nd\t5\t\t1\t\t\t\t\t\t42\n");
 	rbuf_puts(b, lines);
 	char e[32];
 	snprintf(e, sizeof(e), "E\t%08lx\n", crc32(0, (const unsigned char *)b->p + s0, (uInt)(b->len - s0)));
 	rbuf_puts(b, e);
+}
+
+static void member_text(struct rec_buf *b, unsigned minor, const char *lines)
+{
+	member_sample(b, minor, "", "", lines);
+}
+
+/* Reads the one sample of the member in b, or fails with the error
+ * containing want (want NULL: must read). */
+static void read_member(struct rec_buf *b, const char *file, struct xg_sample *out, const char *want)
+{
+	struct xg_err err = { 0 };
+	write_gz(tmp(file), b->p);
+	b->len = 0;
+	struct xg_reader *r = reader_open(tmp(file), &err);
+	assert_non_null(r);
+	int rc = reader_next(r, NULL, out, &err);
+	if (!want && rc != 0)
+		fail_msg("%s: %s", file, err.msg);
+	if (want && (rc != -1 || !strstr(err.msg, want)))
+		fail_msg("%s: '%s' lacks '%s'", file, rc == -1 ? err.msg : "(read)", want);
+	reader_close(r);
+}
+
+/* Version 1.2: the 'S' line counts the 'p' lines that follow the host
+ * lines, and may name a reason; older members have none. */
+static void pcpu_lines(void **state)
+{
+	(void)state;
+	struct rec_buf b = { 0 };
+	struct xg_sample s;
+	sample_init(&s);
+	/* S: ... mono real pcpus khz mem mem self lost valid npcpu why */
+	member_sample(&b, 2, "\t\t\t\t\t\t\t\t\t3", "R\tno idle time\np\t\t2\t\t500\np\t1\t3\t7\t9\np\t4\t1\t-1\n", "");
+	read_member(&b, "p12.xgrec", &s, NULL);
+	assert_int_equal(s.npcpu, 3);
+	assert_int_equal(s.pcpu[0].id, 0);
+	assert_int_equal(s.pcpu[0].valid, 1u << XG_PC_IDLE);
+	assert_true(s.pcpu[0].ns[XG_PC_IDLE] == 500 && s.pcpu[0].ns[XG_PC_BUSY] == 0);
+	assert_int_equal(s.pcpu[1].id, 1);
+	assert_true(s.pcpu[1].ns[XG_PC_BUSY] == 7 && s.pcpu[1].ns[XG_PC_IDLE] == 9);
+	assert_int_equal(s.pcpu[2].id, 4);
+	assert_true(s.pcpu[2].ns[XG_PC_BUSY] == UINT64_MAX);
+	assert_int_equal(s.pcpu_why, 0);
+	member_sample(&b, 2, "\t\t\t\t\t\t\t\t\t\t1", "R\tno idle time\n", "");
+	read_member(&b, "pwhy.xgrec", &s, NULL);
+	assert_int_equal(s.npcpu, 0);
+	assert_string_equal(s.reason[s.pcpu_why], "no idle time");
+	/* A 1.1 member: the new 'S' columns are not there, so no pCPUs. */
+	member_sample(&b, 1, "", "", "");
+	read_member(&b, "p11.xgrec", &s, NULL);
+	assert_int_equal(s.npcpu, 0);
+
+	static const struct { unsigned minor; const char *tail, *pre, *lines, *file, *want; } bad[] = {
+		{ 1, "", "p\t0\t1\t5\n", "", "p11bad.xgrec", "unknown line type 'p'" },
+		{ 2, "\t\t\t\t\t\t\t\t\t1", "", "p\t0\t1\t5\n", "pafter.xgrec", "'p' line after a domain" },
+		{ 2, "\t\t\t\t\t\t\t\t\t1", "p\t0\t1\t5\np\t1\n", "", "pmore.xgrec", "more pCPUs than" },
+		{ 2, "\t\t\t\t\t\t\t\t\t2", "p\t0\t1\t5\n", "", "pless.xgrec", "1 of the 2 pCPUs" },
+		{ 2, "\t\t\t\t\t\t\t\t\t1", "p\tx\n", "", "pbad.xgrec", "bad pCPU number" },
+		{ 2, "\t\t\t\t\t\t\t\t\t1", "p\t0\t1\t5x\n", "", "ptime.xgrec", "bad time '5x'" },
+		{ 2, "\t\t\t\t\t\t\t\t\t9999999999", "", "", "pcount.xgrec", "bad pCPU count" },
+	};
+	for (size_t i = 0; i < XG_ARRAY_LEN(bad); i++) {
+		member_sample(&b, bad[i].minor, bad[i].tail, bad[i].pre, bad[i].lines);
+		read_member(&b, bad[i].file, &s, bad[i].want);
+	}
+	rbuf_free(&b);
+	sample_free(&s);
 }
 
 /* Recordings written before per-socket entries (version 1.0) still replay,
@@ -996,7 +1080,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1)
 		cmocka_set_test_filter(argv[1]);
-	if (!mkdtemp(dir)) {
+	if (tmpdir_make("record") < 0) {
 		perror("mkdtemp");
 		return 1;
 	}
@@ -1009,6 +1093,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(corrupt_header),
 		cmocka_unit_test(future_version),
 		cmocka_unit_test(newer_minor_is_readable),
+		cmocka_unit_test(pcpu_lines),
 		cmocka_unit_test(sockets_and_old_members),
 		cmocka_unit_test(append_and_repair),
 		cmocka_unit_test(repair_large_samples),
@@ -1020,9 +1105,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(engine_seek_matches_play),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
+	if (tmpdir_remove() != 0)
 		rc = rc ? rc : 1;
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "xgtop/core/sample.h"
@@ -54,6 +55,148 @@ static void sort_and_find(void **state)
 	sample_free(&c);
 }
 
+/* One answer to "same domain as before?": a reused id (other handle or
+ * generation) is never the same; a rename is the same object but not the
+ * same row. */
+static void same_domain(void **state)
+{
+	(void)state;
+	struct xg_sample s;
+	sample_init(&s);
+	struct xg_dom *d = sample_add_dom(&s, 12);
+	d->handle[15] = 0xab;
+	d->gen = 2;
+	snprintf(d->name, sizeof(d->name), "web");
+	struct xg_dom_ident was = dom_ident(d);
+	assert_int_equal(was.id, 12);
+	assert_true(dom_same(&was, d, XG_SAME_OBJECT));
+	assert_true(dom_same(&was, d, XG_SAME_ROW));
+
+	snprintf(d->name, sizeof(d->name), "web-renamed");
+	assert_true(dom_same(&was, d, XG_SAME_OBJECT));
+	assert_false(dom_same(&was, d, XG_SAME_ROW));
+	snprintf(d->name, sizeof(d->name), "web");
+
+	d->handle[15] = 0xac;       /* the id reused by another domain */
+	assert_false(dom_same(&was, d, XG_SAME_OBJECT));
+	assert_false(dom_same(&was, d, XG_SAME_ROW));
+	d->handle[15] = 0xab;
+	d->gen = 3;                 /* the source saw it restart */
+	assert_false(dom_same(&was, d, XG_SAME_OBJECT));
+	d->gen = 2;
+	d->id = 13;
+	assert_false(dom_same(&was, d, XG_SAME_OBJECT));
+	d->id = 12;
+	assert_true(dom_same(&was, d, XG_SAME_ROW));
+
+	/* A name filling the whole buffer, no NUL: compared to its end only. */
+	memset(d->name, 'x', sizeof(d->name));
+	was = dom_ident(d);
+	assert_true(dom_same(&was, d, XG_SAME_ROW));
+	d->name[XG_NAME_MAX - 1] = 'y';
+	assert_false(dom_same(&was, d, XG_SAME_ROW));
+	assert_true(dom_same(&was, d, XG_SAME_OBJECT));
+	sample_free(&s);
+}
+
+/* Per-domain state across samples: kept for the same domain, fresh for a
+ * new one or a reused id, dropped for a domain that is gone; a rename
+ * keeps it only when the caller asks for the same object. */
+struct entry {
+	struct xg_dom_ident ident;
+	int hits;
+};
+
+static struct entry *take(struct xg_carry *c, struct xg_sample *s, uint32_t id, uint8_t h,
+			  const char *name, enum xg_same how)
+{
+	struct xg_dom *d = sample_add_dom(s, id);
+	d->handle[0] = h;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	struct entry *e = carry_take(c, d, how);
+	assert_int_equal(e->ident.id, id);
+	assert_string_equal(e->ident.name, name);
+	e->hits++;
+	return e;
+}
+
+static void carry_state(void **state)
+{
+	(void)state;
+	struct xg_carry c;
+	carry_init(&c, sizeof(struct entry));
+	struct xg_sample s;
+	sample_init(&s);
+	carry_begin(&c, 4);
+	struct entry *first = take(&c, &s, 1, 1, "a", XG_SAME_OBJECT);
+	take(&c, &s, 5, 5, "b", XG_SAME_OBJECT);
+	take(&c, &s, 7, 7, "c", XG_SAME_ROW);
+	take(&c, &s, 9, 9, "d", XG_SAME_OBJECT);
+	assert_int_equal(first->hits, 1);    /* taking more did not move it */
+	carry_end(&c);
+	assert_int_equal(c.n, 4);
+
+	sample_clear(&s);
+	carry_begin(&c, 3);
+	assert_int_equal(take(&c, &s, 1, 1, "a2", XG_SAME_OBJECT)->hits, 2);  /* renamed */
+	assert_int_equal(take(&c, &s, 5, 6, "b", XG_SAME_OBJECT)->hits, 1);   /* id reused */
+	assert_int_equal(take(&c, &s, 7, 7, "c2", XG_SAME_ROW)->hits, 1);     /* renamed */
+	carry_end(&c);                       /* 9 is gone */
+	assert_int_equal(c.n, 3);
+	assert_int_equal(((struct entry *)carry_at(&c, 2))->ident.id, 7);
+
+	sample_clear(&s);
+	carry_begin(&c, 1);
+	assert_int_equal(take(&c, &s, 9, 9, "d", XG_SAME_OBJECT)->hits, 1);
+	carry_end(&c);
+	carry_free(&c);
+	sample_free(&s);
+}
+
+/* pCPU entries are a pool of their own: copied, cleared with the sample. */
+static void pcpus_copy_and_clear(void **state)
+{
+	(void)state;
+	struct xg_sample s, c;
+	sample_init(&s);
+	sample_init(&c);
+	struct xg_pcpu *p = sample_add_pcpus(&s, 3);
+	assert_false(pcpu_has(&p[0], XG_PC_BUSY));
+	p[2].id = 2;
+	p[2].ns[XG_PC_IDLE] = 77;
+	p[2].valid = 1u << XG_PC_IDLE;
+	sample_add_pcpus(&s, 1)->id = 3;
+	s.pcpu_why = sample_reason(&s, "busy time not given by Xen");
+	sample_copy(&c, &s);
+	assert_int_equal(c.npcpu, 4);
+	assert_int_equal(c.pcpu[3].id, 3);
+	assert_true(pcpu_has(&c.pcpu[2], XG_PC_IDLE) && c.pcpu[2].ns[XG_PC_IDLE] == 77);
+	assert_string_equal(c.reason[c.pcpu_why], "busy time not given by Xen");
+	sample_clear(&c);
+	assert_int_equal(c.npcpu, 0);
+	assert_int_equal(c.pcpu_why, 0);
+	sample_free(&s);
+	sample_free(&c);
+}
+
+/* The header names the cache events only when some domain has them. */
+static void cache_counted_or_why(void **state)
+{
+	(void)state;
+	struct xg_sample s;
+	sample_init(&s);
+	assert_null(sample_cache_uncounted(&s));      /* no domains: nothing to say */
+	sample_add_dom(&s, 1);
+	sample_invalid_all(&s, XG_F_LLC_MISS, "no hardware PMU (virtual machine without vPMU?)");
+	struct xg_dom *d = sample_add_dom(&s, 2);
+	assert_string_equal(sample_cache_uncounted(&s), "no hardware PMU (virtual machine without vPMU?)");
+	dom_invalid(&s, &s.dom[0], XG_F_LLC_MISS, "perf_event_paranoid is 3");
+	assert_string_equal(sample_cache_uncounted(&s), "perf_event_paranoid is 3");
+	dom_set(d, XG_F_LLC_REF, 10);
+	assert_null(sample_cache_uncounted(&s));
+	sample_free(&s);
+}
+
 static void escape_names(void **state)
 {
 	(void)state;
@@ -70,6 +213,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reasons_are_interned),
 		cmocka_unit_test(sort_and_find),
+		cmocka_unit_test(pcpus_copy_and_clear),
+		cmocka_unit_test(cache_counted_or_why),
+		cmocka_unit_test(same_domain),
+		cmocka_unit_test(carry_state),
 		cmocka_unit_test(escape_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

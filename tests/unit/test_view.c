@@ -241,6 +241,73 @@ static void toggles_keep_a_visible_sort(void **state)
 	view_free(&v);
 }
 
+/* The column chooser: an explicit order and hidden columns on top of the
+ * group toggles; NAME never goes; hiding the sort column falls back as a
+ * toggle does; < and > walk the display order. */
+static void column_chooser(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	view_init(&v, &cfg);
+	assert_true(v.show_meters);
+	assert_false(view_toggle(&v, XG_TOGGLE_METERS));
+	for (int i = 0; i < XG_COL_COUNT; i++)
+		assert_int_equal(v.col_order[i], i);
+	assert_false(view_col_set_hidden(&v, XG_COL_NAME, true));
+	assert_true(view_col_visible(&v, XG_COL_NAME));
+	assert_true(view_col_set_hidden(&v, XG_COL_MEM, true));
+	assert_false(view_col_visible(&v, XG_COL_MEM));
+	assert_true(view_group_visible(&v, XG_COL_MEM));
+	/* Hiding the sort column: CPU%; with CPU% hidden too: NAME. */
+	view_sort_by(&v, XG_COL_WAIT);
+	v.reverse = true;
+	view_col_set_hidden(&v, XG_COL_WAIT, true);
+	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
+	assert_false(v.reverse);
+	view_col_set_hidden(&v, XG_COL_CPU_PCT, true);
+	assert_int_equal(v.sort_col, XG_COL_NAME);
+	view_col_set_hidden(&v, XG_COL_CPU_PCT, false);
+	view_col_set_hidden(&v, XG_COL_WAIT, false);
+	/* Moving: WAIT% two places left lands before BLK%'s left neighbour. */
+	view_col_move(&v, XG_COL_WAIT, -1);
+	view_col_move(&v, XG_COL_WAIT, -1);
+	assert_int_equal(v.col_order[XG_COL_RUN - 1], XG_COL_WAIT);
+	assert_int_equal(v.col_order[XG_COL_RUN], XG_COL_DISK_WRB);
+	assert_int_equal(v.col_order[XG_COL_RUN + 1], XG_COL_RUN);
+	view_col_move(&v, XG_COL_ID, -1);              /* already first */
+	assert_int_equal(v.col_order[0], XG_COL_ID);
+	/* > from DISK-WR/s goes to RUN% (WAIT% sits before it now), skipping
+	 * nothing; < from RUN% comes back. */
+	view_sort_by(&v, XG_COL_DISK_WRB);
+	view_sort_step(&v, 1);
+	assert_int_equal(v.sort_col, XG_COL_RUN);
+	view_sort_step(&v, -1);
+	assert_int_equal(v.sort_col, XG_COL_DISK_WRB);
+	view_sort_step(&v, -1);
+	assert_int_equal(v.sort_col, XG_COL_WAIT);
+	/* Skips what the chooser hides (MEM), in display order. */
+	view_sort_by(&v, XG_COL_VCPU);
+	view_sort_step(&v, 1);
+	assert_int_equal(v.sort_col, XG_COL_MEM_PCT);
+	/* An explicit order: listed first (repeats and bad entries ignored),
+	 * the rest in table order; the hidden set stays. */
+	enum xg_col list[] = { XG_COL_HIT, XG_COL_NAME, XG_COL_HIT, (enum xg_col)XG_COL_COUNT };
+	view_cols_order(&v, list, 4);
+	assert_int_equal(v.col_order[0], XG_COL_HIT);
+	assert_int_equal(v.col_order[1], XG_COL_NAME);
+	assert_int_equal(v.col_order[2], XG_COL_ID);
+	assert_int_equal(v.col_order[3], XG_COL_STATE);
+	uint64_t seen = 0;
+	for (int i = 0; i < XG_COL_COUNT; i++)
+		seen |= 1ull << v.col_order[i];
+	assert_true(seen == (1ull << XG_COL_COUNT) - 1);
+	assert_true(view_col_hidden(&v, XG_COL_MEM));
+	view_cols_reset(&v);
+	assert_false(view_col_hidden(&v, XG_COL_MEM));
+	assert_int_equal(v.col_order[0], XG_COL_ID);
+	view_free(&v);
+}
+
 static void sort_by_and_toggle(void **state)
 {
 	(void)state;
@@ -340,6 +407,7 @@ int main(void)
 		cmocka_unit_test_setup(toggles_and_sort_step, setup),
 		cmocka_unit_test_setup(delay_bounds_and_steps, setup),
 		cmocka_unit_test_setup(toggles_keep_a_visible_sort, setup),
+		cmocka_unit_test_setup(column_chooser, setup),
 		cmocka_unit_test_setup(sort_by_and_toggle, setup),
 		cmocka_unit_test_setup(lookup_and_format, setup),
 		cmocka_unit_test_setup(vcpu_rows_follow_domain, setup),

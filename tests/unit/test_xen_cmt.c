@@ -139,6 +139,18 @@ static void sample_of(struct xg_sample *s, const struct fake *f)
 		}
 }
 
+/* A CMT module on f (attaching when asked) and an empty sample s listing
+ * f's domains. */
+static struct xg_cmt *open_on(struct fake *f, bool attach, struct xg_sample *s)
+{
+	struct xg_err err = { 0 };
+	struct xg_cmt *c = cmt_open(&fops, f, attach, &err);
+	assert_non_null(c);
+	sample_init(s);
+	sample_of(s, f);
+	return c;
+}
+
 static const char *why(const struct xg_sample *s, uint32_t id, enum xg_field fl)
 {
 	const char *w = dom_why(s, &s->dom[id], fl);
@@ -198,12 +210,8 @@ static void no_attach_without_option(void **state)
 	struct fake f;
 	fake_init(&f, 3);
 	f.rmid[1] = 7;   /* attached by someone else (xl psr-cmt-attach) */
-	struct xg_err err = { 0 };
-	struct xg_cmt *c = cmt_open(&fops, &f, false, &err);
-	assert_non_null(c);
 	struct xg_sample s;
-	sample_init(&s);
-	sample_of(&s, &f);
+	struct xg_cmt *c = open_on(&f, false, &s);
 	cmt_collect(c, &s, 0);
 	assert_int_equal(f.attach_calls, 0);
 	assert_false(dom_has(&s.dom[0], XG_F_L3_OCC));
@@ -223,12 +231,8 @@ static void detach_exactly_ours(void **state)
 	struct fake f;
 	fake_init(&f, 4);
 	f.rmid[0] = 5;   /* someone else's */
-	struct xg_err err = { 0 };
-	struct xg_cmt *c = cmt_open(&fops, &f, true, &err);
-	assert_non_null(c);
 	struct xg_sample s;
-	sample_init(&s);
-	sample_of(&s, &f);
+	struct xg_cmt *c = open_on(&f, true, &s);
 	cmt_collect(c, &s, 0);
 	assert_int_equal(f.attach_calls, 3);
 	uint32_t a[4];
@@ -258,17 +262,47 @@ static void detach_exactly_ours(void **state)
 	sample_free(&s);
 }
 
+/* xl rename keeps domid, handle and RMID: the entry (and the RMID we
+ * attached) carries over, is not attached again, and is detached once. The
+ * MBM baseline carries on too: no reset reason after the rename. */
+static void rename_keeps_rmid(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f, 2);
+	struct xg_sample s;
+	struct xg_cmt *c = open_on(&f, true, &s);
+	snprintf(s.dom[1].name, sizeof(s.dom[1].name), "old");
+	cmt_collect(c, &s, 0);
+	assert_int_equal(f.attach_calls, 2);
+	uint32_t rmid = f.rmid[1];
+	f.raw[1][0][XG_SOCK_MBM_TOTAL] = 100;
+	f.raw[1][1][XG_SOCK_MBM_TOTAL] = 100;
+	sample_of(&s, &f);
+	snprintf(s.dom[1].name, sizeof(s.dom[1].name), "new");
+	cmt_collect(c, &s, S / 2);
+	assert_int_equal(f.attach_calls, 2);
+	assert_int_equal(f.rmid[1], rmid);
+	assert_true(dom_has(&s.dom[1], XG_F_MBM_TOTAL));
+	assert_int_equal(s.dom[1].v[XG_F_MBM_TOTAL], 2 * 100 * 1000);
+	uint32_t a[4];
+	assert_int_equal(cmt_attached(c, a, 4), 2);
+	assert_int_equal(a[1], 1);
+	assert_int_equal(cmt_close(c), 0);
+	assert_int_equal(f.detach_calls, 2);
+	assert_int_equal(f.rmid[1], 0);
+	assert_int_equal(f.free_rmids, 3);
+	sample_free(&s);
+}
+
 static void out_of_rmids(void **state)
 {
 	(void)state;
 	struct fake f;
 	fake_init(&f, 3);
 	f.free_rmids = 1;
-	struct xg_err err = { 0 };
-	struct xg_cmt *c = cmt_open(&fops, &f, true, &err);
 	struct xg_sample s;
-	sample_init(&s);
-	sample_of(&s, &f);
+	struct xg_cmt *c = open_on(&f, true, &s);
 	cmt_collect(c, &s, 0);
 	assert_true(dom_has(&s.dom[0], XG_F_L3_OCC));
 	assert_false(dom_has(&s.dom[1], XG_F_L3_OCC));
@@ -334,11 +368,8 @@ static void values_per_socket_and_sum(void **state)
 	f.raw[0][1][0] = 4;
 	f.raw[0][0][1] = 0xfffffe;
 	f.raw[0][1][1] = 10;
-	struct xg_err err = { 0 };
-	struct xg_cmt *c = cmt_open(&fops, &f, false, &err);
 	struct xg_sample s;
-	sample_init(&s);
-	sample_of(&s, &f);
+	struct xg_cmt *c = open_on(&f, false, &s);
 	cmt_collect(c, &s, 0);
 	struct xg_dom *d = &s.dom[0];
 	assert_int_equal(d->v[XG_F_L3_OCC], 7000);
@@ -391,11 +422,8 @@ static void detached_at_exit(void **state)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct xg_err err = { 0 };
-		struct xg_cmt *c = cmt_open(&fops, f, true, &err);
 		struct xg_sample s;
-		sample_init(&s);
-		sample_of(&s, f);
+		struct xg_cmt *c = open_on(f, true, &s);
 		cmt_collect(c, &s, 0);
 		exit(f->attach_calls == 2 ? 0 : 3);
 	}
@@ -415,6 +443,7 @@ int main(void)
 		cmocka_unit_test(mbm_gap_and_reset),
 		cmocka_unit_test(no_attach_without_option),
 		cmocka_unit_test(detach_exactly_ours),
+		cmocka_unit_test(rename_keeps_rmid),
 		cmocka_unit_test(out_of_rmids),
 		cmocka_unit_test(disabled_says_why),
 		cmocka_unit_test(values_per_socket_and_sum),

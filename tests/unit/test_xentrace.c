@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 #include "xt_tbuf.h"
 
 /* ---- building traces in memory ---- */
@@ -142,9 +142,9 @@ static void silent_vcpu_counts_whole_windows(void **state)
 	 * blocks at 1500 and stays blocked. Windows of 1000 cycles. */
 	struct xt_acct a;
 	struct xt_ev evs[] = {
-		{ .tsc = 1000, .dom = 33, .vcpu = 0, .kind = XT_EV_CHANGE, .old_new = XT_RUNNABLE << 4 | XT_RUNNING },
-		{ .tsc = 1500, .dom = 33, .vcpu = 1, .kind = XT_EV_CHANGE, .old_new = XT_RUNNING << 4 | XT_BLOCKED, .pcpu = 1 },
-		{ .tsc = 10000, .dom = 33, .vcpu = 0, .kind = XT_EV_CHANGE, .old_new = XT_RUNNING << 4 | XT_RUNNABLE },
+		{ .tsc = 1000, .dom = 33, .vcpu = 0, .kind = XT_EV_CHANGE, .old_new = xt_old_new(XT_RUNNABLE, XT_RUNNING) },
+		{ .tsc = 1500, .dom = 33, .vcpu = 1, .kind = XT_EV_CHANGE, .old_new = xt_old_new(XT_RUNNING, XT_BLOCKED), .pcpu = 1 },
+		{ .tsc = 10000, .dom = 33, .vcpu = 0, .kind = XT_EV_CHANGE, .old_new = xt_old_new(XT_RUNNING, XT_RUNNABLE) },
 	};
 	xt_acct_init(&a, XT_NATIVE);
 	xt_acct_start(&a, 0);

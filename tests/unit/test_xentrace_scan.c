@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgtop/trace/xentrace.h"
+#include "xgtop/trace/xentrace_account.h"
 #include "xt_tbuf.h"
 
 static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed)

@@ -112,14 +112,8 @@ for n in ("xg-spin1", "xg-spin2"):
           and 40 <= (pct(r, "run_pct") or 0) <= 60, show(sh, n) or (read("sched-shared.err") or "")[:300])
 
 # ---- 3. the xentrace capture of the same workload
-# `xgtop trace` of the binary under test, else the test wrapper of the
-# same code (tests/tools/xgtop-trace.c).
-xgtrace = [os.path.join(REPO, "build/tools/xgtop-trace")]
-for b in (os.environ.get("XGLAB_XGTOP"), os.path.join(REPO, "xgtop")):
-    if b and os.access(b, os.X_OK) and subprocess.run(
-            [b, "trace", "--help"], capture_output=True).returncode == 0:
-        xgtrace = [b, "trace"]
-        break
+# `xgtop trace` of the binary under test (run.sh's choice).
+xgtrace = [os.environ.get("XGLAB_XGTOP") or os.path.join(REPO, "xgtop"), "trace"]
 mhz = None
 m = re.search(r"^cpu_mhz\s*:\s*([\d.]+)", read("xl-info-sched.out") or "", re.M)
 if m:

@@ -5,6 +5,7 @@
 #define XGTOP_COLUMNS_H
 
 #include "xgtop/core/common.h"
+#include "xgtop/core/metric_defs.h"
 
 enum xg_col {
 	XG_COL_ID, XG_COL_NAME, XG_COL_STATE,
@@ -52,7 +53,8 @@ struct xg_coldef {
 	enum xg_col id;
 	const char *header;     /* TUI / text header, e.g. "CPU%" */
 	const char *key;        /* stable name for --sort, CSV, JSON: "cpu_pct" */
-	const char *metric;     /* Prometheus metric name, NULL = not exported */
+	const struct xg_metric *metric; /* what the exporter publishes for it: the sample
+	                           field (counter or gauge) the figure is computed from */
 	int width;              /* TUI/text width */
 	enum xg_unit unit;
 	enum xg_colgroup group;
@@ -63,12 +65,24 @@ struct xg_coldef {
 
 extern const struct xg_coldef xg_columns[XG_COL_COUNT];
 
+/* Does column c hold a figure? Not TREND, the full-screen view's drawing:
+ * outputs, sorting and reports leave it out. */
+static inline bool col_has_value(enum xg_col c)
+{
+	return xg_columns[c].group != XG_GRP_TREND;
+}
+
 /* Looks up a column by key ("cpu_pct"), header ("CPU%") or a short alias
  * ("cpu", "mem", "name" ...), case-insensitively. Returns -1 if none. */
 int col_lookup(const char *name);
 
-/* Human text for a value, right-aligned by the caller. `-` when not valid.
- * Numbers are scaled with k/M/G/T suffixes for byte units. */
+/* The unit and group names every listing of the columns prints
+ * ("bytes/s", "1/s"; "net", "cache-breakdown"). */
+const char *col_unit_name(enum xg_unit u);
+const char *col_group_name(enum xg_colgroup g);
+
+/* Human text for a value (core/format.h), right-aligned by the caller.
+ * `-` when not valid, `nolim` for a memory limit that is not set. */
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n);
 /* Plain machine value (CSV/JSON): full precision in the base unit, "" when
  * not valid (JSON writes null). */

@@ -11,6 +11,9 @@ enum xg_group { XG_GROUP_AUTO, XG_GROUP_CGROUP, XG_GROUP_PROCESS };
 
 struct xg_config {
 	double delay_s;             /* -d, default 1.0 */
+	bool delay_given;           /* -d was given (it overrides the settings file) */
+	const char *config_file;    /* --config FILE, NULL = the default path */
+	bool no_config;             /* --no-config: no settings file read or written */
 	bool batch;                 /* -b */
 	long iterations;            /* -n, -1 = forever */
 	enum xg_output output;      /* -o */
@@ -31,6 +34,8 @@ struct xg_config {
 	bool vcpus;                 /* -v / show per-vCPU rows at start */
 	bool cmt_attach;            /* --cmt-attach: give domains a CMT RMID (Xen) */
 	bool agent;                 /* --agent: publish this guest's counters */
+	const char *export_at;      /* --export [ADDR:]PORT, NULL = no exporter */
+	bool daemon;                /* --daemon: headless, log lines on stderr */
 	unsigned history;           /* --history N: samples the TUI keeps, 0 = none */
 };
 

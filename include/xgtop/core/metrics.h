@@ -22,6 +22,8 @@ enum xg_mwhy {
 	XG_WHY_NOBREAKDOWN,            /* cache sum counted, breakdown not */
 	XG_WHY_SOCKFIRST,              /* socket entry new (or its counter was not valid before) */
 	XG_WHY_SOCKNONE,               /* socket value invalid, the domain's sum valid */
+	XG_WHY_NOPCPU,                 /* the sample has no per-pCPU times */
+	XG_WHY_PCPUFIRST,              /* pCPU new (or its times were not valid before) */
 	XG_WHY_COUNT
 };
 
@@ -50,6 +52,9 @@ struct xg_summary {
 	double interval_s;          /* between the two samples */
 	double self_cpu_ms;         /* monitor's CPU per refresh, ms; <0 = unknown */
 	double cpu_pct_total;       /* sum of domain CPU% */
+	double wait_pct;            /* the host's waiting share: 100 * sum of
+	                               delta(waiting ns) / sum of delta(vCPU-time ns)
+	                               over the domains with a scheduler split; <0 = unknown */
 	unsigned ndom, nrunning, nblocked, npaused, ncrashed, ndying, nshutdown;
 };
 
@@ -57,6 +62,14 @@ struct xg_summary {
 enum xg_rows {
 	XG_ROWS_VCPUS = 1u << 0,    /* one per vCPU (`v`) */
 	XG_ROWS_SOCKETS = 1u << 1,  /* one per CMT/MBM socket entry (`m`) */
+};
+
+/* One pCPU's busy share of the interval, for the meters. */
+struct xg_pcpu_load {
+	uint32_t id;
+	bool valid;
+	uint8_t why;                /* when !valid: sample reason index or enum xg_mwhy */
+	double busy_pct;            /* 0 .. 100 */
 };
 
 struct xg_table {
@@ -68,6 +81,9 @@ struct xg_table {
 	const struct xg_sample *cur;
 	const struct xg_sample *prev;   /* the rates' other sample, or NULL */
 	struct xg_summary sum;
+	struct xg_pcpu_load *pcpu;  /* one per pCPU entry of cur, in its order */
+	size_t npcpu, pcpu_cap;
+	uint8_t pcpu_why;           /* why there are none (npcpu 0) */
 };
 
 /* Computes out from the previous sample (NULL for the first) and cur, both
@@ -83,6 +99,8 @@ void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, 
 void table_free(struct xg_table *t);
 /* The text of the reason a row's column is `-`, or NULL. */
 const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c);
+/* The text of a reason index of t (a sample reason or enum xg_mwhy), or NULL. */
+const char *table_why_text(const struct xg_table *t, uint8_t why);
 /* Was column c of r measured? */
 static inline bool row_has(const struct xg_row *r, enum xg_col c)
 {

@@ -128,6 +128,60 @@ struct xg_dom {
 	uint32_t sock_first, sock_count;  /* slice of xg_sample.sock */
 };
 
+/* "Is this the same domain as before?" Ids alone do not say it: Xen reuses
+ * domids, cgroup and process ids come back. A consumer that keeps state per
+ * domain between samples keeps its xg_dom_ident and asks dom_same(). */
+struct xg_dom_ident {
+	uint32_t id;
+	uint32_t gen;
+	uint8_t handle[16];
+	char name[XG_NAME_MAX];
+};
+/* How much of the identity must match. */
+enum xg_same {
+	/* Same id, handle (uuid) and gen: the same object in the hypervisor
+	 * or kernel. A rename (xl rename keeps domid, handle and RMID) is the
+	 * same object, so what belongs to the object carries over: CMT's RMID
+	 * (attached once, detached once), the guest agent's totals. */
+	XG_SAME_OBJECT,
+	/* ... and the same name: the same row for a reader. A rename starts a
+	 * new rate baseline (metrics) and a new 'D' record (recorder). */
+	XG_SAME_ROW,
+};
+struct xg_dom_ident dom_ident(const struct xg_dom *d);
+/* Whether now is the domain was was, as far as `how` asks. Names compare
+ * as raw bytes up to their NUL or XG_NAME_MAX. */
+bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how);
+
+/* Per-domain state a consumer carries from one sample to the next (CMT's
+ * RMIDs, the guest agent's totals): entries of `size` bytes, each starting
+ * with its domain's struct xg_dom_ident, in id order. Each refresh:
+ * carry_begin, carry_take for domains of a sorted sample in id order,
+ * carry_end; entries not taken again are dropped. */
+struct xg_carry {
+	size_t size;           /* bytes per entry */
+	void *cur;             /* the last refresh's entries, n of them */
+	size_t n, cap;
+	void *next;            /* this refresh's, being taken */
+	size_t nnext, next_cap;
+	size_t cursor;         /* how far this refresh has walked cur */
+};
+void carry_init(struct xg_carry *c, size_t size);
+void carry_free(struct xg_carry *c);
+/* Room for max entries this refresh: the first max that carry_take
+ * returns stay where they are until the next carry_begin. */
+void carry_begin(struct xg_carry *c, size_t max);
+/* d's entry for this refresh: a copy of last refresh's entry if d is still
+ * that domain (dom_same with `how`), else zeroed; either way its identity
+ * is now d's. */
+void *carry_take(struct xg_carry *c, const struct xg_dom *d, enum xg_same how);
+void carry_end(struct xg_carry *c);
+/* Entry i (< c->n) of the last refresh. */
+static inline void *carry_at(const struct xg_carry *c, size_t i)
+{
+	return (char *)c->cur + i * c->size;
+}
+
 /* Intel CMT/MBM of one domain on one socket (L3 domain), for the breakdown
  * under `m`; the domain's XG_F_L3_OCC / XG_F_MBM_* fields hold the sums.
  * Kept in a pool beside the domains (like vCPUs): most domains have none,
@@ -137,6 +191,23 @@ struct xg_sock {
 	uint8_t valid;        /* bit e set: v[e] measured (enum xg_sock_event) */
 	uint64_t v[XG_SOCK_EVENT_COUNT]; /* same units and rules as the sums */
 };
+
+/* One physical CPU's time: cumulative ns since an origin the source
+ * chooses, for the per-pCPU meters. Kept in a pool beside the domains, in
+ * pCPU id order. A source that knows only the idle time (Xen) leaves busy
+ * invalid: metrics then take the rest of the interval as busy. */
+enum xg_pcpu_time { XG_PC_BUSY, XG_PC_IDLE, XG_PC_COUNT };
+
+struct xg_pcpu {
+	uint32_t id;          /* pCPU number, 0.. */
+	uint8_t valid;        /* bit t set: ns[t] measured (enum xg_pcpu_time) */
+	uint64_t ns[XG_PC_COUNT];
+};
+
+static inline bool pcpu_has(const struct xg_pcpu *p, enum xg_pcpu_time t)
+{
+	return (p->valid >> t) & 1;
+}
 
 struct xg_host {
 	char source[16];            /* "xen", "linux", "replay", "trace" */
@@ -173,6 +244,10 @@ struct xg_sample {
 	size_t nvcpu, vcpu_cap;
 	struct xg_sock *sock;
 	size_t nsock, sock_cap;
+	struct xg_pcpu *pcpu;       /* per-pCPU times, by id; none when unknown */
+	size_t npcpu, pcpu_cap;
+	uint8_t pcpu_why;           /* reason index: why there are none (or some
+	                               are invalid), 0 = none given */
 	/* Reason strings, interned; reason[0] is unused (no reason). Reasons
 	 * that apply to every domain may be given once via host_why. */
 	char *reason[XG_REASON_MAX];
@@ -201,6 +276,8 @@ static inline struct xg_sock *sample_socks(const struct xg_sample *s, const stru
 {
 	return s->sock + d->sock_first;
 }
+/* Appends n zeroed pCPU entries (all invalid); returns the first. */
+struct xg_pcpu *sample_add_pcpus(struct xg_sample *s, size_t n);
 /* Interns reason text; returns its index (1..), or 0 if the table is full. */
 uint8_t sample_reason(struct xg_sample *s, const char *text);
 /* Sets field f of d to v and marks it valid. */
@@ -213,20 +290,49 @@ static inline bool dom_has(const struct xg_dom *d, enum xg_field f)
 {
 	return (d->valid >> f) & 1;
 }
+/* The same for the cache breakdown, d->pmu[w][e]. */
+static inline void dom_set_pmu(struct xg_dom *d, enum xg_pmu_where w, enum xg_pmu_event e, uint64_t v)
+{
+	d->pmu[w][e] = v;
+	d->pmu_valid |= 1ull << (w * XG_PMU_EVENT_COUNT + e);
+}
+static inline bool dom_has_pmu(const struct xg_dom *d, enum xg_pmu_where w, enum xg_pmu_event e)
+{
+	return (d->pmu_valid >> (w * XG_PMU_EVENT_COUNT + e)) & 1;
+}
+/* And for one socket's event e, k->v[e]. */
+static inline void sock_set(struct xg_sock *k, enum xg_sock_event e, uint64_t v)
+{
+	k->v[e] = v;
+	k->valid |= (uint8_t)(1u << e);
+}
+static inline void sock_invalid(struct xg_sock *k, enum xg_sock_event e)
+{
+	k->valid &= (uint8_t)~(1u << e);
+}
+static inline bool sock_has(const struct xg_sock *k, enum xg_sock_event e)
+{
+	return (k->valid >> e) & 1;
+}
 /* Marks field f of d invalid with a reason. */
 void dom_invalid(struct xg_sample *s, struct xg_dom *d, enum xg_field f, const char *why);
 /* Marks field f invalid for every domain (present and future) of s. */
 void sample_invalid_all(struct xg_sample *s, enum xg_field f, const char *why);
 /* The reason field f of d is invalid, or NULL. */
 const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_field f);
+/* Why no domain of s has LLC references or misses counted: the reason the
+ * first such domain gives (else the host default, else "not counted").
+ * NULL when some domain has them, or s has no domains: then the events in
+ * host.cache_events are what the cache columns count. */
+const char *sample_cache_uncounted(const struct xg_sample *s);
 /* Sorts domains by id (the order metrics and the recorder expect). */
 void sample_sort(struct xg_sample *s);
-/* Finds a domain by id in a sorted sample. */
-const struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id);
+/* Finds a domain by id in a sorted sample. Like strchr, the result is not
+ * const: a source that owns s fills the domain it found. */
+struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id);
 
 /* Stable lower-case names of the fields ("cpu_ns", "net_rx_bytes" ...), used
  * by the recorder and the JSON/CSV sinks. */
 const char *field_name(enum xg_field f);
-bool field_is_counter(enum xg_field f);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A source fills host samples. Each is a table of functions registered in
- * source.c, so the rest of the program never knows which one it reads
+ * engine/sources.c, so the rest of the program never knows which one it reads
  * (nvtop's vendor table, htop's platform split). */
 #ifndef XGTOP_SOURCE_H
 #define XGTOP_SOURCE_H
@@ -43,9 +43,14 @@ struct xg_source_ops {
 	int (*seek)(struct xg_source *src, uint64_t index, struct xg_err *err);
 };
 
-/* The registered sources, NULL-terminated. Those compiled out are absent. */
+/* The registered sources, NULL-terminated. One compiled out (xen without
+ * the Xen libraries) stays listed: its probe fails and its open says why. */
 extern const struct xg_source_ops *const xg_sources[];
 
+/* The registered source of that name, or NULL ("auto" is not a source). */
+const struct xg_source_ops *source_lookup(const char *name);
+/* What --source takes, for a message: "auto, xen, linux, replay or trace". */
+void source_names(char *buf, size_t n);
 /* Looks a source up by name; "auto" probes xen, then linux. */
 const struct xg_source_ops *source_find(const char *name, struct xg_err *err);
 

@@ -8,6 +8,7 @@
 #include <regex.h>
 #include "xgtop/core/config.h"
 #include "xgtop/core/metrics.h"
+#include "xgtop/core/thresholds.h"
 
 /* The refresh interval's bounds, for -d and the TUI prompt alike. */
 #define XG_DELAY_MIN_S 0.05
@@ -15,7 +16,7 @@
 /* The same bounds for messages (tests/unit/test_view.c keeps them equal). */
 #define XG_DELAY_RANGE "0.05 to 86400"
 
-/* What the d, n, c, m, w and v keys switch (and --nodisk & co. preset). */
+/* What the d, n, c, m, w, v and t keys switch (and --nodisk & co. preset). */
 enum xg_toggle {
 	XG_TOGGLE_DISK,
 	XG_TOGGLE_NET,
@@ -23,6 +24,7 @@ enum xg_toggle {
 	XG_TOGGLE_SUMCACHE,   /* cache figures summed, or broken down */
 	XG_TOGGLE_SCHED,
 	XG_TOGGLE_VCPUS,
+	XG_TOGGLE_METERS,     /* the full-screen view's header meters */
 	XG_TOGGLE_TREND,      /* the TREND column of the full-screen view */
 	XG_TOGGLE_COUNT
 };
@@ -35,7 +37,16 @@ struct xg_view {
 	char filter_text[256];
 	char **vmnames;             /* --vmfile: only these names, NULL = all */
 	size_t nvmnames;
-	bool show_net, show_disk, show_sched, show_cache, sumcache, show_vcpus, show_trend;
+	bool show_net, show_disk, show_sched, show_cache, sumcache, show_vcpus;
+	bool show_meters;
+	bool show_trend;            /* the TREND column (g): full-screen view only */
+	/* The column chooser: every column once, in display order, and the
+	 * ones it hides on top of the group toggles above. The TUI, text
+	 * output and the W report follow both; CSV and JSON keep table order
+	 * and the groups only, so scripts see stable fields. */
+	enum xg_col col_order[XG_COL_COUNT];
+	uint64_t col_hidden;        /* bit per enum xg_col; never NAME */
+	struct xg_thresholds thr;   /* when cells and meters are coloured */
 	bool frozen;
 	double delay_s;
 	/* rows selected by view_apply, in display order (indexes into table) */
@@ -52,18 +63,31 @@ void view_free(struct xg_view *v);
 int view_set_filter(struct xg_view *v, const char *re, struct xg_err *err);
 /* Reads --vmfile (one name per line, # comments, blank lines ignored). */
 int view_load_vmfile(struct xg_view *v, const char *path, struct xg_err *err);
-/* Is column c's value shown under the current toggles? Never TREND, which
- * has no value: batch outputs, sorting and the sort menu skip it. */
+/* Is column c shown: not hidden by the chooser, its group switched on? */
 bool view_col_visible(const struct xg_view *v, enum xg_col c);
-/* The columns the full-screen view lays out: the visible ones, NAME, and
- * TREND while it is on. */
-bool view_col_on_screen(const struct xg_view *v, enum xg_col c);
+/* Is c's group switched on (d n c m w)? What CSV and JSON follow. */
+bool view_group_visible(const struct xg_view *v, enum xg_col c);
+static inline bool view_col_hidden(const struct xg_view *v, enum xg_col c)
+{
+	return (v->col_hidden >> c) & 1;
+}
+/* Hides or shows c in the chooser; false (nothing changed) for NAME,
+ * which never goes. Hiding the sort column sorts by CPU% as a toggle does. */
+bool view_col_set_hidden(struct xg_view *v, enum xg_col c, bool hide);
+/* Moves c one place left (dir < 0) or right in the display order. */
+void view_col_move(struct xg_view *v, enum xg_col c, int dir);
+/* Puts the n columns of list first, in that order (repeats ignored); the
+ * others follow in table order. */
+void view_cols_order(struct xg_view *v, const enum xg_col *list, size_t n);
+/* Table order, nothing hidden. */
+void view_cols_reset(struct xg_view *v);
 /* Socket rows under each domain: the cache columns are on and broken
  * down (`c` on, `m` / --nosumcache). */
 bool view_socket_rows(const struct xg_view *v);
 /* The sub-rows (enum xg_rows) the view shows, for metrics_compute_rows. */
 unsigned view_row_kinds(const struct xg_view *v);
-/* Moves the sort column to the next/previous visible column. */
+/* Moves the sort column to the next/previous visible column in display
+ * order. */
 void view_sort_step(struct xg_view *v, int dir);
 /* Can the rows be sorted by c? Not by TREND, a drawing. */
 bool view_sortable(enum xg_col c);
@@ -76,6 +100,9 @@ void view_sort_toggle(struct xg_view *v, enum xg_col c);
  * column, the view sorts by CPU% (natural order) rather than by something
  * the user cannot see. */
 bool view_toggle(struct xg_view *v, enum xg_toggle g);
+/* The state of one toggle; setting it hides the sort column as a flip would. */
+bool view_toggle_get(const struct xg_view *v, enum xg_toggle g);
+void view_toggle_set(struct xg_view *v, enum xg_toggle g, bool on);
 /* Is d (seconds) a refresh interval we accept? */
 bool view_delay_valid(double d);
 /* The next longer (dir > 0) or shorter refresh interval on the + / - ladder

@@ -28,6 +28,13 @@ struct xg_engine {
 	uint64_t self_cpu_last;         /* to measure our own cost per refresh */
 	bool eof;
 	char end_notice[256];           /* set at eof when the source has one */
+	char notice[600];               /* for the user at start (settings file
+	                                   warnings): the TUI's status line,
+	                                   standard error in batch mode */
+	/* Called after every refresh with engine_step's result (the exporter
+	 * publishes from here); set after engine_open. */
+	void (*on_refresh)(void *ctx, const struct xg_engine *e, int rc);
+	void *on_refresh_ctx;
 };
 
 /* Opens the source the config names (and the recorder). */
@@ -47,6 +54,9 @@ void engine_reapply(struct xg_engine *e);
 /* Nanoseconds to wait before the next step: the delay for live sources,
  * the recorded gap divided by --speed for replays. */
 uint64_t engine_wait_ns(struct xg_engine *e);
+/* Closes the --record file and opens it again under its name (log
+ * rotation: the old file may have been renamed). Without --record, 0. */
+int engine_reopen_record(struct xg_engine *e, struct xg_err *err);
 void engine_close(struct xg_engine *e);
 
 #endif

@@ -176,14 +176,23 @@ void lx_account_settle(struct lx_scan *sc);
 /* ---- linux_node.c: host facts ---- */
 
 struct xg_host;
+struct xg_sample;
 struct lx_node {
 	char hypervisor[64];         /* "Linux 6.1.0 (KVM)" */
 	char hostname[64];
 	uint64_t cpu_khz;            /* 0 = unknown */
+	uint64_t ticks_per_s;        /* USER_HZ, the unit of /proc/stat */
 };
 void lx_node_open(struct lx_node *n);
 /* Fills the node part of h (source, clocks, pcpus, memory, ...). */
 void lx_node_fill(const struct lx_node *n, struct xg_host *h);
+/* A "cpuN ..." line of /proc/stat: N, and its busy (user nice system irq
+ * softirq steal) and idle (idle iowait) clock ticks; guest time is in user
+ * and nice already. false for any other line. */
+bool lx_parse_stat_cpu(const char *line, uint32_t *id, uint64_t *busy, uint64_t *idle);
+/* Appends one pCPU entry per online CPU of /proc/stat to out, or sets
+ * out->pcpu_why when it cannot be read. */
+void lx_node_pcpus(const struct lx_node *n, struct xg_sample *out);
 
 /* ---- linux_group.c: process mode ---- */
 

@@ -4,6 +4,7 @@
 #define XGTOP_EXPLAIN_H
 
 #include <stdio.h>
+#include "xgtop/core/reasons.h"
 #include "xgtop/core/view.h"
 
 /* For every column: header, key, unit and formula; then, for each column
@@ -15,14 +16,11 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v);
  * group, formula. */
 void explain_columns(FILE *f);
 
-/* Collects the distinct reasons column c is `-` among the domain rows v
- * selected. Fills up to max (reason, count) pairs; returns how many. */
-struct xg_reason_count { const char *why; unsigned count; };
-size_t explain_reasons(const struct xg_table *t, const struct xg_view *v, enum xg_col c,
-		       struct xg_reason_count *out, size_t max);
-/* The same among the socket rows v selects (--nosumcache): only L3-OCC and
- * MEM-BW have any. *nrows (when not NULL) is set to the number of them. */
-size_t explain_socket_reasons(const struct xg_table *t, const struct xg_view *v, enum xg_col c,
-			      struct xg_reason_count *out, size_t max, size_t *nrows);
+/* The reasons figures are `-` among the domain and socket rows v selected
+ * (vCPU rows are not counted) in the columns marked in cols, socket rows'
+ * apart, sorted by column. *ndom and *nsock (when not NULL) are set to the
+ * number of domain and socket rows. */
+void explain_collect(struct xg_reasons *R, const struct xg_table *t, const struct xg_view *v,
+		     const bool cols[XG_COL_COUNT], size_t *ndom, size_t *nsock);
 
 #endif

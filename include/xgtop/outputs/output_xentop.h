@@ -2,8 +2,8 @@
 /* `-o xentop`: one iteration laid out exactly as `xentop -b` (Xen 4.17)
  * prints it, so scripts written for xentop keep working; CPU(%) comes from
  * the metrics layer and is right on the first printed iteration. */
-#ifndef XGTOP_SINK_XENTOP_H
-#define XGTOP_SINK_XENTOP_H
+#ifndef XGTOP_OUTPUT_XENTOP_H
+#define XGTOP_OUTPUT_XENTOP_H
 
 #include <stdio.h>
 #include "xgtop/core/metrics.h"
@@ -14,7 +14,7 @@
  * With v->show_vcpus a "VCPUs(sec):" line follows each domain that has
  * per-vCPU figures. Domains without a name are left out, as xentop does.
  * Figures the sample does not have print as "-". */
-int sink_xentop_write(FILE *f, const struct xg_table *t, const struct xg_view *v,
-		      struct xg_err *err);
+int output_xentop_print(FILE *f, const struct xg_table *t, const struct xg_view *v,
+			struct xg_err *err);
 
 #endif

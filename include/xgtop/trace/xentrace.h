@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Xen trace records (xentrace files and live per-pCPU trace buffers):
- * one decoder, an event merger, and runstate accounting.
+ * one decoder and an event merger. Runstate accounting, which consumes
+ * the merged events, has its own header (xentrace_account.h).
  *
  * Data flow, shared by `xgtop trace FILE`, `--source trace` and the live
  * consumer:
  *
  *   bytes ──► xt_decoder ──► xt_rec (per record) ──► xt_events (keeps the
  *   scheduler records, one queue per pCPU) ──► merged in TSC order ──►
- *   xt_acct (native rules) or xt_compat (xenalyze's rules)
+ *   xt_acct (xentrace_account.h: native or xenalyze's rules)
  *
  * Everything is push-style: a live consumer feeds each pCPU's new bytes
  * with xt_decode_raw(), then drains the merger up to the time it has read
@@ -15,7 +16,7 @@
 #ifndef XGTOP_XENTRACE_H
 #define XGTOP_XENTRACE_H
 
-#include "xgtop/core/common.h"
+#include "xgtop/core/sample.h"
 
 /* Event ids (xen/include/public/trace.h). */
 #define XT_LOST_RECORDS      0x0001f001u
@@ -27,7 +28,19 @@
 #define XT_SWITCH_INFNEXT    0x0002800fu
 #define XT_IDLE_DOMID        32767u
 
-enum xt_state { XT_RUNNING, XT_RUNNABLE, XT_BLOCKED, XT_OFFLINE, XT_LOST, XT_NSTATES };
+/* A vCPU's runstate as records carry it: Xen's RUNSTATE_* numbers, which
+ * are enum xg_runstate's, so per-state arrays of either are indexed alike.
+ * XT_LOST (records were lost: state unknown) follows the real states. */
+enum xt_state {
+	XT_RUNNING = XG_RS_RUNNING,
+	XT_RUNNABLE = XG_RS_RUNNABLE,
+	XT_BLOCKED = XG_RS_BLOCKED,
+	XT_OFFLINE = XG_RS_OFFLINE,
+	XT_LOST = XG_RS_COUNT,
+	XT_NSTATES
+};
+_Static_assert(XG_RS_RUNNING == 0 && XG_RS_RUNNABLE == 1 && XG_RS_BLOCKED == 2 &&
+	       XG_RS_OFFLINE == 3, "records carry RUNSTATE_running..offline as 0..3");
 
 /* ---- decoder ---------------------------------------------------------- */
 
@@ -140,12 +153,19 @@ struct xt_ev {
 	uint16_t dom, vcpu;  /* LOST_START: the lost count (xt_ev_count) */
 	uint16_t pcpu;
 	uint8_t kind;        /* enum xt_ev_kind */
-	uint8_t old_new;     /* old << 4 | new; LOST_*: 1 = full layout with dom/vcpu */
+	uint8_t old_new;     /* xt_old_new(old, new); LOST_*: 1 = full layout with dom/vcpu */
 };
 static inline uint32_t xt_ev_count(const struct xt_ev *e)
 {
 	return (uint32_t)e->dom << 16 | e->vcpu;
 }
+/* CHANGE / CONTINUE: the old and the new enum xt_state, a nibble each. */
+static inline uint8_t xt_old_new(unsigned old, unsigned nw)
+{
+	return (uint8_t)(old << 4 | nw);
+}
+static inline unsigned xt_ev_old(const struct xt_ev *e) { return e->old_new >> 4; }
+static inline unsigned xt_ev_new(const struct xt_ev *e) { return e->old_new & 0xfu; }
 
 struct xt_evq {
 	struct xt_ev *ev;
@@ -213,111 +233,8 @@ size_t xt_events_drain(struct xt_events *e, uint64_t upto,
                        void (*fn)(void *ctx, const struct xt_ev *ev), void *ctx);
 /* All remaining events in merged order as one array (caller frees). */
 struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n);
-/* First TSC of pCPU p (0 if unknown). */
-uint64_t xt_events_pcpu_first(const struct xt_events *e, uint32_t p);
 /* Median TSC rate estimate in Hz from INFPREV records, 0 if < 16 samples. */
 double xt_events_estimate_hz(struct xt_events *e, size_t *nsamples);
-
-/* ---- accounting -------------------------------------------------------- */
-
-struct xt_vcpu_acct {
-	uint32_t dom;            /* 0..32767; 32768 = compat placeholder */
-	uint16_t vcpu;
-	uint8_t state;           /* enum xt_state, or XT_NSTATES = not known yet */
-	uint16_t pcpu;           /* where it last ran */
-	uint64_t since;          /* tsc the current state began */
-	uint64_t cyc[XT_NSTATES];
-	uint64_t n[XT_NSTATES];  /* intervals (count) per state */
-	/* xenalyze compatibility bookkeeping */
-	uint8_t xs;              /* xenalyze's state (incl. INIT) */
-	uint64_t xtsc;
-	int32_t xp;              /* pCPU, -1 none */
-	bool activated;
-	uint8_t lo_wrong, lo_actual;
-	uint64_t lo_tsc;
-	int32_t lo_pid;
-};
-
-enum xt_mode { XT_NATIVE, XT_COMPAT };
-
-/* Per (domain, vCPU) running / runnable / blocked / offline / lost time.
- * Domain ids and vCPU ids are 16 bits (idle = 32767): v[] is found through
- * a table indexed directly by domain id, each entry a table indexed by
- * vCPU id (both grown on demand), so every event costs two array reads
- * rather than a hash probe, and no domid or vcpu limit applies. */
-struct xt_dom_ix {
-	uint32_t *ix;             /* index + 1 into v by vCPU id, 0 = none */
-	uint32_t cap;
-};
-struct xt_acct {
-	enum xt_mode mode;
-	struct xt_vcpu_acct *v;
-	size_t nv, vcap;
-	struct xt_dom_ix *dix;    /* by domain id */
-	size_t ndix;
-	uint64_t start_tsc, end_tsc;
-	bool started;
-	uint64_t lost_records, lost_events;
-	uint64_t first_lost_tsc;  /* 0: no loss seen */
-	uint64_t inconsistent;    /* records whose old state contradicted ours */
-	/* per pCPU */
-	struct xt_pcpu_acct {
-		int32_t current;      /* vCPU index running there, -1 none */
-		int32_t dflt;         /* compat: xenalyze's default vCPU, -1 none */
-		uint64_t first_tsc, last_tsc;
-		bool lost_active, lost_dom_valid, seen_valid_schedule, active;
-		uint64_t lost_tsc;
-		uint16_t lost_dom, lost_vcpu;
-	} *p;
-	size_t np, pcap;
-	int lost_cpus;
-	uint64_t compat_abort;    /* conditions on which xenalyze would stop */
-	uint64_t compat_skew;     /* xenalyze would correct TSC skew here */
-};
-
-void xt_acct_init(struct xt_acct *a, enum xt_mode mode);
-void xt_acct_free(struct xt_acct *a);
-/* Trace start: vCPUs first seen later are back-dated to it (native). */
-void xt_acct_start(struct xt_acct *a, uint64_t tsc);
-/* Native: declares that (dom, vcpu) was in state s from tsc on. */
-void xt_acct_seed(struct xt_acct *a, uint16_t dom, uint16_t vcpu, enum xt_state s, uint64_t tsc);
-/* Seeds every vCPU of a merged event array with the state its first
- * record shows it was in (native): a vCPU that never changes state during
- * a window is then accounted 100 % in that state for that window. */
-void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint64_t start);
-/* Tells compat mode the first TSC of pCPU p (xenalyze back-dates to it). */
-void xt_acct_pcpu_first(struct xt_acct *a, uint32_t p, uint64_t tsc);
-void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev);
-/* n events in merged order (xt_merge_run's runs). */
-void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
-/* Native: closes every open interval at tsc (end of trace). */
-void xt_acct_finish(struct xt_acct *a, uint64_t tsc);
-/* Native: cumulative cycles of v up to tsc, counting its open interval. */
-void xt_acct_at(const struct xt_acct *a, const struct xt_vcpu_acct *v, uint64_t tsc,
-                uint64_t cyc[XT_NSTATES]);
-/* Sorts vCPUs by (dom, vcpu) for reports (invalidates the hash order). */
-void xt_acct_sort(struct xt_acct *a);
-
-/* Internal to the accounting modules. */
-#define XT_DEFAULT_DOMID 32768u   /* compat: xenalyze's placeholder domain */
-enum { XT_CS_INIT = XT_NSTATES, XT_CS_QUEUED };
-size_t xt_acct_vcpu_add(struct xt_acct *a, uint32_t dom, uint32_t vcpu);
-struct xt_pcpu_acct *xt_acct_pcpu_add(struct xt_acct *a, uint32_t p);
-/* Index of (dom, vcpu) in a->v, created in the state "not known yet" on
- * first use. Inline: it runs for every scheduler event. */
-static inline size_t xt_acct_vcpu(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
-{
-	if (dom < a->ndix && vcpu < a->dix[dom].cap && a->dix[dom].ix[vcpu])
-		return a->dix[dom].ix[vcpu] - 1;
-	return xt_acct_vcpu_add(a, dom, vcpu);   /* new, or a vCPU id above 16 bits */
-}
-static inline struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p)
-{
-	return p < a->np ? &a->p[p] : xt_acct_pcpu_add(a, p);
-}
-void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev);
-void xt_compat_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
-
 /* Cycles to ns at hz (exact 128-bit arithmetic, rounded to nearest). */
 uint64_t xt_cyc_to_ns(uint64_t cyc, double hz);
 /* Parses "2.4G", "2400M", "2400000K", "2400000000" into Hz. */
@@ -339,8 +256,5 @@ struct xt_file {
  * sets fe->partial and fe->err and keeps everything before the fault. */
 int xt_file_load(struct xt_file *fe, const char *path, bool estimate_hz, struct xg_err *err);
 void xt_file_free(struct xt_file *fe);
-
-/* `xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]` */
-int trace_main(int argc, char **argv);
 
 #endif

@@ -122,7 +122,7 @@ static char *render(const struct fixture *fx, const struct xg_view *v)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct xg_err err = { 0 };
-	assert_int_equal(sink_xentop_write(f, &fx->t, v, &err), 0);
+	assert_int_equal(output_xentop_print(f, &fx->t, v, &err), 0);
 	fclose(f);
 	return buf;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The batch sinks on a hand-built table: exact CSV/JSON/text lines, hostile
+/* The batch outputs on a hand-built table: exact CSV/JSON/text lines, hostile
  * names, `-`/null with reasons, sort order, vCPU rows, JSON validity. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xgtop/outputs/json.h"
 #include "xgtop/outputs/output.h"
-#include "../../src/outputs/output_int.h"
+#include "../../src/outputs/output_util.h"
 
 #define T0_NS (1796006218ull * 1000000000ull + 123456789ull) /* 2026-11-30T02:36:58.123Z */
 #define NO_PERF "no perf_event access (perf_event_paranoid=3)"
@@ -115,6 +116,7 @@ static struct fx *fx_new(bool vcpus)
 	x->t.sum.nblocked = NDOM - 1;
 	x->t.sum.cpu_pct_total = 105;
 
+	view_cols_reset(&x->v);
 	x->v.sort_col = XG_COL_CPU_PCT;
 	x->v.sumcache = true;
 	x->v.show_vcpus = vcpus;
@@ -209,15 +211,15 @@ static int count_lines(const char *s)
 	return n;
 }
 
-static char *run_sink(enum xg_output fmt, struct fx *x, int iterations)
+static char *run_output(enum xg_output fmt, struct fx *x, int iterations)
 {
 	struct out o;
 	struct xg_err err = { 0 };
 	out_open(&o);
-	struct xg_sink *s = sink_open(fmt, o.f);
+	struct output *s = output_open(fmt, o.f);
 	for (int i = 0; i < iterations; i++)
-		assert_int_equal(sink_write(s, &x->t, &x->v, &err), 0);
-	sink_close(s);
+		assert_int_equal(output_write(s, &x->t, &x->v, &err), 0);
+	output_close(s);
 	return out_close(&o);
 }
 
@@ -360,16 +362,16 @@ static void csv_header_is_stable(void **state)
 	(void)state;
 	struct fx *x = fx_new(false);
 	x->v.show_net = x->v.show_disk = x->v.show_sched = true;
-	char *out = run_sink(XG_OUT_CSV, x, 1);
+	char *out = run_output(XG_OUT_CSV, x, 1);
 	/* Golden: scripts depend on these names. Change only with the docs. */
 	assert_string_equal(line(out, 0), GOLDEN_ALL);
 	free(out);
 	x->v.sumcache = false;
-	out = run_sink(XG_OUT_CSV, x, 1);
+	out = run_output(XG_OUT_CSV, x, 1);
 	assert_string_equal(line(out, 0), GOLDEN_BREAKDOWN);
 	free(out);
 	x->v.show_net = x->v.show_disk = x->v.show_sched = x->v.show_cache = false;
-	out = run_sink(XG_OUT_CSV, x, 1);
+	out = run_output(XG_OUT_CSV, x, 1);
 	assert_string_equal(line(out, 0), GOLDEN_BASE);
 	free(out);
 	fx_free(x);
@@ -380,7 +382,7 @@ static void csv_rows_exact(void **state)
 	(void)state;
 	struct fx *x = fx_new(false);
 	x->v.show_cache = false;
-	char *out = run_sink(XG_OUT_CSV, x, 2);
+	char *out = run_output(XG_OUT_CSV, x, 2);
 	/* header once, then the rows in view order, twice */
 	assert_int_equal(count_lines(out), 1 + 2 * NDOM);
 	assert_string_equal(line(out, 0), GOLDEN_BASE);
@@ -418,7 +420,7 @@ static void csv_vcpu_rows(void **state)
 {
 	(void)state;
 	struct fx *x = fx_new(true);
-	char *out = run_sink(XG_OUT_CSV, x, 1);
+	char *out = run_output(XG_OUT_CSV, x, 1);
 	assert_int_equal(count_lines(out), 1 + NDOM + 2);
 	assert_non_null(strstr(line(out, 0), "time,interval_s,id,vcpu,name,"));
 	int nf = csv_fields(line(out, 0));
@@ -437,7 +439,7 @@ static void csv_socket_rows(void **state)
 	(void)state;
 	struct fx *x = fx_new(true);
 	fx_add_sockets(x);
-	char *out = run_sink(XG_OUT_CSV, x, 1);
+	char *out = run_output(XG_OUT_CSV, x, 1);
 	assert_int_equal(count_lines(out), 1 + NDOM + 2 + 2);
 	assert_non_null(strstr(line(out, 0), "time,interval_s,id,vcpu,socket,name,"));
 	int nf = csv_fields(line(out, 0));
@@ -459,7 +461,7 @@ static void csv_socket_rows(void **state)
 	free(out);
 	/* socket rows not shown (summed cache): no field, no rows */
 	x->v.sumcache = true;
-	out = run_sink(XG_OUT_CSV, x, 1);
+	out = run_output(XG_OUT_CSV, x, 1);
 	assert_null(strstr(line(out, 0), "socket"));
 	assert_int_equal(count_lines(out), 1 + NDOM + 2);
 	free(out);
@@ -473,7 +475,7 @@ static void json_exact_and_valid(void **state)
 	(void)state;
 	struct fx *x = fx_new(false);
 	x->v.show_cache = false;
-	char *out = run_sink(XG_OUT_JSON, x, 2);
+	char *out = run_output(XG_OUT_JSON, x, 2);
 	assert_int_equal(count_lines(out), 2);
 	assert_true(json_valid(line(out, 0)));
 	assert_string_equal(line(out, 0), line(out, 1));
@@ -510,7 +512,7 @@ static void json_vcpus_nested(void **state)
 {
 	(void)state;
 	struct fx *x = fx_new(true);
-	char *out = run_sink(XG_OUT_JSON, x, 1);
+	char *out = run_output(XG_OUT_JSON, x, 1);
 	const char *l = line(out, 0);
 	assert_true(json_valid(l));
 	assert_non_null(strstr(l, "\"id\":0,\"name\":\"Domain-0\",\"state\":\"-b---r\""));
@@ -536,7 +538,7 @@ static void json_sockets_nested(void **state)
 	(void)state;
 	struct fx *x = fx_new(true);
 	fx_add_sockets(x);
-	char *out = run_sink(XG_OUT_JSON, x, 1);
+	char *out = run_output(XG_OUT_JSON, x, 1);
 	const char *l = line(out, 0);
 	assert_true(json_valid(l));
 	/* under the domain, before its vCPU rows: socket, occupancy, bandwidth
@@ -553,7 +555,7 @@ static void json_sockets_nested(void **state)
 	free(out);
 	/* summed: no list at all */
 	x->v.sumcache = true;
-	out = run_sink(XG_OUT_JSON, x, 1);
+	out = run_output(XG_OUT_JSON, x, 1);
 	assert_null(strstr(out, "\"sockets\""));
 	assert_null(strstr(out, "\"socket\""));
 	free(out);
@@ -567,7 +569,7 @@ static void text_socket_rows(void **state)
 	(void)state;
 	struct fx *x = fx_new(false);
 	fx_add_sockets(x);
-	char *out = run_sink(XG_OUT_TEXT, x, 1);
+	char *out = run_output(XG_OUT_TEXT, x, 1);
 	/* header at line 5; rows 8 4 2 0, then Domain-0's sockets, then 6 */
 	static char hdr[65536], s0[65536], s1[65536];
 	snprintf(hdr, sizeof(hdr), "%s", line(out, 5));
@@ -593,7 +595,7 @@ static void text_socket_rows(void **state)
 	/* the report lists the socket row's reason apart from the domains' */
 	struct out o;
 	out_open(&o);
-	assert_int_equal(sink_write_report(o.f, &x->t, &x->v), 0);
+	assert_int_equal(output_write_report(o.f, &x->t, &x->v), 0);
 	out = out_close(&o);
 	char exp[256];
 	snprintf(exp, sizeof(exp), "\n  MEM-BW (mem_bw_bps): %s [1 of 2 socket rows]\n",
@@ -625,7 +627,7 @@ static void json_string_escapes(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct out o;
 		out_open(&o);
-		sink_json_string(o.f, cases[i][0]);
+		json_write_string(o.f, cases[i][0]);
 		char *s = out_close(&o);
 		assert_string_equal(s, cases[i][1]);
 		assert_true(json_valid(s));
@@ -644,12 +646,38 @@ static size_t width(const char *s)
 	return w;
 }
 
+/* The column chooser's order and hidden columns shape the text output;
+ * CSV keeps table order and every field its groups show. */
+static void chooser_text_not_csv(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new(false);
+	char *csv0 = run_output(XG_OUT_CSV, x, 1);
+	static char want[65536];
+	snprintf(want, sizeof(want), "%s", line(csv0, 0));
+	free(csv0);
+	enum xg_col first[] = { XG_COL_MEM, XG_COL_NAME };
+	view_cols_order(&x->v, first, 2);
+	assert_true(view_col_set_hidden(&x->v, XG_COL_STATE, true));
+	char *out = run_output(XG_OUT_TEXT, x, 1);
+	static char h[65536];
+	snprintf(h, sizeof(h), "%s", line(out, 5));
+	assert_true(!strncmp(h + strspn(h, " "), "MEM NAME", 8));
+	assert_null(strstr(h, "STATE"));
+	assert_non_null(strstr(h, " ID "));
+	free(out);
+	out = run_output(XG_OUT_CSV, x, 1);
+	assert_string_equal(line(out, 0), want);
+	free(out);
+	fx_free(x);
+}
+
 static void text_block_aligned(void **state)
 {
 	(void)state;
 	struct fx *x = fx_new(true);
 	x->v.show_net = true;
-	char *out = run_sink(XG_OUT_TEXT, x, 2);
+	char *out = run_output(XG_OUT_TEXT, x, 2);
 	assert_string_equal(line(out, 0), "xgtop - 2026-11-30 02:36:58 UTC - source linux, "
 			    "Linux 6.1.0 (KVM), host lab\"1");
 	assert_string_equal(line(out, 1), "Domains: 5 total, 1 running, 4 blocked, 0 paused, "
@@ -686,7 +714,7 @@ static void text_dash_and_report(void **state)
 	struct fx *x = fx_new(false);
 	struct out o;
 	out_open(&o);
-	assert_int_equal(sink_write_report(o.f, &x->t, &x->v), 0);
+	assert_int_equal(output_write_report(o.f, &x->t, &x->v), 0);
 	char *out = out_close(&o);
 	const char *why = strstr(out, "\nWhy '-':\n");
 	assert_non_null(why);
@@ -726,7 +754,7 @@ static void report_when_all_measured(void **state)
 		set(&x->t.rows[i], XG_COL_MEM_PCT, 1);
 	struct out o;
 	out_open(&o);
-	assert_int_equal(sink_write_report(o.f, &x->t, &x->v), 0);
+	assert_int_equal(output_write_report(o.f, &x->t, &x->v), 0);
 	char *out = out_close(&o);
 	assert_non_null(strstr(out, "\nWhy '-':\n  every figure shown was measured\n"));
 	free(out);
@@ -739,23 +767,23 @@ static void raw_numbers_are_json_numbers(void **state)
 {
 	(void)state;
 	struct xg_row r;
-	char buf[SINK_NUM_MAX];
+	char buf[OUTPUT_NUM_MAX];
 	memset(&r, 0, sizeof(r));
 	set(&r, XG_COL_MEM, 1e300);          /* %.0f: 301 digits */
-	assert_true(sink_raw_number(XG_COL_MEM, &r, buf, sizeof(buf)));
+	assert_true(output_raw_number(XG_COL_MEM, &r, buf, sizeof(buf)));
 	assert_int_equal(strlen(buf), 301);
 	assert_true(json_valid(buf));
 	set(&r, XG_COL_CPU_PCT, -2.5);
-	assert_true(sink_raw_number(XG_COL_CPU_PCT, &r, buf, sizeof(buf)));
+	assert_true(output_raw_number(XG_COL_CPU_PCT, &r, buf, sizeof(buf)));
 	assert_true(json_valid(buf));
 	assert_true(strtod(buf, NULL) == -2.5);
 	set(&r, XG_COL_CPU_PCT, INFINITY);
-	assert_false(sink_raw_number(XG_COL_CPU_PCT, &r, buf, sizeof(buf)));
+	assert_false(output_raw_number(XG_COL_CPU_PCT, &r, buf, sizeof(buf)));
 	assert_string_equal(buf, "");
 	r.valid &= ~(1ull << XG_COL_MEM_PCT);
-	assert_false(sink_raw_number(XG_COL_MEM_PCT, &r, buf, sizeof(buf)));
+	assert_false(output_raw_number(XG_COL_MEM_PCT, &r, buf, sizeof(buf)));
 	/* cut short by a small buffer: a different number, so not written */
-	assert_false(sink_raw_number(XG_COL_MEM, &r, buf, 8));
+	assert_false(output_raw_number(XG_COL_MEM, &r, buf, 8));
 }
 
 /* ---- the documented keys are the real ones ---- */
@@ -778,6 +806,29 @@ static void doc_lists_every_key(void **state)
 	}
 }
 
+/* ---- the registry ---- */
+
+static void registry_names(void **state)
+{
+	(void)state;
+	char buf[128];
+	output_names(buf, sizeof(buf));
+	assert_string_equal(buf, "text, csv, json or xentop");
+	static const struct { const char *name; enum xg_output id; } known[] = {
+		{ "text", XG_OUT_TEXT }, { "csv", XG_OUT_CSV }, { "json", XG_OUT_JSON },
+		{ "xentop", XG_OUT_XENTOP },
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		const struct output_format *f = output_find(known[i].name);
+		assert_non_null(f);
+		assert_int_equal(f->id, known[i].id);
+		assert_string_equal(f->name, known[i].name);
+	}
+	assert_null(output_find("yaml"));
+	assert_null(output_find("CSV"));
+	assert_null(output_find(""));
+}
+
 /* ---- errors ---- */
 
 static void write_error_is_reported(void **state)
@@ -788,10 +839,10 @@ static void write_error_is_reported(void **state)
 	if (!f)
 		skip();
 	struct xg_err err = { 0 };
-	struct xg_sink *s = sink_open(XG_OUT_JSON, f);
-	assert_int_equal(sink_write(s, &x->t, &x->v, &err), -1);
+	struct output *s = output_open(XG_OUT_JSON, f);
+	assert_int_equal(output_write(s, &x->t, &x->v, &err), -1);
 	assert_non_null(strstr(err.msg, "cannot write the output"));
-	sink_close(s);
+	output_close(s);
 	fclose(f);
 	fx_free(x);
 }
@@ -809,6 +860,8 @@ int main(void)
 		cmocka_unit_test(json_exact_and_valid),
 		cmocka_unit_test(json_vcpus_nested),
 		cmocka_unit_test(json_string_escapes),
+		cmocka_unit_test(registry_names),
+		cmocka_unit_test(chooser_text_not_csv),
 		cmocka_unit_test(text_block_aligned),
 		cmocka_unit_test(text_dash_and_report),
 		cmocka_unit_test(report_when_all_measured),

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Renders one sample's counters and gauges as a Prometheus text (0.0.4) or
+ * OpenMetrics (1.0.0) exposition. Pure: no I/O, no clock, no globals. */
+#ifndef XGTOP_EXPORTER_RENDER_H
+#define XGTOP_EXPORTER_RENDER_H
+
+#include "xgtop/core/metric_defs.h"
+
+enum xg_expo_fmt { XG_EXPO_TEXT, XG_EXPO_OPENMETRICS, XG_EXPO_FMT_COUNT };
+
+/* What the collector knows about itself, beyond the sample. */
+struct xg_expo_stats {
+	uint64_t refreshes;
+	uint64_t errors[XG_CL_COUNT];
+	bool up[XG_CL_COUNT];
+	uint64_t self_cpu_ns;           /* this process's CPU time */
+};
+
+/* A growable text buffer. */
+struct xg_strbuf {
+	char *p;
+	size_t len, cap;
+};
+void strbuf_put(struct xg_strbuf *b, const char *s, size_t n);
+void strbuf_puts(struct xg_strbuf *b, const char *s);
+void strbuf_printf(struct xg_strbuf *b, const char *fmt, ...) XG_PRINTF(2, 3);
+void strbuf_free(struct xg_strbuf *b);
+
+/* Appends the exposition of s (sorted by id, as the engine leaves it) and
+ * st to b in format fmt. */
+void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_sample *s,
+		 const struct xg_expo_stats *st);
+
+/* The label value for text v: as the screen shows it (control bytes and
+ * invalid UTF-8 as \xNN, a backslash doubled), then escaped for the
+ * exposition formats (backslash, double quote, newline). */
+void expo_put_label_value(struct xg_strbuf *b, const char *v);
+
+/* The format an Accept header prefers (highest q, the first on a tie);
+ * the text format when it names neither or is NULL. */
+enum xg_expo_fmt expo_negotiate(const char *accept);
+extern const char *const xg_expo_content_type[XG_EXPO_FMT_COUNT];
+
+#endif

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Runstate accounting: per (domain, vCPU) running / runnable / blocked /
+ * offline / lost time from the scheduler events xentrace.h decodes and
+ * merges, by xgtop's own rules (xentrace_account.c) or xenalyze's
+ * (xentrace_compat.c). Used by `xgtop trace FILE`, `--source trace` and
+ * the live consumer of Xen's trace buffers. */
+#ifndef XGTOP_XENTRACE_ACCOUNT_H
+#define XGTOP_XENTRACE_ACCOUNT_H
+
+#include "xgtop/trace/xentrace.h"
+
+struct xt_vcpu_acct {
+	uint32_t dom;            /* 0..32767; XT_DEFAULT_DOMID = compat placeholder */
+	uint16_t vcpu;
+	uint8_t state;           /* enum xt_state, or XT_NSTATES = not known yet */
+	uint16_t pcpu;           /* where it last ran */
+	uint64_t since;          /* tsc the current state began */
+	uint64_t cyc[XT_NSTATES];
+	uint64_t n[XT_NSTATES];  /* intervals (count) per state */
+	/* xenalyze compatibility bookkeeping */
+	uint8_t xs;              /* xenalyze's state (incl. INIT) */
+	uint64_t xtsc;
+	int32_t xp;              /* pCPU, -1 none */
+	bool activated;
+	uint8_t lo_wrong, lo_actual;
+	uint64_t lo_tsc;
+	int32_t lo_pid;
+};
+
+#define XT_DEFAULT_DOMID 32768u   /* compat: xenalyze's placeholder domain */
+
+enum xt_mode { XT_NATIVE, XT_COMPAT };
+
+/* Per (domain, vCPU) running / runnable / blocked / offline / lost time.
+ * Domain ids and vCPU ids are 16 bits (idle = 32767): v[] is found through
+ * a table indexed directly by domain id, each entry a table indexed by
+ * vCPU id (both grown on demand), so every event costs two array reads
+ * rather than a hash probe, and no domid or vcpu limit applies. */
+struct xt_dom_ix {
+	uint32_t *ix;             /* index + 1 into v by vCPU id, 0 = none */
+	uint32_t cap;
+};
+struct xt_acct {
+	enum xt_mode mode;
+	struct xt_vcpu_acct *v;
+	size_t nv, vcap;
+	struct xt_dom_ix *dix;    /* by domain id */
+	size_t ndix;
+	uint64_t start_tsc, end_tsc;
+	bool started;
+	uint64_t lost_records, lost_events;
+	uint64_t first_lost_tsc;  /* 0: no loss seen */
+	uint64_t inconsistent;    /* records whose old state contradicted ours */
+	/* per pCPU */
+	struct xt_pcpu_acct {
+		int32_t current;      /* vCPU index running there, -1 none */
+		int32_t dflt;         /* compat: xenalyze's default vCPU, -1 none */
+		uint64_t first_tsc, last_tsc;
+		bool lost_active, lost_dom_valid, seen_valid_schedule, active;
+		uint64_t lost_tsc;
+		uint16_t lost_dom, lost_vcpu;
+	} *p;
+	size_t np, pcap;
+	int lost_cpus;
+	uint64_t compat_abort;    /* conditions on which xenalyze would stop */
+	uint64_t compat_skew;     /* xenalyze would correct TSC skew here */
+};
+
+void xt_acct_init(struct xt_acct *a, enum xt_mode mode);
+void xt_acct_free(struct xt_acct *a);
+/* Trace start: vCPUs first seen later are back-dated to it (native). */
+void xt_acct_start(struct xt_acct *a, uint64_t tsc);
+/* Native: declares that (dom, vcpu) was in state s from tsc on. */
+void xt_acct_seed(struct xt_acct *a, uint16_t dom, uint16_t vcpu, enum xt_state s, uint64_t tsc);
+/* Seeds every vCPU of a merged event array with the state its first
+ * record shows it was in (native): a vCPU that never changes state during
+ * a window is then accounted 100 % in that state for that window. */
+void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint64_t start);
+/* Tells compat mode the first TSC of pCPU p (xenalyze back-dates to it). */
+void xt_acct_pcpu_first(struct xt_acct *a, uint32_t p, uint64_t tsc);
+void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev);
+/* n events in merged order (xt_merge_run's runs). */
+void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
+/* Native: closes every open interval at tsc (end of trace). */
+void xt_acct_finish(struct xt_acct *a, uint64_t tsc);
+/* Native: cumulative cycles of v up to tsc, counting its open interval. */
+void xt_acct_at(const struct xt_acct *a, const struct xt_vcpu_acct *v, uint64_t tsc,
+                uint64_t cyc[XT_NSTATES]);
+/* Sorts vCPUs by (dom, vcpu) for reports (invalidates the hash order). */
+void xt_acct_sort(struct xt_acct *a);
+
+size_t xt_acct_vcpu_add(struct xt_acct *a, uint32_t dom, uint32_t vcpu);
+/* Index of (dom, vcpu) in a->v, created in the state "not known yet" on
+ * first use. Inline: it runs for every scheduler event. */
+static inline size_t xt_acct_vcpu(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
+{
+	if (dom < a->ndix && vcpu < a->dix[dom].cap && a->dix[dom].ix[vcpu])
+		return a->dix[dom].ix[vcpu] - 1;
+	return xt_acct_vcpu_add(a, dom, vcpu);   /* new, or a vCPU id above 16 bits */
+}
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared by the two sets of accounting rules, xgtop's own
+ * (xentrace_account.c) and xenalyze's (xentrace_compat.c); nothing else
+ * includes it. */
+#ifndef XGTOP_XENTRACE_ACCT_INT_H
+#define XGTOP_XENTRACE_ACCT_INT_H
+
+#include "xgtop/trace/xentrace_account.h"
+
+/* xenalyze's vCPU states beyond enum xt_state (xt_vcpu_acct.xs). */
+enum { XT_CS_INIT = XT_NSTATES, XT_CS_QUEUED };
+
+struct xt_pcpu_acct *xt_acct_pcpu_add(struct xt_acct *a, uint32_t p);
+static inline struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p)
+{
+	return p < a->np ? &a->p[p] : xt_acct_pcpu_add(a, p);
+}
+
+void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev);
+void xt_compat_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
+
+#endif

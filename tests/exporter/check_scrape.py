@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Checks one OpenMetrics scrape of an xgtop replaying a recording against
+the recording itself: the scrape parses with the Python client's strict
+OpenMetrics parser, and for the recorded sample it belongs to (found by
+xgtop_sample_monotonic_seconds), every domain appears once in
+xgtop_domain_info with its domid and source, every measured field has its
+series with the recorded value in base units, and every unmeasured field has
+none.
+
+Usage: check_scrape.py SCRAPE.om DUMP.tsv FIELDS.tsv
+  DUMP.tsv:   xgtop-gen --dump FILE
+  FIELDS.tsv: xgtop-metric-names --fields
+"""
+import sys
+
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+
+def shown(raw):
+    """A name as xgtop shows it: control bytes and invalid UTF-8 as \\xNN, a
+    backslash doubled, other UTF-8 as is."""
+    out, i = [], 0
+    while i < len(raw):
+        b = raw[i]
+        if b < 0x80:
+            out.append('\\x%02x' % b if b < 0x20 or b == 0x7f else '\\\\' if b == 0x5c else chr(b))
+            i += 1
+            continue
+        for n in (2, 3, 4):
+            try:
+                ch = raw[i:i + n].decode('utf-8')
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1:
+                out.append(ch)
+                i += n
+                break
+        else:
+            out.append('\\x%02x' % b)
+            i += 1
+    return ''.join(out)
+
+
+def main(scrape, dump, fields):
+    samples = {}
+    for fam in text_string_to_metric_families(open(scrape, encoding='utf-8').read()):
+        for s in fam.samples:
+            key = (s.name, frozenset(s.labels.items()))
+            if key in samples:
+                sys.exit('FAIL: series %s %s twice' % key)
+            samples[key] = s.value
+    by_name = {}
+    for (name, labels), v in samples.items():
+        by_name.setdefault(name, []).append((dict(labels), v))
+    mono = round(by_name['xgtop_sample_monotonic_seconds'][0][1] * 1e9)
+    rows = [l.rstrip('\n').split('\t') for l in open(dump)]
+    head, rows = rows[0], [r for r in rows[1:] if int(r[1]) == mono]
+    if not rows:
+        sys.exit('FAIL: no recorded sample at monotonic %d ns' % mono)
+    fmap = [l.rstrip('\n').split('\t') for l in open(fields)]
+    infos = by_name['xgtop_domain_info']
+    if len(infos) != len(rows):
+        sys.exit('FAIL: %d domains in xgtop_domain_info, %d in the recording' % (len(infos), len(rows)))
+    checked = 0
+    for r in rows:
+        dom = shown(bytes.fromhex(r[4]))
+        mine = [l for l, _ in infos if l['domain'] == dom]
+        if len(mine) != 1:
+            sys.exit('FAIL: domain %r appears %d times in xgtop_domain_info' % (dom, len(mine)))
+        info = mine[0]
+        if info.get('domid') != r[2] or info.get('source') != 'xen':
+            sys.exit('FAIL: %r: info labels %s' % (dom, info))
+        ident = {'domain': dom, 'uuid': info['uuid']}
+        for field, name, label, dec, inf in fmap:
+            labels = dict(ident)
+            if label:
+                k, v = label.split('=', 1)
+                labels[k] = v.strip('"')
+            got = samples.get((name, frozenset(labels.items())))
+            want = r[head.index(field)]
+            if want == '-':
+                if got is not None:
+                    sys.exit('FAIL: %r: %s is not measured but published as %s' % (dom, field, got))
+                continue
+            exp = float('inf') if inf == '1' and int(want) == 2**64 - 1 else int(want) / 10**int(dec)
+            if got is None or abs(got - exp) > 1e-12 * abs(exp):
+                sys.exit('FAIL: %r: %s = %s in the recording, %s published as %s' % (dom, field, want, name, got))
+            checked += 1
+        checked += check_sockets(samples, ident, r[-1])
+    print('sample at %d ns: %d domains, %d values as recorded' % (mono, len(rows), checked))
+
+
+def check_sockets(samples, ident, cell):
+    """The per-socket CMT/MBM entries: socket:valid_hex:occ:total:local,..."""
+    names = ('xgtop_domain_socket_l3_occupancy_bytes', 'xgtop_domain_socket_memory_bandwidth_bytes_total',
+             'xgtop_domain_socket_memory_bandwidth_local_bytes_total')
+    n = 0
+    for entry in ([] if cell == '-' else cell.split(',')):
+        sock, valid, *vals = entry.split(':')
+        for e, name in enumerate(names):
+            labels = frozenset(dict(ident, socket=sock).items())
+            got = samples.get((name, labels))
+            if (int(valid, 16) >> e) & 1:
+                if got != int(vals[e]):
+                    sys.exit('FAIL: %r socket %s: %s published as %s, recorded %s' %
+                             (ident['domain'], sock, name, got, vals[e]))
+                n += 1
+            elif got is not None:
+                sys.exit('FAIL: %r socket %s: %s not measured but published' % (ident['domain'], sock, name))
+    return n
+
+
+if __name__ == '__main__':
+    main(*sys.argv[1:])
