@@ -267,12 +267,7 @@ void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t)
 	}
 	while (j < h->ndom)
 		slot_free(h, h->ids[j++].slot);
-	struct xg_hist_id *tmp = h->ids;
-	size_t tcap = h->ids_cap;
-	h->ids = h->spare;
-	h->ids_cap = h->spare_cap;
-	h->spare = tmp;
-	h->spare_cap = tcap;
+	xg_swap_arrays(&h->ids, &h->ids_cap, &h->spare, &h->spare_cap);
 	h->ndom = nd;
 	h->last_mono = t->cur ? t->cur->host.mono_ns : 0;
 }

@@ -119,12 +119,7 @@ void report_add(struct xg_report *r, const struct xg_table *t, uint64_t start_ns
 		add_row(r, e, t, row, start_ns);
 		r->next[i] = e;
 	}
-	struct rep_dom **tmp = r->live;
-	size_t tcap = r->live_cap;
-	r->live = r->next;
-	r->live_cap = r->next_cap;
-	r->next = tmp;
-	r->next_cap = tcap;
+	xg_swap_arrays(&r->live, &r->live_cap, &r->next, &r->next_cap);
 	r->nlive = nd;
 }
 

@@ -38,6 +38,18 @@ static void fmt(enum xg_col c, double x, bool raw, char *buf, size_t n)
 		col_format(c, &r, buf, n);
 }
 
+/* A column's mean, percentile and maximum as text. */
+struct figs {
+	char mean[OUTPUT_NUM_MAX], pct[OUTPUT_NUM_MAX], max[OUTPUT_NUM_MAX];
+};
+
+static void figures(enum xg_col c, struct rep_col *k, bool raw, struct figs *out)
+{
+	fmt(c, rep_mean(k), raw, out->mean, sizeof(out->mean));
+	fmt(c, rep_pct(k), raw, out->pct, sizeof(out->pct));
+	fmt(c, k->n ? k->max : NAN, raw, out->max, sizeof(out->max));
+}
+
 static void local_time(uint64_t ns, char *buf, size_t n)
 {
 	time_t s = (time_t)(ns / 1000000000ull);
@@ -60,7 +72,8 @@ static int name_width(const struct xg_report *r)
 static void text_col(FILE *f, struct xg_report *r, struct rep_dom *e, enum xg_col c, int nw)
 {
 	struct rep_col *k = &e->col[c];
-	char esc[4 * XG_NAME_MAX + 8], m[64], p[64], x[64];
+	char esc[4 * XG_NAME_MAX + 8];
+	struct figs fg;
 	xg_escape_name(esc, sizeof(esc), e->name);
 	fprintf(f, "%6u %-*.*s %-10s %8llu", e->id, nw, nw, esc, xg_columns[c].header,
 		(unsigned long long)k->n);
@@ -69,10 +82,8 @@ static void text_col(FILE *f, struct xg_report *r, struct rep_dom *e, enum xg_co
 			k->why ? r->why[k->why] : "");
 		return;
 	}
-	fmt(c, rep_mean(k), false, m, sizeof(m));
-	fmt(c, rep_pct(k), false, p, sizeof(p));
-	fmt(c, k->max, false, x, sizeof(x));
-	fprintf(f, " %10s %10s %10s\n", m, p, x);
+	figures(c, k, false, &fg);
+	fprintf(f, " %10s %10s %10s\n", fg.mean, fg.pct, fg.max);
 }
 
 static void write_text(FILE *f, struct xg_report *r, const struct xg_report_info *in)
@@ -95,7 +106,8 @@ static void write_text(FILE *f, struct xg_report *r, const struct xg_report_info
 
 static void write_csv(FILE *f, struct xg_report *r)
 {
-	char from[40], to[40], m[OUTPUT_NUM_MAX], p[OUTPUT_NUM_MAX], x[OUTPUT_NUM_MAX];
+	char from[40], to[40];
+	struct figs fg;
 	fputs("id,name,from,to,column,intervals,mean,p95,max,why\n", f);
 	for (size_t i = 0; i < r->ndom; i++) {
 		struct rep_dom *e = r->dom[i];
@@ -105,13 +117,11 @@ static void write_csv(FILE *f, struct xg_report *r)
 			struct rep_col *k = &e->col[c];
 			if (!rep_col_reported((enum xg_col)c))
 				continue;
-			fmt((enum xg_col)c, rep_mean(k), true, m, sizeof(m));
-			fmt((enum xg_col)c, rep_pct(k), true, p, sizeof(p));
-			fmt((enum xg_col)c, k->n ? k->max : NAN, true, x, sizeof(x));
+			figures((enum xg_col)c, k, true, &fg);
 			fprintf(f, "%u,", e->id);
 			output_csv_name(f, e->name);
 			fprintf(f, ",%s,%s,%s,%llu,%s,%s,%s,", from, to, xg_columns[c].key,
-				(unsigned long long)k->n, m, p, x);
+				(unsigned long long)k->n, fg.mean, fg.pct, fg.max);
 			if (!k->n && k->why)
 				output_csv_name(f, r->why[k->why]);
 			fputc('\n', f);
@@ -126,7 +136,8 @@ static void json_num(FILE *f, const char *key, const char *num)
 
 static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
 {
-	char t[40], m[OUTPUT_NUM_MAX], p[OUTPUT_NUM_MAX], x[OUTPUT_NUM_MAX];
+	char t[40];
+	struct figs fg;
 	fprintf(f, "{\"id\":%u,\"gen\":%u,\"name\":", e->id, e->gen);
 	json_write_string(f, e->name);
 	output_time_iso(t, sizeof(t), e->from_ns);
@@ -138,14 +149,12 @@ static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
 		struct rep_col *k = &e->col[c];
 		if (!rep_col_reported((enum xg_col)c))
 			continue;
-		fmt((enum xg_col)c, rep_mean(k), true, m, sizeof(m));
-		fmt((enum xg_col)c, rep_pct(k), true, p, sizeof(p));
-		fmt((enum xg_col)c, k->n ? k->max : NAN, true, x, sizeof(x));
+		figures((enum xg_col)c, k, true, &fg);
 		fprintf(f, "%s\"%s\":{\"intervals\":%llu", first ? "" : ",", xg_columns[c].key,
 			(unsigned long long)k->n);
-		json_num(f, "mean", m);
-		json_num(f, "p95", p);
-		json_num(f, "max", x);
+		json_num(f, "mean", fg.mean);
+		json_num(f, "p95", fg.pct);
+		json_num(f, "max", fg.max);
 		if (!k->n && k->why) {
 			fputs(",\"why\":", f);
 			json_write_string(f, r->why[k->why]);

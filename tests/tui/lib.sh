@@ -223,6 +223,16 @@ for n, line in enumerate(sys.stdin.read().split("\n")):
 ' "$(header_no)"
 }
 
+# wait_sel NAME [WHAT]: until the selected row is NAME's (WHAT names the
+# step in the failure).
+wait_sel() {
+	local t0=$SECONDS
+	while [ "$(selected)" != "$1" ]; do
+		[ $((SECONDS - t0)) -ge 5 ] && fail "${2:-selection}: want '$1' selected, got '$(selected)'"
+		sleep 0.05
+	done
+}
+
 # click X Y: a left click on screen cell (X, Y), 0-based, as the xterm SGR
 # mouse report (what xterm-256color's terminfo asks for) typed into the pane.
 click() {

@@ -13,17 +13,9 @@ wait_for "end of recording"
 
 [ -z "$(selected)" ] || fail "a row is selected before any key"
 keys Down
-t0=$SECONDS
-while [ "$(selected)" != busy-03 ]; do
-	[ $((SECONDS - t0)) -ge 5 ] && fail "Down did not select the top row (busy-03): '$(selected)'"
-	sleep 0.05
-done
+wait_sel busy-03 "Down did not select the top row (busy-03)"
 keys Down
-t0=$SECONDS
-while [ "$(selected)" != cache-05 ]; do
-	[ $((SECONDS - t0)) -ge 5 ] && fail "Down did not move the selection to cache-05: '$(selected)'"
-	sleep 0.05
-done
+wait_sel cache-05 "Down did not move the selection to cache-05"
 
 keys Enter
 wait_for "xgtop details: cache-05"
@@ -61,17 +53,9 @@ screen | grep -q "xgtop details" && fail "Esc did not close the pane"
 
 # A domain whose cache figures are not measured: the graph says why.
 keys End
-t0=$SECONDS
-while [ "$(selected)" != 'utf8-\xc3(-01' ]; do
-	[ $((SECONDS - t0)) -ge 5 ] && fail "End did not select the last row: '$(selected)'"
-	sleep 0.05
-done
+wait_sel 'utf8-\xc3(-01' "End did not select the last row"
 keys Up Up
-t0=$SECONDS
-while [ "$(selected)" != nocache-07 ]; do
-	[ $((SECONDS - t0)) -ge 5 ] && fail "Up did not reach nocache-07: '$(selected)'"
-	sleep 0.05
-done
+wait_sel nocache-07 "Up did not reach nocache-07"
 keys Enter
 wait_for "xgtop details: nocache-07"
 keys PageDown

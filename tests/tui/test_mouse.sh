@@ -22,11 +22,7 @@ wait_for 'sort NAME▼'
 # A click on a row selects it (the fourth row, under the header); the sort
 # stays.
 click 10 $((y + 4))
-t0=$SECONDS
-while [ "$(selected)" != "$(names | sed -n 4p)" ]; do
-	[ $((SECONDS - t0)) -ge 5 ] && fail "a click on the fourth row did not select it: '$(selected)'"
-	sleep 0.05
-done
+wait_sel "$(names | sed -n 4p)" "a click on the fourth row"
 screen | grep -qF 'sort NAME▼' || fail "a click on a row changed the sort"
 keys q
 check_restored

@@ -16,13 +16,6 @@ first=$(list)
 [ "$(names | head -n 1)" = busy-03 ] || fail "first row is not busy-03"
 all=$(names)
 
-wait_sel() {  # wait_sel NAME what
-	local t0=$SECONDS
-	while [ "$(selected)" != "$1" ]; do
-		[ $((SECONDS - t0)) -ge 5 ] && fail "$2: selected '$(selected)', want '$1'"
-		sleep 0.05
-	done
-}
 # The first Down selects the top row; the list does not move.
 keys Down
 wait_sel busy-03 "first Down"

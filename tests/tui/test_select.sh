@@ -10,13 +10,6 @@ start_xgtop --speed 20 --no-config
 wait_for "end of recording"
 wait_names "$BY_CPU"
 
-wait_sel() {  # wait_sel NAME [what]
-	local t0=$SECONDS
-	while [ "$(selected)" != "$1" ]; do
-		[ $((SECONDS - t0)) -ge 5 ] && fail "${2:-selection}: want '$1', got '$(selected)'"
-		sleep 0.05
-	done
-}
 row_of() { names | grep -nxF -- "$1" | cut -d: -f1; }
 
 keys Down Down Down

@@ -68,6 +68,16 @@ static const struct xg_row *row_of(const struct fx *f, uint32_t id)
 	return NULL;
 }
 
+/* Domains ids[0..n) in every one of samples k0 .. k1-1, added as they come. */
+static void play(struct xg_history *h, struct fx *f, const uint32_t *ids, size_t n, uint64_t k0,
+		 uint64_t k1)
+{
+	for (uint64_t k = k0; k < k1; k++) {
+		fx_step(f, k, ids, NULL, n);
+		hist_add(h, k, &f->t);
+	}
+}
+
 static void values_in_order_and_ring_wraps(void **state)
 {
 	(void)state;
@@ -78,10 +88,7 @@ static void values_in_order_and_ring_wraps(void **state)
 	float v[8];
 	fx_init(&f);
 	hist_init(&h, 4);
-	for (uint64_t k = 0; k < 6; k++) {
-		fx_step(&f, k, ids, NULL, 2);
-		hist_add(&h, k, &f.t);
-	}
+	play(&h, &f, ids, 2, 0, 6);
 	assert_int_equal(h.n, 4);
 	assert_int_equal(h.first, 2);
 	long d = hist_find(&h, row_of(&f, 2));
@@ -150,10 +157,7 @@ static void step_back_starts_again(void **state)
 	const uint32_t ids[] = { 5 };
 	fx_init(&f);
 	hist_init(&h, 10);
-	for (uint64_t k = 0; k < 5; k++) {
-		fx_step(&f, k, ids, NULL, 1);
-		hist_add(&h, k, &f.t);
-	}
+	play(&h, &f, ids, 1, 0, 5);
 	assert_int_equal(h.n, 5);
 	hist_add(&h, 2, &f.t);
 	assert_int_equal(h.n, 1);
@@ -173,10 +177,7 @@ static void fill(struct xg_history *h, struct fx *f, uint32_t n, uint64_t k0, ui
 	static uint32_t ids[20000];
 	for (uint32_t i = 0; i < n; i++)
 		ids[i] = i;
-	for (uint64_t k = k0; k < k1; k++) {
-		fx_step(f, k, ids, NULL, n);
-		hist_add(h, k, &f->t);
-	}
+	play(h, f, ids, n, k0, k1);
 }
 
 static void budget_bounds_memory(void **state)

@@ -926,15 +926,23 @@ static void write_error_stops(void **state)
 	sample_free(&s);
 }
 
+/* A fresh recording of n samples (gzip members of member samples each) and
+ * a configuration that replays it. */
+static void replay_cfg(struct xg_config *cfg, const char *name, unsigned n, unsigned member,
+		       uint64_t seed)
+{
+	const char *p = tmp(name);
+	unlink(p);
+	write_n(p, 0, n, member, seed, NULL);
+	config_defaults(cfg);
+	cfg->replay = p;
+}
+
 static void replay_source(void **state)
 {
 	(void)state;
-	const char *p = tmp("replay.xgrec");
-	unlink(p);
-	write_n(p, 0, 12, 5, 8, NULL);
 	struct xg_config cfg;
-	config_defaults(&cfg);
-	cfg.replay = p;
+	replay_cfg(&cfg, "replay.xgrec", 12, 5, 8);
 	struct xg_err err = { 0 };
 	const struct xg_source_ops *ops = &source_replay_ops;
 	assert_false(ops->probe());
@@ -978,12 +986,8 @@ static void replay_source(void **state)
 static void replay_seek(void **state)
 {
 	(void)state;
-	const char *p = tmp("seek.xgrec");
-	unlink(p);
-	write_n(p, 0, 12, 5, 9, NULL);
 	struct xg_config cfg;
-	config_defaults(&cfg);
-	cfg.replay = p;
+	replay_cfg(&cfg, "seek.xgrec", 12, 5, 9);
 	struct xg_err err = { 0 };
 	const struct xg_source_ops *ops = &source_replay_ops;
 	struct xg_source *src;
@@ -1017,12 +1021,8 @@ static void replay_seek(void **state)
 static void engine_seek_matches_play(void **state)
 {
 	(void)state;
-	const char *p = tmp("eseek.xgrec");
-	unlink(p);
-	write_n(p, 0, 14, 4, 3, NULL);
 	struct xg_config cfg;
-	config_defaults(&cfg);
-	cfg.replay = p;
+	replay_cfg(&cfg, "eseek.xgrec", 14, 4, 3);
 	cfg.speed = 0;
 	struct xg_err err = { 0 };
 	struct xg_engine a, b;
