@@ -418,8 +418,7 @@ static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *curso
 		*why = XG_WHY_FIRST;
 		return NULL;
 	}
-	struct xg_dom_ident was = dom_ident(p);
-	if (!dom_same(&was, c, XG_SAME_ROW)) {
+	if (!dom_same_dom(p, c, XG_SAME_ROW)) {
 		*why = XG_WHY_RESET;
 		return NULL;
 	}
