@@ -38,6 +38,7 @@ static const char usage_text[] =
 "Usage: xgtop [OPTION]...            live monitor (full screen, or batch with -b)\n"
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
+"       xgtop --source remote URL[,URL...] [OPTION]...   (pool view)\n"
 "       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
 "       xgtop report --replay FILE [--from TIME] [--to TIME] [-o text|csv|json]\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
@@ -81,8 +82,13 @@ static const char usage_text[] =
 "\n"
 "Sources:\n"
 "      --source NAME       auto (default: xen in dom0, else linux), xen, linux,\n"
-"                          replay, trace\n"
-"      --group MODE        linux source: cgroup or process (default: auto)\n"
+"                          replay, trace, remote\n"
+"      --hosts FILE        pool view: read the xgtop exporters listed in FILE\n"
+"                          (one 'URL [NAME]' per line) like --source remote\n"
+"                          URL,...: all their domains in one table, by HOST\n"
+"      --group MODE        linux source: vm (QEMU/KVM virtual machines, plus one\n"
+"                          'host' row for every other process), cgroup, process,\n"
+"                          or auto (default: vm when VMs run, else cgroup/process)\n"
 "      --record FILE       append every sample to FILE\n"
 "      --replay FILE       play a recording back through the same views\n"
 "      --speed N           replay N times faster than recorded (0 = no waiting)\n"
@@ -105,7 +111,7 @@ static const char usage_text[] =
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
-	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
+	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
 };
 
@@ -127,6 +133,7 @@ static const struct option long_opts[] = {
 	{ "nosumcache", no_argument, NULL, OPT_NOSUMCACHE },
 	{ "notrace", no_argument, NULL, OPT_NOTRACE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "hosts", required_argument, NULL, OPT_HOSTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "speed", required_argument, NULL, OPT_SPEED },
@@ -243,15 +250,19 @@ static int opt_speed(struct xg_config *cfg, const char *arg)
 
 static int opt_group(struct xg_config *cfg, const char *arg)
 {
-	if (!strcmp(arg, "cgroup"))
-		cfg->group = XG_GROUP_CGROUP;
-	else if (!strcmp(arg, "process"))
-		cfg->group = XG_GROUP_PROCESS;
-	else if (!strcmp(arg, "auto"))
-		cfg->group = XG_GROUP_AUTO;
-	else
-		return BAD_USAGE("--group '%s': use cgroup, process or auto", arg);
-	return 0;
+	static const struct {
+		const char *name;
+		enum xg_group group;
+	} groups[] = {
+		{ "vm", XG_GROUP_VM }, { "cgroup", XG_GROUP_CGROUP },
+		{ "process", XG_GROUP_PROCESS }, { "auto", XG_GROUP_AUTO },
+	};
+	for (size_t i = 0; i < XG_ARRAY_LEN(groups); i++)
+		if (!strcmp(arg, groups[i].name)) {
+			cfg->group = groups[i].group;
+			return 0;
+		}
+	return BAD_USAGE("--group '%s': use vm, cgroup, process or auto", arg);
 }
 
 static int opt_window(struct xg_config *cfg, const char *arg)
@@ -314,16 +325,32 @@ static int opt_other(int c, char **argv, bool *explain)
 	}
 }
 
-/* What the options say together: the trace FILE operand and the sources'
- * needs. */
+/* The operand after the options: --source trace's FILE, --source remote's
+ * URL list (--hosts alone means --source remote). */
+static int take_operand(int argc, char **argv, struct xg_config *cfg)
+{
+	if (cfg->hosts_file && !strcmp(cfg->source, "auto"))
+		cfg->source = "remote";
+	bool remote = !strcmp(cfg->source, "remote");
+	if (cfg->hosts_file && !remote)
+		return BAD_USAGE("--hosts goes with --source remote, not --source %s", cfg->source);
+	if (optind < argc) {
+		if ((strcmp(cfg->source, "trace") && !remote) || optind + 1 < argc)
+			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
+		*(remote ? &cfg->remote_urls : &cfg->trace_file) = argv[optind];
+	}
+	if (remote && !cfg->remote_urls && !cfg->hosts_file)
+		return BAD_USAGE("%s", "--source remote needs URL[,URL...] or --hosts FILE");
+	return 0;
+}
+
+/* What the options say together: the operand and the sources' needs. */
 static int check_args(int argc, char **argv, struct xg_config *cfg)
 {
 	bool trace = !strcmp(cfg->source, "trace");
-	if (optind < argc) {
-		if (!trace || optind + 1 < argc)
-			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
-		cfg->trace_file = argv[optind];
-	}
+	int rc = take_operand(argc, argv, cfg);
+	if (rc)
+		return rc;
 	if (trace && !cfg->trace_file)
 		return BAD_USAGE("%s", "--source trace needs a trace FILE");
 	if (!strcmp(cfg->source, "replay") && !cfg->replay)
@@ -358,6 +385,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		{ OPT_DAEMON, &cfg->daemon, NULL },
 		{ OPT_FILTER, NULL, &cfg->filter }, { OPT_VMFILE, NULL, &cfg->vmfile },
 		{ OPT_RECORD, NULL, &cfg->record }, { OPT_REPLAY, NULL, &cfg->replay },
+		{ OPT_HOSTS, NULL, &cfg->hosts_file },
 		{ OPT_EVENTS, NULL, &cfg->events }, { OPT_CONFIG, NULL, &cfg->config_file },
 		{ OPT_NO_CONFIG, &cfg->no_config, NULL },
 	};

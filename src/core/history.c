@@ -164,13 +164,19 @@ static void slot_free(struct xg_history *h, uint32_t s)
 
 static bool same_dom(const struct xg_history *h, const struct xg_hist_id *a, const struct xg_dom *d)
 {
-	return a->id == d->id && a->gen == d->gen && !memcmp(a->handle, d->handle, sizeof(a->handle)) &&
-	       !strcmp(h->names[a->slot], d->name);
+	return a->host == d->host && a->id == d->id && a->gen == d->gen &&
+	       !memcmp(a->handle, d->handle, sizeof(a->handle)) && !strcmp(h->names[a->slot], d->name);
+}
+
+/* The samples' order (dom_order): by pool host, then id. */
+static bool id_before(const struct xg_hist_id *a, const struct xg_dom *d)
+{
+	return a->host != d->host ? a->host < d->host : a->id < d->id;
 }
 
 static struct xg_hist_id id_new(struct xg_history *h, const struct xg_dom *d)
 {
-	struct xg_hist_id n = { .id = d->id, .gen = d->gen, .slot = slot_new(h) };
+	struct xg_hist_id n = { .id = d->id, .gen = d->gen, .host = d->host, .slot = slot_new(h) };
 	memcpy(n.handle, d->handle, sizeof(n.handle));
 	memcpy(h->names[n.slot], d->name, XG_NAME_MAX);
 	h->names[n.slot][XG_NAME_MAX - 1] = 0;
@@ -227,7 +233,7 @@ static void next_id(struct xg_history *h, const struct xg_table *t, size_t i, bo
 		*out = h->ids[(*j)++];
 		return;
 	}
-	while (*j < h->ndom && h->ids[*j].id < d->id)
+	while (*j < h->ndom && id_before(&h->ids[*j], d))
 		slot_free(h, h->ids[(*j)++].slot);
 	/* New here, or a new domain under an old id (the old one's slot is
 	 * freed when the walk passes it). */

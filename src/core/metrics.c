@@ -249,7 +249,7 @@ static void state_letters(uint32_t st, char out[8])
 static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 {
 	const struct xg_dom *c = pr->c;
-	const struct xg_host *h = &pr->cs->host;
+	const struct xg_host *h = sample_dom_host(pr->cs, c);
 	double d = 0;
 	uint8_t why = 0;
 
@@ -299,6 +299,10 @@ static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 		set(r, XG_COL_MPKI, 1000.0 * dmiss / d);
 	gauge(r, pr, XG_COL_L3_OCC, XG_F_L3_OCC);
 	rate(r, pr, XG_COL_MEM_BW, XG_F_MBM_TOTAL, 1.0);
+	rate(r, pr, XG_COL_EMU, XG_F_EMU_NS, 100.0 / 1e9);
+	rate(r, pr, XG_COL_EXITS, XG_F_VM_EXITS, 1.0);
+	rate(r, pr, XG_COL_POLL, XG_F_HALT_POLL_NS, 100.0 / 1e9);
+	gauge(r, pr, XG_COL_SWAP, XG_F_SWAP);
 
 	fill_pmu_where(r, pr, XG_PMU_GUEST_USER, XG_COL_MISS_GU, XG_COL_HIT_GU);
 	fill_pmu_where(r, pr, XG_PMU_GUEST_KERNEL, XG_COL_MISS_GK, XG_COL_HIT_GK);
@@ -402,16 +406,16 @@ static void fill_sock_row(struct xg_row *r, const struct pair *pr, const struct 
 }
 
 /* Same domain as in the previous sample? Otherwise the reason why not.
- * Both samples are sorted by id, so *cursor walks prev once per refresh
+ * Both samples are sorted by (host, id), so *cursor walks prev once per refresh
  * instead of a search per domain. */
 static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *cursor,
 				     const struct xg_dom *c, uint8_t *why)
 {
 	const struct xg_dom *p = NULL;
 	if (prev) {
-		while (*cursor < prev->ndom && prev->dom[*cursor].id < c->id)
+		while (*cursor < prev->ndom && dom_order(&prev->dom[*cursor], c) < 0)
 			(*cursor)++;
-		if (*cursor < prev->ndom && prev->dom[*cursor].id == c->id)
+		if (*cursor < prev->ndom && !dom_order(&prev->dom[*cursor], c))
 			p = &prev->dom[*cursor];
 	}
 	if (!p) {
@@ -423,6 +427,21 @@ static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *curso
 		return NULL;
 	}
 	return p;
+}
+
+/* A pool host's domains: the interval is that host's, between the samples
+ * its two answers came from; a host that did not answer this time has no
+ * rates, for the reason it gives. */
+static void pool_pair(struct pair *pr)
+{
+	const struct xg_peer *pc = &pr->cs->peer[pr->c->host];
+	const struct xg_host *hp = pr->ps && pr->c->host < pr->ps->npeer ? &pr->ps->peer[pr->c->host].host : NULL;
+	if (pc->stale) {
+		pr->p = NULL;
+		pr->nobase = pc->why;
+		return;
+	}
+	pr->dt_s = hp && pc->host.mono_ns > hp->mono_ns ? (double)(pc->host.mono_ns - hp->mono_ns) / 1e9 : 0;
 }
 
 static void count_state(struct xg_summary *s, uint32_t st)
@@ -446,6 +465,8 @@ static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_
 	r->dom_index = (uint32_t)dom_index;
 	r->base_index = XG_NO_BASE;
 	r->name = pr->c->name;
+	r->host = out->rows[dom_index].host;
+	r->host_stale = out->rows[dom_index].host_stale;
 	r->child_first = r->child_count = 0;
 	r->guest_reported = 0;
 	out->rows[dom_index].child_count++;
@@ -541,9 +562,13 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		struct xg_row *r = &out->rows[i];
 		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt, .ws = &ws };
 		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
-		pr.both = pr.p && dt > 0 ? pr.c->valid & pr.p->valid : 0;
+		if (pr.c->host < cur->npeer)
+			pool_pair(&pr);
+		pr.both = pr.p && pr.dt_s > 0 ? pr.c->valid & pr.p->valid : 0;
 		r->base_index = pr.p ? (uint32_t)(pr.p - prev->dom) : XG_NO_BASE;
 		r->id = pr.c->id;
+		r->host = pr.c->host < cur->npeer ? cur->peer[pr.c->host].name : NULL;
+		r->host_stale = r->host && cur->peer[pr.c->host].stale;
 		r->vcpu = -1;
 		r->sock_row = 0;
 		r->socket = 0;

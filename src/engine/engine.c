@@ -70,6 +70,10 @@ static int take(struct xg_engine *e, bool record, struct xg_err *err)
 	if (!s->host.real_ns)
 		s->host.real_ns = xg_now_real_ns();
 	sample_sort(s);
+	/* VM columns appear once a source (or a recording) says its domains
+	 * are VMs; they stay, so columns do not come and go with the VMs */
+	if (host_has(&s->host, XG_H_VMS))
+		e->view.show_vm = true;
 	const struct xg_sample *prev = e->have_cur ? &e->sample[e->cur] : NULL;
 	if (record && e->rec && recorder_append(e->rec, prev, s, err) < 0)
 		return -1;

@@ -62,8 +62,10 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 			"not apply to a socket row and are blank.\n");
 	bool all[XG_COL_COUNT];
 	struct xg_reasons R;
+	/* Hidden groups are explained too (a toggle shows them), except the
+	 * VM columns where the domains are not VMs: nothing can show them. */
 	for (int c = 0; c < XG_COL_COUNT; c++)
-		all[c] = true;
+		all[c] = xg_columns[c].group != XG_GRP_VM || v->show_vm;
 	explain_collect(&R, t, v, all, NULL, NULL);
 	fprintf(f, "\nWhy '-':\n");
 	for (size_t k = 0; k < R.n; k++) {

@@ -95,6 +95,11 @@ static void put_row(FILE *f, const struct output_cols *oc, const char *prefix,
 		case XG_COL_NAME:
 			output_csv_name(f, r->name);
 			break;
+		case XG_COL_HOST:   /* host names are plain (remote_url.c checks) */
+			output_csv_name(f, r->host);
+			if (r->host_stale)
+				fputc('?', f);
+			break;
 		case XG_COL_STATE:
 			fwrite(r->state, 1, strnlen(r->state, sizeof(r->state)), f);
 			break;

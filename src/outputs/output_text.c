@@ -19,12 +19,12 @@ static void cell_text(const struct xg_row *r, enum xg_col c, char *buf, size_t n
 {
 	if (c == XG_COL_NAME && row_label(r, buf, n))
 		return;
-	if ((!row_is_dom(r) && c == XG_COL_ID) || !row_col_applies(r, c)) {
+	if ((!row_is_dom(r) && (c == XG_COL_ID || c == XG_COL_HOST)) || !row_col_applies(r, c)) {
 		snprintf(buf, n, "%s", "");     /* the domain row above carries the id;
 		                                   socket rows have no CPU, disk ... */
 		return;
 	}
-	if (c != XG_COL_NAME && c != XG_COL_STATE && row_has(r, c) && !isfinite(r->v[c])) {
+	if (xg_columns[c].unit != XG_UNIT_TEXT && row_has(r, c) && !isfinite(r->v[c])) {
 		snprintf(buf, n, "-");          /* a broken figure is not a figure */
 		return;
 	}

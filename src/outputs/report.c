@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool rep_col_reported(enum xg_col c)
+bool rep_col_reported(const struct xg_report *r, enum xg_col c)
 {
+	if (xg_columns[c].group == XG_GRP_VM && !r->vms)
+		return false;
 	return c != XG_COL_ID && xg_columns[c].unit != XG_UNIT_TEXT && col_has_value(c);
 }
 
@@ -41,8 +43,14 @@ void report_free(struct xg_report *r)
 
 static bool same_dom(const struct rep_dom *a, const struct xg_dom *d)
 {
-	return a->id == d->id && a->gen == d->gen && !memcmp(a->handle, d->handle, sizeof(a->handle)) &&
-	       !strcmp(a->name, d->name);
+	return a->host == d->host && a->id == d->id && a->gen == d->gen &&
+	       !memcmp(a->handle, d->handle, sizeof(a->handle)) && !strcmp(a->name, d->name);
+}
+
+/* The samples' order (dom_order): by pool host, then id. */
+static bool dom_before(const struct rep_dom *a, const struct xg_dom *d)
+{
+	return a->host != d->host ? a->host < d->host : a->id < d->id;
 }
 
 /* A domain not in the last interval: one seen before (it came back), or
@@ -55,6 +63,7 @@ static struct rep_dom *dom_entry(struct xg_report *r, const struct xg_dom *d, ui
 	struct rep_dom *e = xg_calloc(1, sizeof(*e));
 	e->id = d->id;
 	e->gen = d->gen;
+	e->host = d->host;
 	memcpy(e->handle, d->handle, sizeof(e->handle));
 	memcpy(e->name, d->name, sizeof(e->name));
 	e->name[sizeof(e->name) - 1] = 0;
@@ -89,7 +98,7 @@ static void add_row(struct xg_report *r, struct rep_dom *e, const struct xg_tabl
 	e->intervals++;
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		struct rep_col *k = &e->col[c];
-		if (!rep_col_reported((enum xg_col)c))
+		if (!rep_col_reported(r, (enum xg_col)c))
 			continue;
 		if (!row_has(row, (enum xg_col)c) || !isfinite(row->v[c])) {
 			k->why = intern_why(r, row_why(t, row, (enum xg_col)c));
@@ -108,11 +117,12 @@ static void add_row(struct xg_report *r, struct rep_dom *e, const struct xg_tabl
 void report_add(struct xg_report *r, const struct xg_table *t, uint64_t start_ns)
 {
 	size_t nd = t->ndom_rows, j = 0;
+	r->vms = r->vms || (t->cur && host_has(&t->cur->host, XG_H_VMS));
 	xg_grow(&r->next, &r->next_cap, nd ? nd : 1, sizeof(*r->next));
 	for (size_t i = 0; i < nd; i++) {
 		const struct xg_row *row = &t->rows[i];
 		const struct xg_dom *d = &t->cur->dom[row->dom_index];
-		while (j < r->nlive && r->live[j]->id < d->id)
+		while (j < r->nlive && dom_before(r->live[j], d))
 			j++;
 		struct rep_dom *e = j < r->nlive && same_dom(r->live[j], d) ? r->live[j++]
 									    : dom_entry(r, d, start_ns);

@@ -18,6 +18,7 @@ struct rep_col {
 
 struct rep_dom {
 	uint32_t id, gen;
+	uint16_t host;              /* the pool host (xg_dom.host) */
 	uint8_t handle[16];
 	char name[XG_NAME_MAX];
 	uint64_t from_ns, to_ns;    /* start of its first interval, end of its last */
@@ -37,10 +38,12 @@ struct xg_report {
 	size_t next_cap;
 	char *why[REP_WHY_MAX];     /* reasons, interned; [0] unused */
 	size_t nwhy;
+	bool vms;                   /* some sample's domains were VMs (the vm columns) */
 };
 
-/* Columns the report summarises: the numbers (not ID, NAME, STATE, TREND). */
-bool rep_col_reported(enum xg_col c);
+/* Columns the report summarises: the numbers (not ID, NAME, STATE, TREND;
+ * the VM columns only when the domains were VMs, as --explain). */
+bool rep_col_reported(const struct xg_report *r, enum xg_col c);
 /* Column c's mean, percentile and maximum; NaN when never measured. */
 double rep_mean(const struct rep_col *k);
 double rep_pct(struct rep_col *k);

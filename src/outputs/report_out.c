@@ -11,10 +11,13 @@
 #include <string.h>
 #include <time.h>
 
-/* Domains by id, then by when they were first seen (an id reused). */
+/* Domains by pool host and id, then by when they were first seen (an id
+ * reused). */
 static int by_id(const void *a, const void *b)
 {
 	const struct rep_dom *x = *(const struct rep_dom *const *)a, *y = *(const struct rep_dom *const *)b;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
 	return (x->from_ns > y->from_ns) - (x->from_ns < y->from_ns);
@@ -100,7 +103,7 @@ static void write_text(FILE *f, struct xg_report *r, const struct xg_report_info
 		"MAX");
 	for (size_t i = 0; i < r->ndom; i++)
 		for (int c = 0; c < XG_COL_COUNT; c++)
-			if (rep_col_reported((enum xg_col)c))
+			if (rep_col_reported(r, (enum xg_col)c))
 				text_col(f, r, r->dom[i], (enum xg_col)c, nw);
 }
 
@@ -115,7 +118,7 @@ static void write_csv(FILE *f, struct xg_report *r)
 		output_time_iso(to, sizeof(to), e->to_ns);
 		for (int c = 0; c < XG_COL_COUNT; c++) {
 			struct rep_col *k = &e->col[c];
-			if (!rep_col_reported((enum xg_col)c))
+			if (!rep_col_reported(r, (enum xg_col)c))
 				continue;
 			figures((enum xg_col)c, k, true, &fg);
 			fprintf(f, "%u,", e->id);
@@ -147,7 +150,7 @@ static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
 	bool first = true;
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		struct rep_col *k = &e->col[c];
-		if (!rep_col_reported((enum xg_col)c))
+		if (!rep_col_reported(r, (enum xg_col)c))
 			continue;
 		figures((enum xg_col)c, k, true, &fg);
 		fprintf(f, "%s\"%s\":{\"intervals\":%llu", first ? "" : ",", xg_columns[c].key,

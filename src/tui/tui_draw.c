@@ -462,11 +462,16 @@ static bool cell_text(const struct tui *t, const struct xg_row *r, enum xg_col c
 		tui_trend_cell(t, r, w, buf, n);
 		return buf[0] != 0;
 	}
-	if (!row_is_dom(r) && c == XG_COL_ID)
+	if (!row_is_dom(r) && (c == XG_COL_ID || c == XG_COL_HOST))
 		return false;  /* the domain row above carries the id */
 	if (!row_col_applies(r, c))
 		return false;  /* blank: a socket row has no CPU, no disk ... */
 	col_format(c, r, buf, n);
+	size_t len = strlen(buf);
+	if (c == XG_COL_HOST && r->host_stale && w > 0 && len > (size_t)w && (size_t)w < n) {
+		buf[w - 1] = '?';   /* a cut host name keeps its mark */
+		buf[w] = 0;
+	}
 	return true;
 }
 

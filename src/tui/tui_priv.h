@@ -53,6 +53,7 @@ struct tui_sel {
 	bool on;              /* set by the first move; until then no row is */
 	size_t pos;           /* its index in view.order when last found */
 	uint32_t id, gen;
+	uint16_t host;        /* the pool host (xg_dom.host) */
 	uint8_t handle[16];
 	char name[XG_NAME_MAX];
 	int32_t vcpu;         /* -1: not a vCPU row */

@@ -15,7 +15,7 @@ static const struct xg_dom *row_dom(const struct tui *t, const struct xg_row *r)
 
 static bool same_dom(const struct tui_sel *s, const struct xg_dom *d)
 {
-	return d && d->id == s->id && d->gen == s->gen &&
+	return d && d->host == s->host && d->id == s->id && d->gen == s->gen &&
 	       !memcmp(d->handle, s->handle, sizeof(s->handle)) && !strcmp(d->name, s->name);
 }
 
@@ -36,6 +36,7 @@ static void remember(struct tui *t, size_t pos)
 		return;
 	s->id = d->id;
 	s->gen = d->gen;
+	s->host = d->host;
 	memcpy(s->handle, d->handle, sizeof(s->handle));
 	memcpy(s->name, d->name, sizeof(s->name));
 	s->vcpu = r->vcpu;
@@ -117,11 +118,26 @@ void tui_sel_move(struct tui *t, long delta)
 	tui_sel_set(t, pos);
 }
 
+/* The domain of pool host `host` with id `id` in s, sorted by (host, id). */
+static const struct xg_dom *find_dom(const struct xg_sample *s, uint16_t host, uint32_t id)
+{
+	size_t lo = 0, hi = s->ndom;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct xg_dom *m = &s->dom[mid];
+		if (m->host < host || (m->host == host && m->id < id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->ndom && s->dom[lo].host == host && s->dom[lo].id == id ? &s->dom[lo] : NULL;
+}
+
 const struct xg_dom *tui_sel_dom(const struct tui *t)
 {
 	const struct xg_sample *s = t->e->table.cur;
 	if (!t->sel.on || !s)
 		return NULL;
-	const struct xg_dom *d = sample_find(s, t->sel.id);
+	const struct xg_dom *d = find_dom(s, t->sel.host, t->sel.id);
 	return same_dom(&t->sel, d) ? d : NULL;
 }

@@ -138,7 +138,7 @@ for r in rows:
     assert c["intervals"] == int(r["intervals"]), (r, c)
     for k in ("mean", "p95", "max"):
         if r[k] == "":
-            assert c[k] is None and c.get("why") == r["why"], (r, c)
+            assert c[k] is None and (c.get("why") or "") == r["why"], (r, c)
         else:
             assert abs(c[k] - float(r[k])) < 1e-9, (r, c)
 EOF

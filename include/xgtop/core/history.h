@@ -26,6 +26,7 @@
 struct xg_hist_id {
 	uint32_t id, gen;
 	uint8_t handle[16];
+	uint16_t host;              /* the pool host (xg_dom.host) */
 	uint32_t slot;
 };
 

@@ -40,6 +40,8 @@ struct xg_row {
 	uint32_t child_first;       /* domain rows: first sub-row in the table */
 	uint32_t child_count;       /* domain rows: number of sub-rows (sockets, then vCPUs) */
 	const char *name;           /* raw, points into the current sample */
+	const char *host;           /* pool view: the host's name (in the sample), else NULL */
+	uint8_t host_stale;         /* pool view: the host did not answer this refresh */
 	char state[8];              /* "dsbcpr" letters, '-' where clear */
 	uint8_t guest_reported;     /* cache figures come from an in-guest agent */
 	uint64_t valid;             /* bit per enum xg_col */

@@ -47,6 +47,9 @@ struct xg_view {
 	enum xg_col col_order[XG_COL_COUNT];
 	uint64_t col_hidden;        /* bit per enum xg_col; never NAME */
 	struct xg_thresholds thr;   /* when cells and meters are coloured */
+	bool show_host;             /* HOST column: set by view_apply when the rows
+	                               come from a pool of hosts */
+	bool show_vm;               /* the source's domains are VMs (XG_H_VMS) */
 	bool frozen;
 	double delay_s;
 	/* rows selected by view_apply, in display order (indexes into table) */
@@ -67,6 +70,7 @@ int view_load_vmfile(struct xg_view *v, const char *path, struct xg_err *err);
 bool view_col_visible(const struct xg_view *v, enum xg_col c);
 /* Is c's group switched on (d n c m w)? What CSV and JSON follow. */
 bool view_group_visible(const struct xg_view *v, enum xg_col c);
+_Static_assert(XG_COL_COUNT <= 64, "col_hidden has one bit per column");
 static inline bool view_col_hidden(const struct xg_view *v, enum xg_col c)
 {
 	return (v->col_hidden >> c) & 1;
@@ -77,7 +81,9 @@ bool view_col_set_hidden(struct xg_view *v, enum xg_col c, bool hide);
 /* Moves c one place left (dir < 0) or right in the display order. */
 void view_col_move(struct xg_view *v, enum xg_col c, int dir);
 /* Puts the n columns of list first, in that order (repeats ignored); the
- * others follow in table order. */
+ * others follow in table order. HOST, unless the list places it, stays in
+ * front: a list saved before the pool view existed, or written by hand for
+ * one host, does not push the pool's HOST column to the far right. */
 void view_cols_order(struct xg_view *v, const enum xg_col *list, size_t n);
 /* Table order, nothing hidden. */
 void view_cols_reset(struct xg_view *v);
