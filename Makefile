@@ -69,6 +69,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
+REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
 .PHONY: all man run test check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
 	fuzz-bins install deps deb clean tools
@@ -110,6 +111,11 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a
 
 fuzz-bins: $(FUZZ_BINS)
 
+# The same harnesses without libFuzzer, for tests/fuzz/test_regress.sh.
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libxgtop.a $(LDLIBS)
+
 # Installs what is missing (as root), builds, and starts the monitor on
 # this host. The build runs in a sub-make so it sees freshly installed
 # libraries.
@@ -126,7 +132,7 @@ test:
 
 # With SANITIZE=1 the suites run on the instrumented build (tests/san.sh
 # says which, and fails on any sanitizer report).
-check: $(BIN) $(UNIT_BINS) $(TOOL_BINS)
+check: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(REPLAY_BINS)
 	@$(if $(SANITIZE),tests/san.sh $(BUILD),tests/run.sh)
 
 test-unit: $(UNIT_BINS)

@@ -22,8 +22,10 @@ seed_record() {  # first byte odd = a recording file, even = its text
 		build/tools/xgtop-gen --domains $((s * 3)) --samples $((s + 2)) --seed "$s" "$f" >/dev/null || return 1
 		{ printf '\001'; cat "$f"; } >"$1/file$s"
 		{ printf '\000'; zcat "$f"; } >"$1/text$s"
-		rm -f "$f"
 	done
+	# Three gzip members, as a recording appended to twice.
+	{ printf '\001'; cat "$1"/seed[123].xgrec; } >"$1/members"
+	rm -f "$1"/seed[123].xgrec
 	build/tools/xgtop-gen --domains 4 --samples 3 --hosts 2 --vms --pcpus 2 "$1/pool.xgrec" >/dev/null &&
 		{ printf '\000'; zcat "$1/pool.xgrec"; } >"$1/text-pool" && rm -f "$1/pool.xgrec"
 }
@@ -44,7 +46,8 @@ seed_linux() {  # the whole input is one file's text (or a QEMU command line)
 	for f in /proc/self/stat /proc/self/schedstat /proc/self/status /proc/self/io /proc/self/net/dev \
 		/proc/self/cgroup /proc/self/mountinfo /proc/meminfo /proc/stat /sys/fs/cgroup/cpu.stat \
 		/sys/fs/cgroup/io.stat /sys/fs/cgroup/memory.max; do
-		[ -r "$f" ] && head -c 8192 "$f" >"$1/file$((i++))" 2>/dev/null
+		# (i counts here: $((i++)) in the redirection would count in the child)
+		[ -r "$f" ] && head -c 8192 "$f" >"$1/file$i" 2>/dev/null && i=$((i + 1))
 	done
 	grep -m 8 . /proc/cpuinfo >"$1/cpuinfo" 2>/dev/null
 	printf 'iff:\ttap0\nflags:\t0100002\n' >"$1/fdinfo"
@@ -71,6 +74,9 @@ seed_args() {  # argv (NUL-separated), then 0xff and a --vmfile
 	nul --source remote http://xen1:9717/metrics,http://[::1]:9718 --export '[::1]:9717' --daemon >"$1/remote"
 	nul --source trace x.bin --window 0.1 --cpu-hz 2.4e9 >"$1/trace"
 	nul --replay r.xgrec --record o.xgrec --speed 4 --group vm --nodisk -v >"$1/replay"
+	nul report --replay r.xgrec --from +15m --to -1h30m -o csv >"$1/report-relative"
+	nul report --replay r.xgrec --from 2026-01-01T10:00+02:00 --to '2026-01-01 10:00:30Z' >"$1/report-iso"
+	nul trace x.bin --cpu-hz 2400M -o json --xenalyze-compat >"$1/trace-cmd"
 }
 
 seed_settings() {  # a settings file
@@ -93,10 +99,15 @@ EOF
 	printf 'delay=2\r\nsort = cpu\r\n' >"$1/crlf"
 }
 
-seed_exporter() {  # Accept header, 0xff, --export address, 0xff, a domain's id byte and name
+# seed_exporter DIR: Accept header, 0xff, --export address, 0xff, a domain's
+# id byte and name, 0xff, a raw HTTP request.
+seed_exporter() {
 	printf 'application/openmetrics-text;version=1.0.0;q=0.9, text/plain;version=0.0.4;q=0.5\xff127.0.0.1:9717\xff\x05web-01' >"$1/om"
 	printf 'text/*;q=0.3, */*\xff[::1]:0\xff\x0bctl\x1b[2J\x07-11' >"$1/escape"
 	printf '\xff9717\xff\x01utf8-\xc3(-01 "quoted" back\\slash' >"$1/bytes"
+	printf '\xff\xff\x01a\xffGET /metrics HTTP/1.1\r\nHost: x\r\nAccept: application/openmetrics-text\r\n\r\n' >"$1/get"
+	printf '\xff\xff\x01a\xffGET / HTTP/1.1\r\nHost: x\r\n\r\nHEAD /metrics HTTP/1.0\r\n\r\nPOST /x HTTP/1.1\r\nContent-Length: 4\r\n\r\nbody' >"$1/pipelined"
+	printf '\xff\xff\x01a\xffGET /metrics HTTP/1.1\r\nTransfer-Encoding: chunked\r\nX: %s\r\n\r\n5\r\nab' "$(head -c 600 /dev/zero | tr '\0' a)" >"$1/long-header"
 }
 
 # seed_remote DIR: first byte 0 = an HTTP answer, 1 = exporter text, 2 = a
@@ -124,4 +135,12 @@ seed_remote() {
 	wait "$pid" 2>/dev/null
 	rm -f "$rec" "$log"
 	return 0
+}
+
+seed_names() {  # column width, locale (even: UTF-8), the name
+	printf '\x28\x00Domain-0' >"$1/plain"
+	printf '\x28\x00ctl\x1b[2J\x07-11 del\x7f back\\slash' >"$1/controls"
+	printf '\x0b\x00utf8-\xc3(-01 \xc0\xaf \xed\xa0\x80 ok\xe6\x97' >"$1/invalid"
+	printf '\x05\x00\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e caf\xc3\xa9 e\xcc\x81 a\xc2\x9b2J x\xe2\x80\xaey' >"$1/wide"
+	printf '\x28\x01caf\xc3\xa9 \xe6\x97\xa5' >"$1/c-locale"
 }
