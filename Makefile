@@ -72,7 +72,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
 .PHONY: all man run test check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
-	fuzz-bins install deps deb clean tools
+	fuzz-bins soak install deps deb clean tools
 
 all: $(BIN)
 
@@ -153,6 +153,12 @@ bench: xgtop $(TOOL_BINS)
 # The full-screen view's tests once more with xgtop under valgrind.
 test-valgrind: xgtop $(TOOL_BINS)
 	@tests/valgrind.sh
+
+# bench/soak.sh: 2,000 domains with churn at 10 refreshes a second in the
+# full-screen view, recording and exporting, for SOAK_SECONDS (default 600;
+# CI runs 60).
+soak: xgtop $(TOOL_BINS)
+	@bench/soak.sh
 
 # Fuzzes every parser of outside input: FUZZ_SECONDS each (default 60);
 # fuzz-ci shares FUZZ_BUDGET seconds (default 200) among the harnesses.
