@@ -72,7 +72,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
 .PHONY: all man run test check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
-	fuzz-bins soak install deps deb clean tools
+	fuzz-bins soak mutate install deps deb clean tools
 
 all: $(BIN)
 
@@ -159,6 +159,10 @@ test-valgrind: xgtop $(TOOL_BINS)
 # CI runs 60).
 soak: xgtop $(TOOL_BINS)
 	@bench/soak.sh
+
+# tests/mutate.sh: small deliberate bugs, one at a time, each must fail a test.
+mutate: xgtop $(TOOL_BINS) $(UNIT_BINS)
+	@tests/mutate.sh
 
 # Fuzzes every parser of outside input: FUZZ_SECONDS each (default 60);
 # fuzz-ci shares FUZZ_BUDGET seconds (default 200) among the harnesses.
