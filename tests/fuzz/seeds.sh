@@ -3,6 +3,7 @@
 # seed_NAME DIR writes them into DIR. Sourced by tests/fuzz/run.sh from the
 # top of the tree (xgtop and make tools built).
 
+. tests/listen-port.sh
 nul() { printf '%s\0' "$@"; }   # arguments as a command line holds them
 
 seed_xentrace() {  # first byte = feed piece size, then a trace
@@ -121,12 +122,7 @@ seed_remote() {
 	build/tools/xgtop-gen --samples 3 --vms "$rec" >/dev/null || return 1
 	./xgtop --daemon --export 127.0.0.1:0 --replay "$rec" --speed 10 2>"$log" &
 	pid=$!
-	for _ in $(seq 50); do
-		port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\)/metrics|\1|p' "$log")
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	if [ -n "$port" ]; then
+	if port=$(listen_port "$log" "$pid"); then
 		sleep 0.5
 		{ printf '\000'; curl -si --max-time 5 "http://127.0.0.1:$port/metrics"; } >"$1/answer"
 		{ printf '\001'; curl -s --max-time 5 -H 'Accept: application/openmetrics-text' "http://127.0.0.1:$port/metrics"; } >"$1/openmetrics"
