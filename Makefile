@@ -12,7 +12,7 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP
 ifneq ($(CI),)
 CFLAGS  += -Werror
 endif
-LDLIBS  := -lm
+LDLIBS  := -lm -pthread
 
 # Required: ncursesw and zlib.
 CFLAGS  += $(shell $(PKG) --cflags ncursesw zlib)

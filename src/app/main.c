@@ -37,7 +37,7 @@ static const char usage_text[] =
 "Usage: xgtop [OPTION]...            live monitor (full screen, or batch with -b)\n"
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
-"       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
+"       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat] [--threads N]\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
 "Per-domain CPU, memory, disk, network, scheduler and cache figures for Xen\n"
