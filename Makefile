@@ -39,7 +39,7 @@ endif
 # Optional: libpfm4 (no .pc file in Debian; probe the header).
 ifeq ($(shell echo 'int main(void){return pfm_initialize();}' | $(CC) -x c -include perfmon/pfmlib_perf_event.h - -lpfm -o /dev/null 2>/dev/null && echo y),y)
 CFLAGS  += -DHAVE_PFM
-LDLIBS  += -lpfm
+$(BUILD)/obj/pmu/pmu_events.o: CFLAGS += -DPFM_SO='"$(call SONAME,pfm)"'
 endif
 # Optional: libmicrohttpd for the Prometheus exporter.
 ifeq ($(shell $(PKG) --exists libmicrohttpd && echo y),y)
