@@ -44,7 +44,7 @@ endif
 # Optional: libmicrohttpd for the Prometheus exporter.
 ifeq ($(shell $(PKG) --exists libmicrohttpd && echo y),y)
 CFLAGS  += -DHAVE_MHD $(shell $(PKG) --cflags libmicrohttpd)
-LDLIBS  += $(shell $(PKG) --libs libmicrohttpd) -pthread
+$(BUILD)/obj/exporter/expo_http.o: CFLAGS += -DMHD_SO='"$(call SONAME,microhttpd)"'
 endif
 
 # src/<stage>/*.c: one folder per pipeline stage (see src/README.md).
