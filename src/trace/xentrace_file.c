@@ -113,31 +113,41 @@ static void *share_run(void *arg)
 	return NULL;
 }
 
+/* Largest first; equal ones by pCPU id, so the split is the same every run. */
+static int by_bytes(const void *a, const void *b, void *bytes)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const uint64_t *n = bytes;
+	return n[x] != n[y] ? (n[x] < n[y]) - (n[x] > n[y]) : (x > y) - (x < y);
+}
+
 /* owner[p] for the n pCPUs of bytes[]: each goes to the thread with the
- * fewest bytes so far, the largest pCPUs first. Returns the number of
- * threads that got any, at most nt. */
+ * fewest bytes so far, the largest pCPUs first; those without bytes in
+ * the sample (they may have some later) to thread p % used, as pCPUs
+ * beyond n. Returns `used`, the number of threads that got any (<= nt). */
 static unsigned owners_assign(uint8_t *owner, unsigned nt, const uint64_t *bytes, size_t n)
 {
 	uint64_t load[XT_THREADS_MAX] = { 0 };
-	bool *done = xg_calloc(n ? n : 1, sizeof(*done));
+	uint32_t *order = xg_malloc((n ? n : 1) * sizeof(*order));
+	size_t m = 0;
 	unsigned used = 0;
-	for (;;) {
-		size_t big = n;
-		for (size_t p = 0; p < n; p++)
-			if (!done[p] && bytes[p] && (big == n || bytes[p] > bytes[big]))
-				big = p;
-		if (big == n)
-			break;
+	for (size_t p = 0; p < n; p++)
+		if (bytes[p])
+			order[m++] = (uint32_t)p;
+	qsort_r(order, m, sizeof(*order), by_bytes, (void *)bytes);
+	for (size_t i = 0; i < m; i++) {
 		unsigned least = 0;
 		for (unsigned k = 1; k < nt; k++)
 			if (load[k] < load[least])
 				least = k;
 		used += !load[least];
-		load[least] += bytes[big];
-		owner[big] = (uint8_t)least;
-		done[big] = true;
+		load[least] += bytes[order[i]];
+		owner[order[i]] = (uint8_t)least;
 	}
-	free(done);
+	for (size_t p = 0; p < n && used; p++)
+		if (!bytes[p])
+			owner[p] = (uint8_t)(p % used);
+	free(order);
 	return used;
 }
 

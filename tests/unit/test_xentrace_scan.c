@@ -263,6 +263,32 @@ static void load_events(struct xt_events *ev, const struct tbuf *b, xt_rec_fn fn
 	xt_decoder_free(&d);
 }
 
+static void same_events(struct xt_events *a, struct xt_events *b)
+{
+	assert_int_equal(a->nq, b->nq);
+	for (size_t p = 0; p < a->nq; p++) {
+		const struct xt_evq *x = &a->q[p], *y = &b->q[p];
+		assert_int_equal(x->n, y->n);
+		if (x->n)
+			assert_memory_equal(x->ev, y->ev, x->n * sizeof(*x->ev));
+		assert_int_equal(x->has_first, y->has_first);
+		assert_int_equal(x->first_tsc, y->first_tsc);
+		assert_int_equal(x->last_tsc, y->last_tsc);
+	}
+	assert_int_equal(a->has_tsc, b->has_tsc);
+	assert_int_equal(a->first_tsc, b->first_tsc);
+	assert_int_equal(a->last_tsc, b->last_tsc);
+	assert_int_equal(a->sched_records, b->sched_records);
+	assert_int_equal(a->short_records, b->short_records);
+	assert_int_equal(a->lost_records, b->lost_records);
+	assert_int_equal(a->lost_events, b->lost_events);
+	/* The samples come in another order; the estimate is their median. */
+	size_t na, nb;
+	double ha = xt_events_estimate_hz(a, &na), hb = xt_events_estimate_hz(b, &nb);
+	assert_int_equal(na, nb);
+	assert_true(ha == hb);
+}
+
 static void events_fast_path_matches(void **state)
 {
 	(void)state;
@@ -272,22 +298,10 @@ static void events_fast_path_matches(void **state)
 	load_events(&slow, &b, events_add_slow, b.n);
 	load_events(&fast, &b, xt_events_add, b.n);
 	assert_true(slow.sched_records > 1000);
-	assert_int_equal(slow.nq, fast.nq);
-	for (size_t p = 0; p < slow.nq; p++) {
-		assert_int_equal(slow.q[p].n, fast.q[p].n);
-		assert_memory_equal(slow.q[p].ev, fast.q[p].ev, slow.q[p].n * sizeof(struct xt_ev));
-		assert_int_equal(slow.q[p].first_tsc, fast.q[p].first_tsc);
-		assert_int_equal(slow.q[p].last_tsc, fast.q[p].last_tsc);
-	}
-	assert_int_equal(slow.first_tsc, fast.first_tsc);
-	assert_int_equal(slow.last_tsc, fast.last_tsc);
-	assert_int_equal(slow.sched_records, fast.sched_records);
-	assert_int_equal(slow.short_records, fast.short_records);
-	assert_int_equal(slow.lost_records, fast.lost_records);
-	assert_int_equal(slow.lost_events, fast.lost_events);
 	assert_true(slow.nhz > 0);
 	assert_int_equal(slow.nhz, fast.nhz);
 	assert_memory_equal(slow.hz_samples, fast.hz_samples, slow.nhz * sizeof(double));
+	same_events(&slow, &fast);
 	xt_events_free(&slow);
 	xt_events_free(&fast);
 	free(b.b);
@@ -403,32 +417,6 @@ static void vcpu_index_finds_any_id(void **state)
 }
 
 /* ---- files decoded by several threads ------------------------------- */
-
-static void same_events(struct xt_events *a, struct xt_events *b)
-{
-	assert_int_equal(a->nq, b->nq);
-	for (size_t p = 0; p < a->nq; p++) {
-		const struct xt_evq *x = &a->q[p], *y = &b->q[p];
-		assert_int_equal(x->n, y->n);
-		if (x->n)
-			assert_memory_equal(x->ev, y->ev, x->n * sizeof(*x->ev));
-		assert_int_equal(x->has_first, y->has_first);
-		assert_int_equal(x->first_tsc, y->first_tsc);
-		assert_int_equal(x->last_tsc, y->last_tsc);
-	}
-	assert_int_equal(a->has_tsc, b->has_tsc);
-	assert_int_equal(a->first_tsc, b->first_tsc);
-	assert_int_equal(a->last_tsc, b->last_tsc);
-	assert_int_equal(a->sched_records, b->sched_records);
-	assert_int_equal(a->short_records, b->short_records);
-	assert_int_equal(a->lost_records, b->lost_records);
-	assert_int_equal(a->lost_events, b->lost_events);
-	/* The samples come in another order; the estimate is their median. */
-	size_t na, nb;
-	double ha = xt_events_estimate_hz(a, &na), hb = xt_events_estimate_hz(b, &nb);
-	assert_int_equal(na, nb);
-	assert_true(ha == hb);
-}
 
 static void same_decoder(const struct xt_decoder *a, const struct xt_decoder *b)
 {
