@@ -8,7 +8,9 @@
 void *xg_dl_load(const char *soname, const char *what, const struct xg_dl_fn *fns, size_t n,
                  void *table, struct xg_err *err)
 {
-	void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	/* Lazy, as a linked library binds: resolving all of a library's
+	 * calls up front costs every start for calls never made. */
+	void *h = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
 	if (!h) {
 		xg_fail(err, "cannot load %s (%s): %s", soname, what, dlerror());
 		return NULL;
