@@ -45,7 +45,7 @@ struct xg_source {
 	xentoollog_logger quiet;
 	struct xen_api x;            /* the Xen libraries, xch and xsh */
 	char hypervisor[64], sched[32], hostname[64];
-	bool want_vcpus, want_net, want_disk;
+	bool want_vcpus, want_net, want_disk, want_pcpus;
 	xc_domaininfo_t *info;
 	size_t ninfo, info_cap;
 	xc_cpuinfo_t *cpuinfo;       /* per-pCPU idle time, refilled each refresh */
@@ -165,6 +165,8 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	 * something can show them (-v, or the interactive screen where `v`
 	 * may turn them on at any time). */
 	s->want_vcpus = !cfg || cfg->vcpus || !cfg->batch;
+	/* Per-pCPU idle times feed the header meters and recordings only. */
+	s->want_pcpus = !cfg || !cfg->batch || cfg->record;
 	s->want_net = !cfg || !cfg->nonet;
 	s->want_disk = !cfg || !cfg->nodisk;
 	if (xen_api_load(&s->x, XEN_API_ALL, err)) {
@@ -465,7 +467,10 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 		host_mark(&out->host, XG_H_PCPUS);
 		host_mark(&out->host, XG_H_CPU_KHZ);
 		host_mark(&out->host, XG_H_MEM);
-		collect_pcpus(s, out, &pi);
+		if (s->want_pcpus)
+			collect_pcpus(s, out, &pi);
+		else
+			out->pcpu_why = sample_reason(out, "not collected: no pCPU meters in batch mode");
 	} else {
 		out->pcpu_why = sample_reason(out, "xc_physinfo failed: no pCPU count");
 	}
