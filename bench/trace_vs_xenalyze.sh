@@ -13,7 +13,7 @@
 # and the speed ratios. Target: 2 threads at least 15x xenalyze in wall
 # time. Printed, not asserted.
 # Usage: bench/trace_vs_xenalyze.sh [COPIES]   (default 50, ~195 MB)
-#        BENCH_ROUNDS=N (default 7): runs of each program
+#        BENCH_ROUNDS=N (default 15): runs of each program
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 . tests/trace/lib.sh
@@ -26,7 +26,7 @@ command -v xenalyze >/dev/null || { echo "SKIP: xenalyze not installed"; exit 77
 BIG=$TMP/stitched.bin
 "$GEN" stitch "$F" "$COPIES" "$BIG" || exit 1
 echo "trace: $COPIES copies, $(( $(stat -c %s "$BIG") / 1000000 )) MB"
-ROUNDS=${BENCH_ROUNDS:-7}
+ROUNDS=${BENCH_ROUNDS:-15}
 declare -A best_cpu best_wall
 once() {  # name out command...: runs it once; keeps the lowest CPU and the lowest wall time per name
 	local name=$1 out=$2 t wall usr sys cpu
