@@ -21,5 +21,5 @@ if [ -z "$line" ]; then
 fi
 echo "${line#INFO }"
 grep '^INFO source collect cost' "$log" | sed 's/^INFO //'
-echo "lab checks: $(tail -n 1 "$log")"
+echo "lab checks: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)"
 exit $rc
