@@ -58,7 +58,7 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
 
-.PHONY: all man run test check test-unit test-xen test-pmu bench fuzz install deps clean tools
+.PHONY: all man run test check test-unit test-xen test-pmu bench fuzz install deps deb clean tools
 
 all: xgtop
 
@@ -67,7 +67,7 @@ xgtop: $(OBJS)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD) $(BUILD)/tests $(BUILD)/tools:
 	mkdir -p $@
@@ -134,6 +134,13 @@ man/xgtop.1: man/xgtop.1.in xgtop contrib/man-columns.sh
 install: xgtop
 	install -D -m 0755 xgtop $(DESTDIR)$(PREFIX)/bin/xgtop
 	install -D -m 0644 man/xgtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/xgtop.1
+	install -D -m 0644 contrib/xgtop.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/xgtop
+
+# Debian package, built in a copy of the tree under $(BUILD)/deb so the work
+# tree stays clean; the .deb lands in $(BUILD)/deb/.
+deb:
+	@contrib/build-deb.sh $(BUILD)/deb
 
 # Debian packages to build and test (idempotent; run as root).
 deps:

@@ -1,11 +1,11 @@
 #!/bin/bash
 # Runs xgtop's test suites and prints one closing line "N passed, N failed".
-# Usage: tests/run.sh [suite...]   suites: unit record batch tui linux trace docs exporter pmu
+# Usage: tests/run.sh [suite...]   suites: unit record batch tui linux kvm trace docs exporter remote pkg pmu
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests.
 cd "$(dirname "$0")/.." || exit 2
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux trace docs exporter)
+[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux kvm trace docs exporter remote pkg)
 pass=0 fail=0 skip=0 failed=()
 logdir=build/test-logs
 mkdir -p "$logdir"

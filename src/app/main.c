@@ -13,6 +13,7 @@
 
 #include "daemon.h"
 #include "xgtop/core/settings.h"
+#include "xgtop/app/report_cmd.h"
 #include "xgtop/app/trace_cmd.h"
 #include "xgtop/engine/engine.h"
 #include "xgtop/outputs/explain.h"
@@ -37,7 +38,9 @@ static const char usage_text[] =
 "Usage: xgtop [OPTION]...            live monitor (full screen, or batch with -b)\n"
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
+"       xgtop --source remote URL[,URL...] [OPTION]...   (pool view)\n"
 "       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat] [--threads N]\n"
+"       xgtop report --replay FILE [--from TIME] [--to TIME] [-o text|csv|json]\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
 "Per-domain CPU, memory, disk, network, scheduler and cache figures for Xen\n"
@@ -56,6 +59,9 @@ static const char usage_text[] =
 "      --explain           take two samples, then say for every column what it\n"
 "                          counts and why any figure shows '-'\n"
 "      --list-columns      print every column: header, key, unit, group, formula\n"
+"      --history N         samples the full-screen view keeps for its graphs and\n"
+"                          TREND column (default 300, 0 = none; fewer when the\n"
+"                          domains would take more than 32 MiB)\n"
 "      --config FILE       settings file (default: $XDG_CONFIG_HOME/xgtop/xgtoprc,\n"
 "                          else ~/.config/xgtop/xgtoprc); options override it\n"
 "      --no-config         neither read nor write a settings file\n"
@@ -76,8 +82,13 @@ static const char usage_text[] =
 "\n"
 "Sources:\n"
 "      --source NAME       auto (default: xen in dom0, else linux), xen, linux,\n"
-"                          replay, trace\n"
-"      --group MODE        linux source: cgroup or process (default: auto)\n"
+"                          replay, trace, remote\n"
+"      --hosts FILE        pool view: read the xgtop exporters listed in FILE\n"
+"                          (one 'URL [NAME]' per line) like --source remote\n"
+"                          URL,...: all their domains in one table, by HOST\n"
+"      --group MODE        linux source: vm (QEMU/KVM virtual machines, plus one\n"
+"                          'host' row for every other process), cgroup, process,\n"
+"                          or auto (default: vm when VMs run, else cgroup/process)\n"
 "      --record FILE       append every sample to FILE\n"
 "      --replay FILE       play a recording back through the same views\n"
 "      --speed N           replay N times faster than recorded (0 = no waiting)\n"
@@ -100,8 +111,8 @@ static const char usage_text[] =
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
-	OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
-	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON,
+	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
+	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
 };
 
 static const struct option long_opts[] = {
@@ -122,6 +133,7 @@ static const struct option long_opts[] = {
 	{ "nosumcache", no_argument, NULL, OPT_NOSUMCACHE },
 	{ "notrace", no_argument, NULL, OPT_NOTRACE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "hosts", required_argument, NULL, OPT_HOSTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "speed", required_argument, NULL, OPT_SPEED },
@@ -137,6 +149,7 @@ static const struct option long_opts[] = {
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "daemon", no_argument, NULL, OPT_DAEMON },
+	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -222,6 +235,8 @@ static int opt_sort(struct xg_config *cfg, const char *arg)
 {
 	if (col_lookup(arg) < 0)
 		return BAD_USAGE("--sort '%s': no such column (see xgtop --help, man xgtop)", arg);
+	if (!view_sortable((enum xg_col)col_lookup(arg)))
+		return BAD_USAGE("--sort '%s': a drawing, not a sort key", arg);
 	cfg->sort = arg;
 	return 0;
 }
@@ -235,15 +250,19 @@ static int opt_speed(struct xg_config *cfg, const char *arg)
 
 static int opt_group(struct xg_config *cfg, const char *arg)
 {
-	if (!strcmp(arg, "cgroup"))
-		cfg->group = XG_GROUP_CGROUP;
-	else if (!strcmp(arg, "process"))
-		cfg->group = XG_GROUP_PROCESS;
-	else if (!strcmp(arg, "auto"))
-		cfg->group = XG_GROUP_AUTO;
-	else
-		return BAD_USAGE("--group '%s': use cgroup, process or auto", arg);
-	return 0;
+	static const struct {
+		const char *name;
+		enum xg_group group;
+	} groups[] = {
+		{ "vm", XG_GROUP_VM }, { "cgroup", XG_GROUP_CGROUP },
+		{ "process", XG_GROUP_PROCESS }, { "auto", XG_GROUP_AUTO },
+	};
+	for (size_t i = 0; i < XG_ARRAY_LEN(groups); i++)
+		if (!strcmp(arg, groups[i].name)) {
+			cfg->group = groups[i].group;
+			return 0;
+		}
+	return BAD_USAGE("--group '%s': use vm, cgroup, process or auto", arg);
 }
 
 static int opt_window(struct xg_config *cfg, const char *arg)
@@ -257,6 +276,15 @@ static int opt_cpu_hz(struct xg_config *cfg, const char *arg)
 {
 	if (!xg_parse_double(arg, &cfg->trace_cpu_hz) || cfg->trace_cpu_hz < 1e6)
 		return BAD_USAGE("--cpu-hz '%s': give the TSC rate in Hz (e.g. 2400000000)", arg);
+	return 0;
+}
+
+static int opt_history(struct xg_config *cfg, const char *arg)
+{
+	uint64_t u;
+	if (!xg_parse_u64(arg, &u) || u > XG_HIST_MAX)
+		return BAD_USAGE("--history '%s': give a number of samples from 0 to 100000", arg);
+	cfg->history = (unsigned)u;
 	return 0;
 }
 
@@ -279,7 +307,7 @@ static const struct {
 	{ 'd', opt_delay }, { 'n', opt_iterations }, { 'o', opt_output },
 	{ OPT_SORT, opt_sort }, { OPT_SOURCE, opt_source }, { OPT_SPEED, opt_speed },
 	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
-	{ OPT_EXPORT, opt_export },
+	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history },
 };
 
 /* The rest: options that print and stop (help, version, --list-columns),
@@ -297,16 +325,32 @@ static int opt_other(int c, char **argv, bool *explain)
 	}
 }
 
-/* What the options say together: the trace FILE operand and the sources'
- * needs. */
+/* The operand after the options: --source trace's FILE, --source remote's
+ * URL list (--hosts alone means --source remote). */
+static int take_operand(int argc, char **argv, struct xg_config *cfg)
+{
+	if (cfg->hosts_file && !strcmp(cfg->source, "auto"))
+		cfg->source = "remote";
+	bool remote = !strcmp(cfg->source, "remote");
+	if (cfg->hosts_file && !remote)
+		return BAD_USAGE("--hosts goes with --source remote, not --source %s", cfg->source);
+	if (optind < argc) {
+		if ((strcmp(cfg->source, "trace") && !remote) || optind + 1 < argc)
+			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
+		*(remote ? &cfg->remote_urls : &cfg->trace_file) = argv[optind];
+	}
+	if (remote && !cfg->remote_urls && !cfg->hosts_file)
+		return BAD_USAGE("%s", "--source remote needs URL[,URL...] or --hosts FILE");
+	return 0;
+}
+
+/* What the options say together: the operand and the sources' needs. */
 static int check_args(int argc, char **argv, struct xg_config *cfg)
 {
 	bool trace = !strcmp(cfg->source, "trace");
-	if (optind < argc) {
-		if (!trace || optind + 1 < argc)
-			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
-		cfg->trace_file = argv[optind];
-	}
+	int rc = take_operand(argc, argv, cfg);
+	if (rc)
+		return rc;
 	if (trace && !cfg->trace_file)
 		return BAD_USAGE("%s", "--source trace needs a trace FILE");
 	if (!strcmp(cfg->source, "replay") && !cfg->replay)
@@ -341,6 +385,7 @@ static int parse_args(int argc, char **argv, struct xg_config *cfg, bool *explai
 		{ OPT_DAEMON, &cfg->daemon, NULL },
 		{ OPT_FILTER, NULL, &cfg->filter }, { OPT_VMFILE, NULL, &cfg->vmfile },
 		{ OPT_RECORD, NULL, &cfg->record }, { OPT_REPLAY, NULL, &cfg->replay },
+		{ OPT_HOSTS, NULL, &cfg->hosts_file },
 		{ OPT_EVENTS, NULL, &cfg->events }, { OPT_CONFIG, NULL, &cfg->config_file },
 		{ OPT_NO_CONFIG, &cfg->no_config, NULL },
 	};
@@ -464,6 +509,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "trace"))
 		return trace_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
 	config_defaults(&cfg);
 	int rc = parse_args(argc, argv, &cfg, &explain);
 	if (rc)

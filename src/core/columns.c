@@ -20,6 +20,8 @@
 #define FIX(fam) (&xg_fixed_metric[XG_MF_##fam])
 
 const struct xg_coldef xg_columns[XG_COL_COUNT] = {
+	C(XG_COL_HOST, "HOST", "host", FIX(HOST), 16, XG_UNIT_TEXT, XG_GRP_HOST, 1, false,
+	  "Pool view (--source remote): the host the domain runs on, as named in the URL or --hosts file. A trailing ? marks a host that did not answer this refresh: its rows are from its last answer and its rates are '-' (the reason: --explain, h)."),
 	C(XG_COL_ID, "ID", "id", FIX(DOMAIN), 5, XG_UNIT_NONE, XG_GRP_BASE, 3, false,
 	  "Domain id (Xen domid; cgroup inode or process-group leader pid on Linux)."),
 	C(XG_COL_NAME, "NAME", "name", FIX(DOMAIN), 16, XG_UNIT_TEXT, XG_GRP_BASE, 0, false,
@@ -86,6 +88,16 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "100 * (1 - misses/references) in guest kernel mode."),
 	C(XG_COL_HIT_H, "HIT-H%", "hit_host_pct", P(HOST, REF), 6, XG_UNIT_PCT, XG_GRP_CACHE_BD, 16, true,
 	  "100 * (1 - misses/references) in the host kernel or hypervisor."),
+	C(XG_COL_EMU, "EMU%", "emu_pct", F(EMU_NS), 5, XG_UNIT_PCT, XG_GRP_VM, 6, true,
+	  "100 * delta(emulator ns) / delta(t_ns): CPU of a VM's threads that are not vCPUs (QEMU's main loop, I/O threads, vhost workers), 100 % = one pCPU; CPU% = the vCPU rows' CPU% + EMU%."),
+	C(XG_COL_EXITS, "EXITS/s", "vm_exits_ps", F(VM_EXITS), 7, XG_UNIT_PER_S, XG_GRP_VM, 8, true,
+	  "delta(exits from guest mode) / delta(t), exits/s, summed over the VM's vCPUs (KVM statistic 'exits')."),
+	C(XG_COL_POLL, "POLL%", "halt_poll_pct", F(HALT_POLL_NS), 5, XG_UNIT_PCT, XG_GRP_VM, 8, true,
+	  "100 * delta(halt_poll_success_ns + halt_poll_fail_ns) / delta(t_ns): host CPU the VM's vCPU threads burned polling while the guest was idle (KVM halt polling), 100 % = one pCPU; part of CPU% and RUN%."),
+	C(XG_COL_SWAP, "SWAP", "swap_bytes", F(SWAP), 6, XG_UNIT_BYTES, XG_GRP_VM, 10, true,
+	  "Bytes of the VM's memory swapped out on the host (VmSwap of its processes)."),
+	C(XG_COL_TREND, "TREND", "trend", NULL, 10, XG_UNIT_TEXT, XG_GRP_TREND, 4, false,
+	  "Full-screen view only (g): the sort column's last values from the history (--history), one character per sample, newest on the right, scaled from 0 to the largest shown (RUN% WAIT% BLK% OFF% HIT% from 0 to 100); CPU%'s when the history does not keep the sort column; blank where not measured. Not a sort key, not in batch output."),
 };
 
 /* Short names users type after --sort. */
@@ -121,7 +133,7 @@ static const char *const unit_names[] = {
 static const char *const group_names[] = {
 	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
 	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
-	[XG_GRP_CMT] = "cmt",
+	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host", [XG_GRP_VM] = "vm", [XG_GRP_TREND] = "trend",
 };
 
 const char *col_unit_name(enum xg_unit u)
@@ -136,6 +148,13 @@ const char *col_group_name(enum xg_colgroup g)
 
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
+	if (c == XG_COL_HOST) {
+		xg_escape_name(buf, n, r->host ? r->host : "");
+		size_t l = strlen(buf);
+		if (r->host_stale && l + 1 < n)
+			snprintf(buf + l, n - l, "?");
+		return;
+	}
 	if (c == XG_COL_NAME) {
 		xg_escape_name(buf, n, r->name ? r->name : "");
 		return;
@@ -162,7 +181,7 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 
 void col_format_raw(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
-	if (c == XG_COL_NAME || c == XG_COL_STATE) {
+	if (xg_columns[c].unit == XG_UNIT_TEXT) {
 		col_format(c, r, buf, n);
 		return;
 	}

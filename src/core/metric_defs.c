@@ -49,6 +49,14 @@ const struct xg_metric xg_field_metric[XG_F_COUNT] = {
 	[XG_F_MBM_TOTAL] = CTR("memory_bandwidth_bytes", "Memory traffic (Intel MBM total), all sockets."),
 	[XG_F_MBM_LOCAL] = CTR("memory_bandwidth_local_bytes", "Memory traffic to the local node (Intel MBM local), all sockets."),
 	[XG_F_SSID] = GAU("ssid", "XSM security identifier (ssidref)."),
+	[XG_F_EMU_NS] = { "xgtop_domain_emulator_cpu_seconds", XG_MT_COUNTER, 9, false, NULL,
+			  "CPU time of a VM's threads that are not vCPUs (QEMU's main loop, I/O threads); "
+			  "part of cpu_seconds." },
+	[XG_F_VM_EXITS] = CTR("vm_exits", "Exits from guest mode, all vCPUs (KVM statistic exits)."),
+	[XG_F_HALT_POLL_NS] = { "xgtop_domain_halt_poll_seconds", XG_MT_COUNTER, 9, false, NULL,
+				"Time the VM's vCPU threads spent halt-polling while the guest was idle (KVM); "
+				"part of cpu_seconds." },
+	[XG_F_SWAP] = GAU("swap_bytes", "Bytes of the VM's memory swapped out on the host."),
 };
 
 #define MODE(w) "mode=\"" w "\""

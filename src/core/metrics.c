@@ -76,16 +76,25 @@ struct pair {
 	const struct xg_dom *c, *p;   /* p NULL: no baseline */
 	uint8_t nobase;               /* reason when p is NULL */
 	double dt_s;
+	uint64_t both;                /* fields valid in c and p, and dt_s > 0 */
 	struct wait_sum *ws;
 };
 
-static void set(struct xg_row *r, enum xg_col c, double v)
+/* The row functions run 30 times per domain and refresh: inlined, they
+ * cost a third less (10,000 domains). */
+#if defined(__GNUC__)
+#define ROW_FN static inline __attribute__((always_inline))
+#else
+#define ROW_FN static inline
+#endif
+
+ROW_FN void set(struct xg_row *r, enum xg_col c, double v)
 {
 	r->v[c] = v;
 	r->valid |= 1ull << c;
 }
 
-static void unset(struct xg_row *r, enum xg_col c, uint8_t why)
+ROW_FN void unset(struct xg_row *r, enum xg_col c, uint8_t why)
 {
 	r->valid &= ~(1ull << c);
 	r->why[c] = why;
@@ -98,8 +107,8 @@ static uint8_t field_why(const struct pair *pr, enum xg_field f)
 	return w;
 }
 
-/* Delta of counter f; false (with *why set) when it cannot be had. */
-static bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *why)
+/* Why the delta of counter f cannot be had (the slow path of delta). */
+static bool no_delta(const struct pair *pr, enum xg_field f, uint8_t *why)
 {
 	if (!dom_has(pr->c, f)) {
 		*why = field_why(pr, f);
@@ -117,17 +126,23 @@ static bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *
 		*why = XG_WHY_RESET;
 		return false;
 	}
-	if (pr->dt_s <= 0) {
-		*why = XG_WHY_NOTIME;
-		return false;
-	}
-	*out = (double)(pr->c->v[f] - pr->p->v[f]);
-	return true;
+	*why = XG_WHY_NOTIME;
+	return false;
 }
 
-static void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
+/* Delta of counter f; false (with *why set) when it cannot be had. */
+ROW_FN bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *why)
 {
-	double d;
+	if (((pr->both >> f) & 1) && pr->c->v[f] >= pr->p->v[f]) {
+		*out = (double)(pr->c->v[f] - pr->p->v[f]);
+		return true;
+	}
+	return no_delta(pr, f, why);
+}
+
+ROW_FN void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
+{
+	double d = 0;
 	uint8_t why = 0;
 	if (delta(pr, f, &d, &why))
 		set(r, c, scale * d / pr->dt_s);
@@ -135,7 +150,7 @@ static void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg
 		unset(r, c, why);
 }
 
-static void gauge(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f)
+ROW_FN void gauge(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f)
 {
 	if (dom_has(pr->c, f))
 		set(r, c, (double)pr->c->v[f]);
@@ -234,8 +249,8 @@ static void state_letters(uint32_t st, char out[8])
 static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 {
 	const struct xg_dom *c = pr->c;
-	const struct xg_host *h = &pr->cs->host;
-	double d;
+	const struct xg_host *h = sample_dom_host(pr->cs, c);
+	double d = 0;
 	uint8_t why = 0;
 
 	set(r, XG_COL_ID, c->id);
@@ -284,6 +299,10 @@ static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 		set(r, XG_COL_MPKI, 1000.0 * dmiss / d);
 	gauge(r, pr, XG_COL_L3_OCC, XG_F_L3_OCC);
 	rate(r, pr, XG_COL_MEM_BW, XG_F_MBM_TOTAL, 1.0);
+	rate(r, pr, XG_COL_EMU, XG_F_EMU_NS, 100.0 / 1e9);
+	rate(r, pr, XG_COL_EXITS, XG_F_VM_EXITS, 1.0);
+	rate(r, pr, XG_COL_POLL, XG_F_HALT_POLL_NS, 100.0 / 1e9);
+	gauge(r, pr, XG_COL_SWAP, XG_F_SWAP);
 
 	fill_pmu_where(r, pr, XG_PMU_GUEST_USER, XG_COL_MISS_GU, XG_COL_HIT_GU);
 	fill_pmu_where(r, pr, XG_PMU_GUEST_KERNEL, XG_COL_MISS_GK, XG_COL_HIT_GK);
@@ -387,28 +406,42 @@ static void fill_sock_row(struct xg_row *r, const struct pair *pr, const struct 
 }
 
 /* Same domain as in the previous sample? Otherwise the reason why not.
- * Both samples are sorted by id, so *cursor walks prev once per refresh
+ * Both samples are sorted by (host, id), so *cursor walks prev once per refresh
  * instead of a search per domain. */
 static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *cursor,
 				     const struct xg_dom *c, uint8_t *why)
 {
 	const struct xg_dom *p = NULL;
 	if (prev) {
-		while (*cursor < prev->ndom && prev->dom[*cursor].id < c->id)
+		while (*cursor < prev->ndom && dom_order(&prev->dom[*cursor], c) < 0)
 			(*cursor)++;
-		if (*cursor < prev->ndom && prev->dom[*cursor].id == c->id)
+		if (*cursor < prev->ndom && !dom_order(&prev->dom[*cursor], c))
 			p = &prev->dom[*cursor];
 	}
 	if (!p) {
 		*why = XG_WHY_FIRST;
 		return NULL;
 	}
-	struct xg_dom_ident was = dom_ident(p);
-	if (!dom_same(&was, c, XG_SAME_ROW)) {
+	if (!dom_same_dom(p, c, XG_SAME_ROW)) {
 		*why = XG_WHY_RESET;
 		return NULL;
 	}
 	return p;
+}
+
+/* A pool host's domains: the interval is that host's, between the samples
+ * its two answers came from; a host that did not answer this time has no
+ * rates, for the reason it gives. */
+static void pool_pair(struct pair *pr)
+{
+	const struct xg_peer *pc = &pr->cs->peer[pr->c->host];
+	const struct xg_host *hp = pr->ps && pr->c->host < pr->ps->npeer ? &pr->ps->peer[pr->c->host].host : NULL;
+	if (pc->stale) {
+		pr->p = NULL;
+		pr->nobase = pc->why;
+		return;
+	}
+	pr->dt_s = hp && pc->host.mono_ns > hp->mono_ns ? (double)(pc->host.mono_ns - hp->mono_ns) / 1e9 : 0;
 }
 
 static void count_state(struct xg_summary *s, uint32_t st)
@@ -430,7 +463,10 @@ static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_
 	r->sock_row = 0;
 	r->socket = 0;
 	r->dom_index = (uint32_t)dom_index;
+	r->base_index = XG_NO_BASE;
 	r->name = pr->c->name;
+	r->host = out->rows[dom_index].host;
+	r->host_stale = out->rows[dom_index].host_stale;
 	r->child_first = r->child_count = 0;
 	r->guest_reported = 0;
 	out->rows[dom_index].child_count++;
@@ -510,6 +546,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0);
 	xg_grow(&out->rows, &out->cap, need, sizeof(*out->rows));
 	out->cur = cur;
+	out->prev = prev;
 	out->n = cur->ndom;
 	out->ndom_rows = cur->ndom;
 	out->row_kinds = rows & (XG_ROWS_VCPUS | XG_ROWS_SOCKETS);
@@ -525,7 +562,13 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		struct xg_row *r = &out->rows[i];
 		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt, .ws = &ws };
 		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
+		if (pr.c->host < cur->npeer)
+			pool_pair(&pr);
+		pr.both = pr.p && pr.dt_s > 0 ? pr.c->valid & pr.p->valid : 0;
+		r->base_index = pr.p ? (uint32_t)(pr.p - prev->dom) : XG_NO_BASE;
 		r->id = pr.c->id;
+		r->host = pr.c->host < cur->npeer ? cur->peer[pr.c->host].name : NULL;
+		r->host_stale = r->host && cur->peer[pr.c->host].stale;
 		r->vcpu = -1;
 		r->sock_row = 0;
 		r->socket = 0;

@@ -2,6 +2,7 @@
 /* Host samples: storage, reasons, lookup. */
 #include "xgtop/core/sample.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,10 @@ static const char *const field_names[XG_F_COUNT] = {
 	[XG_F_MBM_TOTAL] = "mbm_total_bytes",
 	[XG_F_MBM_LOCAL] = "mbm_local_bytes",
 	[XG_F_SSID] = "ssid",
+	[XG_F_EMU_NS] = "emu_ns",
+	[XG_F_VM_EXITS] = "vm_exits",
+	[XG_F_HALT_POLL_NS] = "halt_poll_ns",
+	[XG_F_SWAP] = "swap_bytes",
 };
 
 const char *field_name(enum xg_field f) { return f < XG_F_COUNT ? field_names[f] : "?"; }
@@ -63,6 +68,7 @@ void sample_free(struct xg_sample *s)
 	free(s->vcpu);
 	free(s->sock);
 	free(s->pcpu);
+	free(s->peer);
 	sample_init(s);
 }
 
@@ -75,6 +81,7 @@ void sample_clear(struct xg_sample *s)
 	s->nsock = 0;
 	s->npcpu = 0;
 	s->pcpu_why = 0;
+	s->npeer = 0;
 }
 
 void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
@@ -100,6 +107,10 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
 	dst->nsock = src->nsock;
 	dst->npcpu = src->npcpu;
 	dst->pcpu_why = src->pcpu_why;
+	xg_grow(&dst->peer, &dst->peer_cap, src->npeer, sizeof(*dst->peer));
+	if (src->npeer)
+		memcpy(dst->peer, src->peer, src->npeer * sizeof(*dst->peer));
+	dst->npeer = src->npeer;
 	for (size_t i = 1; i < src->nreason; i++)
 		dst->reason[i] = xg_strdup(src->reason[i]);
 	dst->nreason = src->nreason;
@@ -198,16 +209,24 @@ const char *sample_cache_uncounted(const struct xg_sample *s)
 	return why ? why : "not counted";
 }
 
+struct xg_peer *sample_add_peer(struct xg_sample *s, const char *name)
+{
+	xg_grow(&s->peer, &s->peer_cap, s->npeer + 1, sizeof(*s->peer));
+	struct xg_peer *p = &s->peer[s->npeer++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	return p;
+}
+
 static int cmp_dom(const void *a, const void *b)
 {
-	const struct xg_dom *x = a, *y = b;
-	return (x->id > y->id) - (x->id < y->id);
+	return dom_order(a, b);
 }
 
 void sample_sort(struct xg_sample *s)
 {
 	for (size_t i = 1; i < s->ndom; i++)
-		if (s->dom[i - 1].id > s->dom[i].id) {
+		if (dom_order(&s->dom[i - 1], &s->dom[i]) > 0) {
 			qsort(s->dom, s->ndom, sizeof(*s->dom), cmp_dom);
 			return;
 		}
@@ -234,12 +253,22 @@ struct xg_dom_ident dom_ident(const struct xg_dom *d)
 	return k;
 }
 
+static bool same_as(uint32_t id, uint32_t gen, const uint8_t handle[16], const char *name,
+		    const struct xg_dom *now, enum xg_same how)
+{
+	if (id != now->id || gen != now->gen || memcmp(handle, now->handle, sizeof(now->handle)))
+		return false;
+	return how == XG_SAME_OBJECT || !strncmp(name, now->name, XG_NAME_MAX);
+}
+
 bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how)
 {
-	if (was->id != now->id || was->gen != now->gen ||
-	    memcmp(was->handle, now->handle, sizeof(was->handle)))
-		return false;
-	return how == XG_SAME_OBJECT || !strncmp(was->name, now->name, XG_NAME_MAX);
+	return same_as(was->id, was->gen, was->handle, was->name, now, how);
+}
+
+bool dom_same_dom(const struct xg_dom *was, const struct xg_dom *now, enum xg_same how)
+{
+	return same_as(was->id, was->gen, was->handle, was->name, now, how);
 }
 
 void carry_init(struct xg_carry *c, size_t size)

@@ -26,7 +26,7 @@ void view_init(struct xg_view *v, const struct xg_config *cfg)
 	v->delay_s = cfg->delay_s;
 	if (cfg->sort) {
 		int c = col_lookup(cfg->sort);
-		if (c >= 0)
+		if (c >= 0 && view_sortable((enum xg_col)c))
 			v->sort_col = (enum xg_col)c;
 	}
 }
@@ -108,6 +108,9 @@ bool view_group_visible(const struct xg_view *v, enum xg_col c)
 	case XG_GRP_CACHE: return v->show_cache && v->sumcache;
 	case XG_GRP_CACHE_BD: return v->show_cache && !v->sumcache;
 	case XG_GRP_CMT: return v->show_cache;
+	case XG_GRP_HOST: return v->show_host;
+	case XG_GRP_VM: return v->show_vm;
+	case XG_GRP_TREND: return v->show_trend;
 	default: return true;
 	}
 }
@@ -135,7 +138,7 @@ void view_sort_step(struct xg_view *v, int dir)
 	int p = col_pos(v, v->sort_col);
 	for (int i = 0; i < XG_COL_COUNT; i++) {
 		p = (p + (dir < 0 ? XG_COL_COUNT - 1 : 1)) % XG_COL_COUNT;
-		if (view_col_visible(v, v->col_order[p])) {
+		if (view_col_visible(v, v->col_order[p]) && view_sortable(v->col_order[p])) {
 			v->sort_col = v->col_order[p];
 			return;
 		}
@@ -153,6 +156,13 @@ void view_cols_order(struct xg_view *v, const enum xg_col *list, size_t n)
 {
 	uint64_t placed = 0;
 	int k = 0;
+	bool host_listed = false;
+	for (size_t i = 0; i < n; i++)
+		host_listed |= list[i] == XG_COL_HOST;
+	if (!host_listed) {
+		placed |= 1ull << XG_COL_HOST;
+		v->col_order[k++] = XG_COL_HOST;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (list[i] < XG_COL_COUNT && !((placed >> list[i]) & 1)) {
 			placed |= 1ull << list[i];
@@ -194,9 +204,14 @@ bool view_col_set_hidden(struct xg_view *v, enum xg_col c, bool hide)
 	return true;
 }
 
+bool view_sortable(enum xg_col c)
+{
+	return col_has_value(c);
+}
+
 void view_sort_by(struct xg_view *v, enum xg_col c)
 {
-	if (c != v->sort_col) {
+	if (c != v->sort_col && view_sortable(c)) {
 		v->sort_col = c;
 		v->reverse = false;
 	}
@@ -220,6 +235,7 @@ static bool *toggle_flag(struct xg_view *v, enum xg_toggle g)
 	case XG_TOGGLE_SCHED: return &v->show_sched;
 	case XG_TOGGLE_VCPUS: return &v->show_vcpus;
 	case XG_TOGGLE_METERS: return &v->show_meters;
+	case XG_TOGGLE_TREND: return &v->show_trend;
 	case XG_TOGGLE_COUNT: break;
 	}
 	return NULL;
@@ -273,7 +289,9 @@ double view_delay_step(double d, int dir)
 int view_compare(const struct xg_row *a, const struct xg_row *b, enum xg_col c)
 {
 	int r;
-	if (c == XG_COL_NAME) {
+	if (c == XG_COL_HOST) {
+		r = strcmp(a->host ? a->host : "", b->host ? b->host : "");
+	} else if (c == XG_COL_NAME) {
 		r = strcasecmp(a->name ? a->name : "", b->name ? b->name : "");
 		if (!r)
 			r = strcmp(a->name ? a->name : "", b->name ? b->name : "");
@@ -361,7 +379,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	const struct xg_row *a = &cx->rows[*(const size_t *)pa];
 	const struct xg_row *b = &cx->rows[*(const size_t *)pb];
 	enum xg_col c = cx->col;
-	bool text = c == XG_COL_NAME || c == XG_COL_STATE;
+	bool text = xg_columns[c].unit == XG_UNIT_TEXT;
 	int va = text || row_has(a, c), vb = text || row_has(b, c);
 	int r;
 	if (va != vb)
@@ -369,14 +387,18 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	r = va ? view_compare(a, b, c) : 0;
 	if (cx->reverse)
 		r = -r;
-	if (!r)
-		r = (a->id > b->id) - (a->id < b->id);
+	if (!r) {   /* table order: by (host, id) */
+		size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+		r = (ia > ib) - (ia < ib);
+	}
 	return r;
 }
 
 static bool row_selected(const struct xg_view *v, const struct xg_row *r)
 {
-	if (v->has_filter && regexec(&v->filter, r->name ? r->name : "", 0, NULL, 0))
+	/* In a pool the filter also picks hosts by name. */
+	if (v->has_filter && regexec(&v->filter, r->name ? r->name : "", 0, NULL, 0) &&
+	    (!r->host || regexec(&v->filter, r->host, 0, NULL, 0)))
 		return false;
 	if (v->vmnames) {
 		for (size_t i = 0; i < v->nvmnames; i++)
@@ -395,6 +417,7 @@ static bool child_shown(const struct xg_row *r, bool vcpus, bool socks)
 void view_apply(struct xg_view *v, const struct xg_table *t)
 {
 	xg_grow(&v->order, &v->order_cap, t->n ? t->n : 1, sizeof(*v->order));
+	v->show_host = t->cur && t->cur->npeer;
 	size_t n = 0;
 	for (size_t i = 0; i < t->ndom_rows; i++)
 		if (row_selected(v, &t->rows[i]))

@@ -9,6 +9,7 @@ extern const struct xg_source_ops source_xen_ops;
 extern const struct xg_source_ops source_linux_ops;
 extern const struct xg_source_ops source_replay_ops;
 extern const struct xg_source_ops source_trace_ops;
+extern const struct xg_source_ops source_remote_ops;
 
 #ifndef HAVE_XEN
 /* Built without the Xen libraries: the name stays registered, so --source
@@ -39,6 +40,7 @@ const struct xg_source_ops *const xg_sources[] = {
 	&source_linux_ops,
 	&source_replay_ops,
 	&source_trace_ops,
+	&source_remote_ops,
 	NULL
 };
 

@@ -21,7 +21,8 @@ static uint64_t pay(uint64_t delta, uint64_t *debt)
  * of reaped children. Only the raw values are read here; the deltas are
  * taken after the whole scan (lx_account_settle), once the debts of children
  * that vanished in the meantime are known. pnew[i] belongs to proc[i]. */
-void lx_account_read(struct lx_scan *sc, struct lx_proc *p, int pfd, const struct lx_stat *st)
+void lx_account_read(struct lx_scan *sc, struct lx_proc *p, const char *io, int io_err,
+		     const struct lx_stat *st)
 {
 	struct lx_pst n = { .pid = p->pid, .ppid = p->ppid, .start = p->start, .prev = -1,
 			    .own_ticks = st->utime + st->stime, .child_ticks = st->cutime + st->cstime };
@@ -34,11 +35,9 @@ void lx_account_read(struct lx_scan *sc, struct lx_proc *p, int pfd, const struc
 		n.debt_ticks = old->debt_ticks;
 	}
 	if (sc->want_io) {
-		char buf[512];
-		ssize_t r = lx_read_at(pfd, "io", buf, sizeof(buf));
-		if (r < 0)
-			p->io_err = (int)-r;
-		else if (!lx_parse_proc_io(buf, &n.io))
+		if (io_err)
+			p->io_err = io_err;
+		else if (!io || !lx_parse_proc_io(io, &n.io))
 			p->io_err = EINVAL;
 		n.io_ok = !p->io_err;
 	}

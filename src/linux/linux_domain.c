@@ -18,6 +18,7 @@ static struct lx_dom *dom_new(struct lx_doms *ds, uint32_t id)
 	memset(d, 0, sizeof(*d));
 	d->id = id;
 	d->cg = -1;
+	d->vm = -1;
 	d->head = -1;
 	return d;
 }
@@ -108,6 +109,76 @@ static void build_cgroup(struct lx_doms *ds, struct lx_scan *sc, struct lx_cgrou
 	}
 }
 
+static void vm_dom(struct lx_doms *ds, const struct lx_vm *vm, size_t v)
+{
+	struct lx_dom *d = dom_new(ds, vm->id);
+	d->vm = (int32_t)v;
+	/* the uuid names the VM; the process's start tells one run of it
+	 * from the next (and a reused pid from the old VM) */
+	d->gen = (uint32_t)vm->start;
+	if (vm->conf.has_uuid) {
+		memcpy(d->handle, vm->conf.uuid, sizeof(d->handle));
+	} else {
+		memcpy(d->handle, &vm->pid, 4);
+		memcpy(d->handle + 4, &vm->start, 8);
+		memcpy(d->handle + 12, "qemu", 4);
+	}
+	snprintf(d->name, sizeof(d->name), "%s", vm->name);
+}
+
+/* The domain of process i: its own, else its parent's (a VM's children
+ * are the VM's), else the host's. Memoized along the way in proc->dom. */
+static int32_t inherit_dom(struct lx_doms *ds, struct lx_scan *sc, size_t i)
+{
+	int32_t chain[64], n = 0, dom = 0;
+	for (int64_t j = (int64_t)i; j >= 0 && n < 64;) {
+		if (sc->proc[j].dom >= 0) {
+			dom = sc->proc[j].dom;
+			break;
+		}
+		chain[n++] = (int32_t)j;
+		uint32_t pp = sc->proc[j].ppid;
+		j = pp > 2 ? lx_index_get(&ds->idx, pp) : -1;   /* init and kthreadd are the host's */
+	}
+	while (n > 0)
+		sc->proc[chain[--n]].dom = dom;
+	return dom;
+}
+
+/* VM mode: every VM is one domain (its QEMU process and the processes it
+ * started); all other processes make up one "host" domain. */
+static void build_vm(struct lx_doms *ds, struct lx_scan *sc, const struct lx_vms *vms)
+{
+	struct lx_dom *h = dom_new(ds, LX_HOST_ID);
+	snprintf(h->name, sizeof(h->name), "host");
+	memcpy(h->handle + 12, "host", 4);
+	for (size_t v = 0; v < vms->n; v++) {
+		if (vms->vm[v].proc < 0)
+			continue;
+		sc->proc[vms->vm[v].proc].dom = (int32_t)ds->ndom;
+		vm_dom(ds, &vms->vm[v], v);
+	}
+	lx_index_reset(&ds->idx, sc->nproc);
+	for (size_t i = 0; i < sc->nproc; i++)
+		lx_index_put(&ds->idx, sc->proc[i].pid, (uint32_t)i);
+	for (size_t i = 0; i < sc->nproc; i++)
+		inherit_dom(ds, sc, i);
+}
+
+/* The vCPU threads' part of a process's interval. */
+static void sum_vcpus(struct lx_dom *d, const struct lx_scan *sc, const struct lx_proc *p)
+{
+	for (uint32_t k = 0; k < p->nthr; k++) {
+		const struct lx_thr *t = &sc->tnow[p->thr_first + k];
+		if (t->vcpu_no == LX_NO_VCPU)
+			continue;
+		d->nvcpu++;
+		d->d_vrun += t->d_run;
+		d->d_vwait += t->d_wait;
+		d->d_vblk += t->d_blk;
+	}
+}
+
 static void sum_procs(struct lx_doms *ds, struct lx_scan *sc, bool cgroups)
 {
 	for (size_t i = sc->nproc; i-- > 0;) {
@@ -124,6 +195,7 @@ static void sum_procs(struct lx_doms *ds, struct lx_scan *sc, bool cgroups)
 		d->d_blk += p->d_blk;
 		d->d_io.rbytes += p->d_io.rbytes;
 		d->d_io.wbytes += p->d_io.wbytes;
+		sum_vcpus(d, sc, p);
 		/* in cgroup mode init's reaped orphans came from every cgroup
 		 * and are in their own cgroup's cpu.stat already */
 		const struct lx_pst *st = &sc->pnew[i];
@@ -150,9 +222,10 @@ static void accumulate(struct lx_doms *ds)
 	for (size_t i = 0; i < ds->ndom; i++) {
 		struct lx_dom *d = &ds->dom[i];
 		int64_t o = lx_index_get(&ds->aidx, d->id);
-		struct lx_acc a = { .id = d->id };
+		struct lx_acc a = { .id = d->id, .gen = d->gen };
 		memcpy(a.handle, d->handle, sizeof(a.handle));
-		if (o >= 0 && !memcmp(ds->aold[o].handle, d->handle, sizeof(d->handle))) {
+		if (o >= 0 && !memcmp(ds->aold[o].handle, d->handle, sizeof(d->handle)) &&
+		    ds->aold[o].gen == d->gen) {
 			a = ds->aold[o];
 		} else {
 			/* first sight: what its processes used before */
@@ -165,6 +238,14 @@ static void accumulate(struct lx_doms *ds)
 		a.io.rbytes += d->d_io.rbytes;
 		a.io.wbytes += d->d_io.wbytes;
 		a.child_ns += d->d_child_ns;
+		a.vrun += d->d_vrun;
+		a.vwait += d->d_vwait;
+		a.vblk += d->d_vblk;
+		a.emu += d->d_run - d->d_vrun + d->d_child_ns;
+		d->vrun = a.vrun;
+		d->vwait = a.vwait;
+		d->vblk = a.vblk;
+		d->emu = a.emu;
 		d->run = a.run;
 		d->wait = a.wait;
 		d->blk = a.blk;
@@ -177,14 +258,17 @@ static void accumulate(struct lx_doms *ds)
 	}
 }
 
-void lx_doms_build(struct lx_doms *ds, struct lx_scan *sc, struct lx_cgroup *cg)
+void lx_doms_build(struct lx_doms *ds, struct lx_scan *sc, struct lx_cgroup *cg,
+		   const struct lx_vms *vms)
 {
 	ds->ndom = 0;
-	if (cg)
+	if (vms)
+		build_vm(ds, sc, vms);
+	else if (cg)
 		build_cgroup(ds, sc, cg);
 	else
 		build_process(ds, sc);
-	sum_procs(ds, sc, cg != NULL);
+	sum_procs(ds, sc, cg != NULL && !vms);
 	accumulate(ds);
 }
 

@@ -53,7 +53,7 @@ void lx_node_open(struct lx_node *n)
 	n->ticks_per_s = hz > 0 ? (uint64_t)hz : 100;
 }
 
-void lx_node_fill(const struct lx_node *n, struct xg_host *h)
+void lx_node_fill(struct lx_node *n, struct xg_host *h)
 {
 	snprintf(h->source, sizeof(h->source), "linux");
 	memcpy(h->hypervisor, n->hypervisor, sizeof(h->hypervisor));
@@ -72,6 +72,7 @@ void lx_node_fill(const struct lx_node *n, struct xg_host *h)
 	if (lx_read_at(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf)) > 0 && lx_parse_meminfo(buf, &mi)) {
 		h->mem_total = mi.total;
 		h->mem_free = mi.avail;
+		n->swap_total = mi.swap_total;
 		host_mark(h, XG_H_MEM);
 	}
 	h->self_cpu_ns = xg_self_cpu_ns();

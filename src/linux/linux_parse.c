@@ -105,6 +105,33 @@ static bool keyed(const char *buf, const char *key, uint64_t *out)
 	return false;
 }
 
+bool lx_parse_vmswap(const char *buf, uint64_t *bytes)
+{
+	uint64_t kib;
+	if (!keyed(buf, "VmSwap", &kib) || kib > UINT64_MAX / 1024)
+		return false;
+	*bytes = kib * 1024;
+	return true;
+}
+
+bool lx_parse_fdinfo_iff(const char *buf, char name[16])
+{
+	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, "iff:", 4))
+			continue;
+		p += 4;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		size_t n = strcspn(p, " \t\n");
+		if (!n || n > 15)
+			return false;
+		memcpy(name, p, n);
+		name[n] = 0;
+		return true;
+	}
+	return false;
+}
+
 bool lx_parse_cpu_stat(const char *buf, uint64_t *usage_usec)
 {
 	return keyed(buf, "usage_usec", usage_usec);
@@ -154,45 +181,78 @@ bool lx_parse_proc_io(const char *buf, struct lx_io *out)
 	return keyed(buf, "read_bytes", &out->rbytes) && keyed(buf, "write_bytes", &out->wbytes);
 }
 
-bool lx_parse_net_dev(const char *buf, struct lx_net *out)
+/* One interface line of net/dev at *p ("  name: 16 numbers"): its name
+ * and counters; moves *p to the next line. -1 malformed, 0 at the end. */
+static int net_dev_line(const char **pp, char name[16], uint64_t v[16])
 {
-	/* two header lines, then "  name: 16 numbers" per interface */
-	memset(out, 0, sizeof(*out));
+	const char *p = *pp;
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return 0;
+	const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
+	if (!eol)
+		eol = p + strlen(p);
+	if (!colon || colon > eol || colon - p > 15)
+		return -1;
+	memcpy(name, p, (size_t)(colon - p));
+	name[colon - p] = 0;
+	const char *q = colon + 1;
+	for (int i = 0; i < 16; i++) {
+		while (*q == ' ')
+			q++;
+		if (!num(&q, &v[i]))
+			return -1;
+	}
+	*pp = *eol ? eol + 1 : eol;
+	return 1;
+}
+
+/* The text after net/dev's two header lines. */
+static const char *net_dev_body(const char *buf)
+{
 	const char *p = strchr(buf, '\n');
 	p = p ? strchr(p + 1, '\n') : NULL;
-	if (!p)
-		return false;
-	for (p++; *p; ) {
-		while (*p == ' ')
-			p++;
-		const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
-		if (!eol)
-			eol = p + strlen(p);
-		if (!colon || colon > eol)
-			return false;
-		bool lo = colon - p == 2 && !memcmp(p, "lo", 2);
-		const char *q = colon + 1;
-		uint64_t v[16];
-		for (int i = 0; i < 16; i++) {
-			while (*q == ' ')
-				q++;
-			if (!num(&q, &v[i]))
-				return false;
-		}
-		if (!lo) {
-			out->rx_bytes += v[0];
-			out->rx_pkts += v[1];
-			out->rx_errs += v[2];
-			out->rx_drop += v[3];
-			out->tx_bytes += v[8];
-			out->tx_pkts += v[9];
-			out->tx_errs += v[10];
-			out->tx_drop += v[11];
-			out->nifs++;
-		}
-		p = *eol ? eol + 1 : eol;
+	return p ? p + 1 : NULL;
+}
+
+static void net_add(struct lx_net *out, const uint64_t v[16])
+{
+	out->rx_bytes += v[0];
+	out->rx_pkts += v[1];
+	out->rx_errs += v[2];
+	out->rx_drop += v[3];
+	out->tx_bytes += v[8];
+	out->tx_pkts += v[9];
+	out->tx_errs += v[10];
+	out->tx_drop += v[11];
+	out->nifs++;
+}
+
+bool lx_parse_net_dev(const char *buf, struct lx_net *out)
+{
+	memset(out, 0, sizeof(*out));
+	const char *p = net_dev_body(buf);
+	char name[16];
+	uint64_t v[16];
+	int r;
+	while (p && (r = net_dev_line(&p, name, v)) > 0)
+		if (strcmp(name, "lo"))
+			net_add(out, v);
+	return p && r == 0;
+}
+
+size_t lx_parse_net_devs(const char *buf, struct lx_netif *out, size_t max)
+{
+	const char *p = net_dev_body(buf);
+	size_t n = 0;
+	uint64_t v[16];
+	while (p && n < max && net_dev_line(&p, out[n].name, v) > 0) {
+		memset(&out[n].n, 0, sizeof(out[n].n));
+		net_add(&out[n].n, v);
+		n++;
 	}
-	return true;
+	return n;
 }
 
 bool lx_parse_meminfo(const char *buf, struct lx_meminfo *out)
@@ -204,6 +264,8 @@ bool lx_parse_meminfo(const char *buf, struct lx_meminfo *out)
 		return false;
 	out->total = t * 1024;
 	out->avail = a * 1024;
+	uint64_t sw;
+	out->swap_total = keyed(buf, "SwapTotal", &sw) && sw <= UINT64_MAX / 1024 ? sw * 1024 : 0;
 	return true;
 }
 

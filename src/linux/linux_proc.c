@@ -51,6 +51,7 @@ void lx_scan_close(struct lx_scan *sc)
 	lx_index_free(&sc->tidx);
 	lx_index_free(&sc->pidx);
 	lx_index_free(&sc->nidx);
+	lx_keep_free(sc);
 	memset(sc, 0, sizeof(*sc));
 	sc->proc_fd = -1;
 }
@@ -72,149 +73,236 @@ static bool dir_id(const char *s, uint32_t *out)
 	return true;
 }
 
-/* QEMU names its vCPU threads "CPU <n>/KVM". */
-static int32_t qemu_vcpu(const char *comm)
+/* Where a process's files are read from: its /proc directory, opened
+ * when first needed, or, for a kept process, its open files. */
+struct src {
+	struct lx_scan *sc;
+	const char *name;            /* "PID" */
+	int pfd;                     /* /proc/PID, -1 = not open yet */
+	struct lx_keep *k;           /* NULL = not kept */
+};
+
+static int src_dir(struct src *s)
 {
-	if (strncmp(comm, "CPU ", 4))
-		return LX_NO_VCPU;
-	const char *p = comm + 4;
-	int32_t n = 0;
-	if (*p < '0' || *p > '9')
-		return LX_NO_VCPU;
-	while (*p >= '0' && *p <= '9' && n < 1000000)
-		n = n * 10 + (*p++ - '0');
-	return strcmp(p, "/KVM") ? LX_NO_VCPU : n;
+	if (s->pfd < 0)
+		s->pfd = openat(s->sc->proc_fd, s->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return s->pfd;
 }
 
-/* Accounts one thread: reads its schedstat, finds its previous state and
- * adds this interval's run/wait/blocked ns to p. */
-static void scan_thread(struct lx_scan *sc, struct lx_proc *p, int tfd, uint32_t tid,
-			const char *tname, uint64_t now)
+/* Reads one of the process's files: through *kfd (opened and kept when
+ * still -1 and there is room) for a kept process (kfd != NULL), else by
+ * path. */
+static ssize_t src_read(struct src *s, int *kfd, const char *file, char *buf, size_t cap)
 {
-	char path[48], buf[256];
-	snprintf(path, sizeof(path), "%.16s/schedstat", tname);
-	ssize_t n = lx_read_at(tfd, path, buf, sizeof(buf));
-	uint64_t run, wait;
+	if (kfd && *kfd >= 0)
+		return lx_keep_pread(*kfd, buf, cap);
+	if (src_dir(s) < 0)
+		return -errno;
+	if (kfd && (*kfd = lx_keep_open(s->sc, s->pfd, file)) >= 0)
+		return lx_keep_pread(*kfd, buf, cap);
+	return lx_read_at(s->pfd, file, buf, cap);   /* not kept, or no room to keep it */
+}
+
+/* A thread's own stat (tid != the process's pid). */
+static bool thread_stat(struct src *s, const char *tname, struct lx_stat *st)
+{
+	char path[48], buf[512];
+	snprintf(path, sizeof(path), "task/%.16s/stat", tname);
+	return src_dir(s) >= 0 && lx_read_at(s->pfd, path, buf, sizeof(buf)) > 0 &&
+	       lx_parse_stat(buf, st);
+}
+
+static int32_t vcpu_of(const char *comm, struct lx_thr *t)
+{
+	enum lx_accel a = LX_ACCEL_NONE;
+	int32_t n = lx_vcpu_thread(comm, &a);
+	t->accel = (uint8_t)a;
+	return n;
+}
+
+/* Who thread tid is: the same thread as in the previous refresh (*old set)
+ * or a new one, whose start and name are read. false: it exited meanwhile. */
+static bool thread_identity(struct lx_scan *sc, struct lx_proc *p, struct src *s, uint32_t tid,
+			    const char *tname, struct lx_thr *t, const struct lx_thr **old)
+{
+	int64_t oi = lx_index_get(&sc->tidx, tid);
+	const struct lx_thr *o = oi >= 0 ? &sc->told[oi] : NULL;
+	struct lx_stat st;
+	*old = NULL;
+	if (o && t->run >= o->run && t->wait >= o->wait && (tid != p->pid || o->start == p->start)) {
+		*old = o;
+		t->start = o->start;
+		t->vcpu_no = o->vcpu_no;
+		t->accel = o->accel;
+		t->renamed = o->renamed;
+		/* QEMU names a vCPU thread from inside it, just after it
+		 * starts: look at a new thread's name once more */
+		if (!t->renamed && tid != p->pid) {
+			if (thread_stat(s, tname, &st)) {
+				t->vcpu_no = vcpu_of(st.comm, t);
+				t->state = st.state;
+			}
+			t->renamed = true;
+		}
+	} else if (tid == p->pid) {
+		t->start = p->start;
+	} else {
+		if (!thread_stat(s, tname, &st))
+			return false;
+		t->start = st.starttime;
+		t->vcpu_no = vcpu_of(st.comm, t);
+		t->state = st.state;
+	}
+	if (tid == p->pid) {
+		t->vcpu_no = vcpu_of(p->comm, t);   /* read anyway, may have changed */
+		t->state = p->state;
+	}
+	return true;
+}
+
+/* The thread's run, wait and blocked ns since the previous refresh, into
+ * t and p. */
+static void thread_account(struct lx_scan *sc, struct lx_proc *p, struct lx_thr *t,
+			   const struct lx_thr *old)
+{
+	uint64_t start_ns = t->start * sc->tick_ns, now = sc->now_boot_ns;
+	uint64_t life = now > start_ns ? now - start_ns : 0;
+	t->blk = life > t->run + t->wait ? life - t->run - t->wait : 0;
+	if (old) {
+		/* never let blk step back: the start is only known to a tick,
+		 * and a wait still going on at this instant is not in run_delay
+		 * yet (so blk was over-estimated by it, once) */
+		if (t->blk < old->blk)
+			t->blk = old->blk;
+		t->d_run = t->run - old->run;
+		t->d_wait = t->wait - old->wait;
+		t->d_blk = t->blk - old->blk;
+	} else if (sc->have_prev && start_ns > sc->prev_boot_ns) {
+		/* born in this interval: all its time belongs to it */
+		t->d_run = t->run;
+		t->d_wait = t->wait;
+		t->d_blk = t->blk;
+	}
+	/* else: existed before but unseen (first refresh, moved in): baseline */
+	p->d_run += t->d_run;
+	p->d_wait += t->d_wait;
+	p->d_blk += t->d_blk;
+}
+
+/* Accounts one thread from the text of its schedstat (n: the read's
+ * result): finds its previous state and adds this interval to p. */
+static void scan_thread(struct lx_scan *sc, struct lx_proc *p, struct src *s, uint32_t tid,
+			const char *tname, const char *sched, ssize_t n)
+{
+	struct lx_thr t = { .tid = tid, .vcpu_no = LX_NO_VCPU };
 	if (n < 0) {
 		if (n != -ENOENT && n != -ESRCH && !p->sched_err)
 			p->sched_err = (int)-n;
 		return;
 	}
-	if (!lx_parse_schedstat(buf, &run, &wait)) {
+	if (!lx_parse_schedstat(sched, &t.run, &t.wait)) {
 		if (!p->sched_err)
 			p->sched_err = EINVAL;
 		return;
 	}
-	int64_t oi = lx_index_get(&sc->tidx, tid);
-	const struct lx_thr *old = oi >= 0 ? &sc->told[oi] : NULL;
-	struct lx_thr t = { .tid = tid, .vcpu_no = LX_NO_VCPU };
-	bool known = false;
-	char state = 0;   /* from a task stat read, 0 = not read */
-	if (old && run >= old->run && wait >= old->wait &&
-	    (tid != p->pid || old->start == p->start)) {
-		t.start = old->start;
-		t.vcpu_no = old->vcpu_no;
-		t.renamed = old->renamed;
-		known = true;
-		/* QEMU names a vCPU thread from inside it, just after it
-		 * starts: look at a new thread's name once more */
-		if (!t.renamed && tid != p->pid) {
-			struct lx_stat st;
-			snprintf(path, sizeof(path), "%.16s/stat", tname);
-			if (lx_read_at(tfd, path, buf, sizeof(buf)) > 0 && lx_parse_stat(buf, &st)) {
-				t.vcpu_no = qemu_vcpu(st.comm);
-				state = st.state;
-			}
-			t.renamed = true;
-		}
-	} else if (tid == p->pid) {
-		t.start = p->start;
-	} else {
-		struct lx_stat st;
-		snprintf(path, sizeof(path), "%.16s/stat", tname);
-		if (lx_read_at(tfd, path, buf, sizeof(buf)) < 0 || !lx_parse_stat(buf, &st))
-			return;   /* exited meanwhile */
-		t.start = st.starttime;
-		t.vcpu_no = qemu_vcpu(st.comm);
-		state = st.state;
-	}
-	if (tid == p->pid)
-		t.vcpu_no = qemu_vcpu(p->comm);   /* read anyway, may have changed */
-	bool active = false;
-	uint64_t start_ns = t.start * sc->tick_ns;
-	uint64_t life = now > start_ns ? now - start_ns : 0;
-	t.run = run;
-	t.wait = wait;
-	t.blk = life > run + wait ? life - run - wait : 0;
-	if (known) {
-		/* never let blk step back: the start is only known to a tick,
-		 * and a wait still going on at this instant is not in run_delay
-		 * yet (so blk was over-estimated by it, once) */
-		if (t.blk < old->blk)
-			t.blk = old->blk;
-		p->d_run += run - old->run;
-		p->d_wait += wait - old->wait;
-		p->d_blk += t.blk - old->blk;
-		active = run != old->run || wait != old->wait;
-	} else if (sc->have_prev && start_ns > sc->prev_boot_ns) {
-		/* born in this interval: all its time belongs to it */
-		p->d_run += run;
-		p->d_wait += wait;
-		p->d_blk += t.blk;
-		active = run || wait;
-	}
-	/* else: existed before but unseen (first refresh, moved in): baseline */
-
+	const struct lx_thr *old;
+	if (!thread_identity(sc, p, s, tid, tname, &t, &old))
+		return;   /* exited meanwhile */
+	thread_account(sc, p, &t, old);
 	/* Runnable now? The process stat gave the main thread's state; other
 	 * threads are asked only if they ran or waited lately, since a thread
 	 * idle for the whole interval is not the one keeping the domain busy. */
-	if (tid == p->pid)
-		state = p->state;
-	else if (active && !state && !p->runnable) {
-		struct lx_stat st;
-		snprintf(path, sizeof(path), "%.16s/stat", tname);
-		if (lx_read_at(tfd, path, buf, sizeof(buf)) > 0 && lx_parse_stat(buf, &st))
-			state = st.state;
-	}
-	if (state == 'R')
+	struct lx_stat st;
+	if (!t.state && (t.d_run || t.d_wait) && !p->runnable && thread_stat(s, tname, &st))
+		t.state = st.state;
+	if (t.state == 'R')
 		p->runnable = true;
 	xg_grow(&sc->tnow, &sc->tnow_cap, sc->ntnow + 1, sizeof(*sc->tnow));
 	sc->tnow[sc->ntnow++] = t;
 	p->nthr++;
 }
 
-static void scan_threads(struct lx_scan *sc, struct lx_proc *p, int pfd, uint64_t now)
+/* Calls fn for each entry of task/ of the process. */
+static void list_tasks(struct src *s, void (*fn)(struct src *, struct lx_proc *, int, uint32_t, const char *),
+		       struct lx_proc *p)
 {
-	int tfd = openat(pfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (src_dir(s) < 0)
+		return;
+	int tfd = openat(s->pfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tfd < 0)
 		return;
 	char dbuf[4096];
-	for (;;) {
-		ssize_t n = getdents64(tfd, dbuf, sizeof(dbuf));
-		if (n <= 0)
-			break;
+	ssize_t n;
+	while ((n = getdents64(tfd, dbuf, sizeof(dbuf))) > 0) {
 		for (ssize_t off = 0; off < n;) {
 			struct dirent64 *de = (struct dirent64 *)(dbuf + off);
 			off += de->d_reclen;
 			uint32_t tid;
 			if (dir_id(de->d_name, &tid))
-				scan_thread(sc, p, tfd, tid, de->d_name, now);
+				fn(s, p, tfd, tid, de->d_name);
 		}
 	}
 	close(tfd);
 }
 
-static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
+static void listed_thread(struct src *s, struct lx_proc *p, int tfd, uint32_t tid, const char *tname)
 {
-	int pfd = openat(sc->proc_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (pfd < 0)
-		return;
-	char buf[1024];
-	struct lx_stat st;
-	if (lx_read_at(pfd, "stat", buf, sizeof(buf)) < 0 || !lx_parse_stat(buf, &st)) {
-		close(pfd);
+	char path[48], buf[256];
+	snprintf(path, sizeof(path), "%.16s/schedstat", tname);
+	ssize_t n = lx_read_at(tfd, path, buf, sizeof(buf));
+	scan_thread(s->sc, p, s, tid, tname, buf, n);
+}
+
+static void kept_listed_thread(struct src *s, struct lx_proc *p, int tfd, uint32_t tid, const char *tname)
+{
+	char buf[256];
+	struct lx_kthr *kt = lx_keep_thread(s->sc, s->k, s->pfd, tid, tname);
+	if (!kt) {
+		listed_thread(s, p, tfd, tid, tname);   /* cannot be kept: read it by path */
 		return;
 	}
+	if (kt->seen)
+		return;   /* already read in this refresh */
+	kt->seen = true;
+	scan_thread(s->sc, p, s, tid, tname, buf, lx_keep_pread(kt->fd, buf, sizeof(buf)));
+}
+
+/* A kept process: its threads' open schedstat files, without listing task/
+ * as long as the thread count is the one last listed and every file reads. */
+static void scan_threads_kept(struct src *s, struct lx_proc *p, uint64_t nthreads)
+{
+	struct lx_keep *k = s->k;
+	bool all = k->listed == nthreads && k->nthr == nthreads;
+	for (uint32_t i = 0; all && i < k->nthr; i++) {
+		char buf[256], tname[16];
+		struct lx_kthr *kt = &k->thr[i];
+		ssize_t n = lx_keep_pread(kt->fd, buf, sizeof(buf));
+		if (n < 0) {
+			all = false;   /* gone, maybe replaced: list task/ */
+			break;
+		}
+		kt->seen = true;
+		snprintf(tname, sizeof(tname), "%u", (unsigned)kt->tid);
+		scan_thread(s->sc, p, s, kt->tid, tname, buf, n);
+	}
+	if (!all)
+		list_tasks(s, kept_listed_thread, p);
+	lx_keep_prune(s->sc, k, all ? k->listed : nthreads);
+}
+
+static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
+{
+	struct src s = { .sc = sc, .name = name, .pfd = -1, .k = lx_keep_find(sc, pid) };
+	char buf[1024];
+	struct lx_stat st;
+	ssize_t n = src_read(&s, s.k ? &s.k->stat_fd : NULL, "stat", buf, sizeof(buf));
+	if (s.k && (n < 0 || !lx_parse_stat(buf, &st) || st.starttime != s.k->start)) {
+		lx_keep_drop(sc, s.k);   /* the kept task is gone: a reused pid is read afresh */
+		s.k = NULL;
+		n = src_read(&s, NULL, "stat", buf, sizeof(buf));
+	}
+	if (n < 0 || !lx_parse_stat(buf, &st))
+		goto out;
 	xg_grow(&sc->proc, &sc->proc_cap, sc->nproc + 1, sizeof(*sc->proc));
 	struct lx_proc *p = &sc->proc[sc->nproc++];
 	memset(p, 0, offsetof(struct lx_proc, cg) + 1);
@@ -227,10 +315,10 @@ static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
 	p->rss = st.rss_pages * sc->page;
 	p->dom = -1;
 	p->next = -1;
-	if (sc->want_cgroup) {
+	if (sc->want_cgroup && src_dir(&s) >= 0) {
 		const char *cp;
 		size_t cl;
-		ssize_t n = lx_read_at(pfd, "cgroup", buf, sizeof(buf));
+		n = lx_read_at(s.pfd, "cgroup", buf, sizeof(buf));
 		if (n > 0 && lx_parse_cgroup_path(buf, &cp, &cl)) {
 			if (cl >= sizeof(p->cg))
 				cl = sizeof(p->cg) - 1;
@@ -238,15 +326,23 @@ static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
 			p->cg[cl] = 0;
 		}
 	}
-	lx_account_read(sc, p, pfd, &st);
+	n = sc->want_io ? src_read(&s, s.k ? &s.k->io_fd : NULL, "io", buf, sizeof(buf)) : 0;
+	lx_account_read(sc, p, sc->want_io && n >= 0 ? buf : NULL, n < 0 ? (int)-n : 0, &st);
 	p->thr_first = (uint32_t)sc->ntnow;
-	/* a single-threaded process's own schedstat is its only thread's:
-	 * no need to list task/ (most processes, all kernel threads) */
-	if (st.nthreads == 1)
-		scan_thread(sc, p, pfd, pid, ".", sc->now_boot_ns);
-	else
-		scan_threads(sc, p, pfd, sc->now_boot_ns);
-	close(pfd);
+	if (s.k) {
+		scan_threads_kept(&s, p, st.nthreads);
+	} else if (st.nthreads == 1 && src_dir(&s) >= 0) {
+		/* a single-threaded process's own schedstat is its only
+		 * thread's: no need to list task/ (most processes, all kernel
+		 * threads) */
+		n = lx_read_at(s.pfd, "schedstat", buf, sizeof(buf));
+		scan_thread(sc, p, &s, pid, name, buf, n);
+	} else {
+		list_tasks(&s, listed_thread, p);
+	}
+out:
+	if (s.pfd >= 0)
+		close(s.pfd);
 }
 
 /* Makes last refresh's "now" state this refresh's "old" state. */
@@ -262,6 +358,7 @@ static void rotate(struct lx_scan *sc)
 int lx_scan_run(struct lx_scan *sc, struct xg_err *err)
 {
 	rotate(sc);
+	lx_keep_sweep(sc);
 	uint64_t t0 = boot_ns(), mono = xg_now_mono_ns();
 	uint64_t off = t0 > mono ? t0 - mono : 0;
 	uint64_t drift = off > sc->boot_minus_mono ? off - sc->boot_minus_mono : sc->boot_minus_mono - off;

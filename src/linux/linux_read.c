@@ -6,6 +6,7 @@
  * big enough buffer and check). */
 #include "xgtop/linux/linux.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -30,4 +31,16 @@ ssize_t lx_read_at(int dirfd, const char *name, char *buf, size_t cap)
 	close(fd);
 	buf[n] = 0;
 	return (ssize_t)n;
+}
+
+DIR *lx_opendir_at(int dirfd, const char *path)
+{
+	int fd = dirfd < 0 ? -1 : openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d && fd >= 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
 }

@@ -19,6 +19,7 @@
 
 struct xg_source {
 	bool cgroup_mode;
+	bool vm_mode;           /* --group vm: VMs and one host domain */
 	bool nodisk;
 	bool notrace;
 	bool nonet;
@@ -29,6 +30,7 @@ struct xg_source {
 	struct lx_scan sc;
 	struct lx_cgroup cg;
 	struct lx_doms ds;
+	struct lx_vms vms;
 	uint64_t *vtmp;         /* vcpu row scratch: id << 32 | thread index */
 	size_t vtmp_cap;
 	struct xg_pmu *pmu;     /* cache counters; NULL with --nocache */
@@ -48,6 +50,7 @@ static void linux_close(struct xg_source *s)
 	lx_scan_close(&s->sc);
 	lx_cgroup_close(&s->cg);
 	lx_doms_free(&s->ds);
+	lx_vms_close(&s->vms);
 	pmu_close(s->pmu);
 	free(s->vtmp);
 	free(s->tids);
@@ -58,6 +61,7 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 {
 	struct xg_source *s = xg_calloc(1, sizeof(*s));
 	s->cg.root_fd = -1;
+	lx_vms_open(&s->vms);
 	if (lx_scan_open(&s->sc, err) < 0 || lx_cgroup_open(&s->cg, err) < 0) {
 		linux_close(s);
 		return -1;
@@ -67,17 +71,19 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 		linux_close(s);
 		return xg_fail(err, "--group cgroup: no cgroup v2 hierarchy is mounted (use --group process)");
 	}
-	/* auto: cgroups when the v2 tree is actually used, else a hybrid or
-	 * unused hierarchy would show everything as one "/" domain */
-	s->cgroup_mode = g == XG_GROUP_CGROUP ||
-			 (g == XG_GROUP_AUTO && lx_cgroup_populated(&s->cg, s->sc.proc_fd));
+	/* auto: VMs when QEMU runs (decided once, here); else cgroups when
+	 * the v2 tree is actually used, since a hybrid or unused hierarchy
+	 * would show everything as one "/" domain */
+	s->vm_mode = g == XG_GROUP_VM || (g == XG_GROUP_AUTO && lx_vms_present(s->sc.proc_fd));
+	s->cgroup_mode = !s->vm_mode && (g == XG_GROUP_CGROUP ||
+			 (g == XG_GROUP_AUTO && lx_cgroup_populated(&s->cg, s->sc.proc_fd)));
 	s->nodisk = cfg && cfg->nodisk;
 	s->notrace = cfg && cfg->notrace;
 	s->nonet = cfg && cfg->nonet;
 	s->nocache_cfg = cfg && cfg->nocache;
 	struct stat ns;
 	if (stat("/proc/self/ns/net", &ns) == 0)
-		s->netns = (uint64_t)ns.st_ino;
+		s->netns = s->vms.netns = (uint64_t)ns.st_ino;
 	char buf[128];
 	s->sched_supported = lx_read_at(AT_FDCWD, "/proc/self/schedstat", buf, sizeof(buf)) > 0;
 	s->sc.want_cgroup = s->cgroup_mode;
@@ -129,13 +135,16 @@ static void fill_sched(struct xg_source *s, struct xg_sample *out, struct xg_dom
 		sched_invalid(out, x, why, !cpu_from_cgroup);
 		return;
 	}
+	bool vm = d->vm >= 0;   /* a VM's split is its vCPUs' */
 	if (s->notrace) {
 		/* the threads are still read: CPU and thread counts need them */
 		sched_invalid(out, x, "scheduler split not shown (--notrace)", false);
+	} else if (vm && !d->nvcpu) {
+		sched_invalid(out, x, LX_WHY_NO_VCPUS, false);
 	} else {
-		dom_set(x, XG_F_RUN_NS, d->run);
-		dom_set(x, XG_F_WAIT_NS, d->wait);
-		dom_set(x, XG_F_BLK_NS, d->blk);
+		dom_set(x, XG_F_RUN_NS, vm ? d->vrun : d->run);
+		dom_set(x, XG_F_WAIT_NS, vm ? d->vwait : d->wait);
+		dom_set(x, XG_F_BLK_NS, vm ? d->vblk : d->blk);
 	}
 	if (!cpu_from_cgroup)
 		dom_set(x, XG_F_CPU_NS, d->base_ns + d->run + d->child_ns);
@@ -184,6 +193,8 @@ static void fill_mem(struct xg_sample *out, struct xg_dom *x, const struct lx_do
 		dom_set(x, XG_F_MAXMEM, cs->max);
 	else if (cs)
 		dom_invalid(out, x, XG_F_MAXMEM, "memory.max missing (memory controller not enabled for this cgroup)");
+	else if (d->cg < 0 && d->id == LX_HOST_ID && !strcmp(d->name, "host"))
+		dom_invalid(out, x, XG_F_MAXMEM, "the host's own processes have no memory limit");
 	else if (d->cg < 0)
 		dom_invalid(out, x, XG_F_MAXMEM, "a process group has no memory limit of its own");
 	else if (d->name[0] == '/' && !d->name[1])
@@ -214,7 +225,8 @@ static bool is_qemu(const struct xg_source *s, const struct lx_dom *d)
 static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom *x,
 		       const struct lx_dom *d, bool qemu)
 {
-	if (!s->sched_supported)
+	/* the host row of VM mode has threads, not vCPUs */
+	if (!s->sched_supported || (s->vm_mode && d->vm < 0))
 		return;
 	size_t n = 0;
 	for (int32_t i = d->head; i >= 0; i = s->sc.proc[i].next) {
@@ -232,7 +244,7 @@ static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom
 	if (!n)
 		return;
 	qsort(s->vtmp, n, sizeof(*s->vtmp), cmp_u64);
-	if (n > VCPU_ROWS_MAX)
+	if (n > VCPU_ROWS_MAX && !qemu)
 		n = VCPU_ROWS_MAX;
 	struct xg_vcpu *v = sample_add_vcpus(out, x, n);
 	for (size_t i = 0; i < n; i++) {
@@ -263,11 +275,8 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 	struct stat ns;
 	snprintf(path, sizeof(path), "%u/ns/net", pid);
 	if (fstatat(s->sc.proc_fd, path, &ns, 0) < 0) {
-		if (errno == EACCES || errno == EPERM) {
-			errno_reason(why, sizeof(why), "/proc/PID/ns/net", errno);
-			for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
-				dom_invalid(out, x, f, why);
-		}
+		if (errno == EACCES || errno == EPERM)
+			lx_fill_net(out, x, NULL, errno_reason(why, sizeof(why), "/proc/PID/ns/net", errno));
 		return;
 	}
 	if ((uint64_t)ns.st_ino == s->netns)
@@ -281,19 +290,10 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 			errno_reason(why, sizeof(why), "/proc/PID/net/dev", (int)-r);
 		else
 			snprintf(why, sizeof(why), "/proc/PID/net/dev: unreadable (too many interfaces?)");
-		for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
-			dom_invalid(out, x, f, why);
+		lx_fill_net(out, x, NULL, why);
 		return;
 	}
-	dom_set(x, XG_F_NETS, n.nifs);
-	dom_set(x, XG_F_NET_RX_BYTES, n.rx_bytes);
-	dom_set(x, XG_F_NET_TX_BYTES, n.tx_bytes);
-	dom_set(x, XG_F_NET_RX_PKTS, n.rx_pkts);
-	dom_set(x, XG_F_NET_TX_PKTS, n.tx_pkts);
-	dom_set(x, XG_F_NET_RX_ERRS, n.rx_errs);
-	dom_set(x, XG_F_NET_TX_ERRS, n.tx_errs);
-	dom_set(x, XG_F_NET_RX_DROP, n.rx_drop);
-	dom_set(x, XG_F_NET_TX_DROP, n.tx_drop);
+	lx_fill_net(out, x, &n, NULL);
 }
 
 /* Cache counters: a cgroup domain is counted by its directory on every
@@ -303,7 +303,10 @@ static void fill_pmu(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 		     const struct lx_dom *d, bool qemu)
 {
 	unsigned fl = qemu ? XG_PMU_VM : 0;
-	if (d->cg >= 0 && !d->own_only) {
+	const char *vm_cg = d->vm >= 0 && s->cg.root_fd >= 0 ? s->vms.vm[d->vm].cg : "";
+	if (*vm_cg) {
+		pmu_attach_cgroup_at(s->pmu, x->id, s->cg.root_fd, vm_cg, fl, NULL);
+	} else if (d->cg >= 0 && !d->own_only) {
 		pmu_attach_cgroup_at(s->pmu, x->id, s->cg.root_fd, s->cg.dom[d->cg].path, fl, NULL);
 	} else {
 		size_t n = 0;
@@ -318,15 +321,30 @@ static void fill_pmu(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 	pmu_read(s->pmu, x->id, out, x);
 }
 
+/* A VM's cgroup figures: only io.stat, and only from its own cgroup. */
+static struct lx_cgstat *vm_cgstat(const struct lx_vm *vm, struct lx_cgstat *cs)
+{
+	if (!vm->cg[0])
+		return NULL;
+	memset(cs, 0, sizeof(*cs));
+	cs->io_ok = vm->cgio_ok;
+	cs->io = vm->cgio;
+	return cs;
+}
+
 static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx_dom *d)
 {
 	struct xg_dom *x = sample_add_dom(out, d->id);
 	memcpy(x->handle, d->handle, sizeof(x->handle));
+	x->gen = d->gen;
 	memcpy(x->name, d->name, sizeof(x->name));
 	x->name[sizeof(x->name) - 1] = 0;
 	x->state = d->runnable ? XG_ST_RUNNING : XG_ST_BLOCKED;
+	const struct lx_vm *vm = d->vm >= 0 ? &s->vms.vm[d->vm] : NULL;
 	struct lx_cgstat cst, *cs = NULL;
-	if (d->cg >= 0 && !d->own_only) {
+	if (vm) {
+		cs = vm_cgstat(vm, &cst);
+	} else if (d->cg >= 0 && !d->own_only) {
 		lx_cgroup_stat(&s->cg, &s->cg.dom[d->cg], &cst);
 		cs = &cst;
 	}
@@ -337,8 +355,11 @@ static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx
 	dom_set(x, XG_F_VCPUS, d->nthr);
 	fill_mem(out, x, d, cs);
 	fill_disk(s, out, x, d, cs);
-	fill_net(s, out, x, d);
-	bool qemu = is_qemu(s, d);
+	if (vm)
+		lx_vm_fill(out, x, d, vm, &s->vms, s->nonet);
+	else if (!s->vm_mode)
+		fill_net(s, out, x, d);   /* (the host row of VM mode keeps the reason for all) */
+	bool qemu = vm || is_qemu(s, d);
 	fill_vcpus(s, out, x, d, qemu);
 	if (s->pmu)
 		fill_pmu(s, out, x, d, qemu);
@@ -350,6 +371,7 @@ static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx
 static void fill_absent(struct xg_source *s, struct xg_sample *out)
 {
 	const char *net = s->nonet ? "network statistics not collected (--nonet)"
+		: s->vm_mode ? "the host's own traffic is not counted per process (each VM's tap devices are on its row)"
 		: s->cgroup_mode ? "per-cgroup network traffic is not counted by the kernel (shown for network namespaces only)"
 				 : "per-process network traffic is not counted by the kernel (shown for network namespaces only)";
 	for (enum xg_field f = XG_F_NETS; f <= XG_F_NET_TX_DROP; f++)
@@ -365,6 +387,7 @@ static void fill_absent(struct xg_source *s, struct xg_sample *out)
 	else
 		snprintf(out->host.cache_events, sizeof(out->host.cache_events), "%s",
 			 pmu_label(s->pmu));
+	lx_vm_absent(out, s->vm_mode);
 	const char *cmt = "Intel CMT/MBM is only read on Xen";
 	sample_invalid_all(out, XG_F_L3_OCC, cmt);
 	sample_invalid_all(out, XG_F_MBM_TOTAL, cmt);
@@ -382,7 +405,11 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 	if (lx_scan_run(&s->sc, err) < 0)
 		return XG_COLLECT_ERROR;
 	out->host.mono_ns = s->sc.mono_ns;   /* the instant the thread times run to */
-	lx_doms_build(&s->ds, &s->sc, s->cgroup_mode ? &s->cg : NULL);
+	if (s->vm_mode) {
+		s->vms.no_swap = !s->node.swap_total;
+		lx_vms_update(&s->vms, &s->sc, &s->cg);
+	}
+	lx_doms_build(&s->ds, &s->sc, s->cgroup_mode ? &s->cg : NULL, s->vm_mode ? &s->vms : NULL);
 	fill_absent(s, out);
 	for (size_t i = 0; i < s->ds.ndom; i++)
 		fill_dom(s, out, &s->ds.dom[i]);

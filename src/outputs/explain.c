@@ -49,6 +49,8 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	fprintf(f, "Columns:\n");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
+		if (!col_has_value((enum xg_col)c))
+			continue;   /* the full-screen view's drawing: it counts nothing */
 		fprintf(f, "  %-10s %-22s [%s]%s\n      %s\n", d->header, d->key, col_unit_name(d->unit),
 			view_col_visible(v, (enum xg_col)c) ? "" : " (hidden)", d->help);
 	}
@@ -60,8 +62,10 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 			"not apply to a socket row and are blank.\n");
 	bool all[XG_COL_COUNT];
 	struct xg_reasons R;
+	/* Hidden groups are explained too (a toggle shows them), except the
+	 * VM columns where the domains are not VMs: nothing can show them. */
 	for (int c = 0; c < XG_COL_COUNT; c++)
-		all[c] = true;
+		all[c] = xg_columns[c].group != XG_GRP_VM || v->show_vm;
 	explain_collect(&R, t, v, all, NULL, NULL);
 	fprintf(f, "\nWhy '-':\n");
 	for (size_t k = 0; k < R.n; k++) {

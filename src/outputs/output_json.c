@@ -62,7 +62,7 @@ static void put_host(FILE *f, const struct xg_table *t)
 
 static bool is_named(enum xg_col c)
 {
-	return c == XG_COL_ID || c == XG_COL_NAME || c == XG_COL_STATE;
+	return xg_columns[c].unit == XG_UNIT_TEXT || c == XG_COL_ID;
 }
 
 /* The numeric fields of a row (those that apply to it: a socket row has
@@ -115,6 +115,12 @@ static void put_domain(FILE *f, const struct output_cols *oc, const struct xg_ta
 		fprintf(f, ",\"vcpu\":%d", (int)r->vcpu);
 	if (r->sock_row)            /* the same for a socket row */
 		fprintf(f, ",\"socket\":%u", (unsigned)r->socket);
+	if (r->host) {              /* pool view */
+		fputs(",\"host\":", f);
+		json_write_string(f, r->host);
+		if (r->host_stale)
+			fputs(",\"host_stale\":true", f);
+	}
 	fputs(",\"name\":", f);
 	json_write_string(f, r->name);
 	fputs(",\"state\":", f);

@@ -19,12 +19,12 @@ static void cell_text(const struct xg_row *r, enum xg_col c, char *buf, size_t n
 {
 	if (c == XG_COL_NAME && row_label(r, buf, n))
 		return;
-	if ((!row_is_dom(r) && c == XG_COL_ID) || !row_col_applies(r, c)) {
+	if ((!row_is_dom(r) && (c == XG_COL_ID || c == XG_COL_HOST)) || !row_col_applies(r, c)) {
 		snprintf(buf, n, "%s", "");     /* the domain row above carries the id;
 		                                   socket rows have no CPU, disk ... */
 		return;
 	}
-	if (c != XG_COL_NAME && c != XG_COL_STATE && row_has(r, c) && !isfinite(r->v[c])) {
+	if (xg_columns[c].unit != XG_UNIT_TEXT && row_has(r, c) && !isfinite(r->v[c])) {
 		snprintf(buf, n, "-");          /* a broken figure is not a figure */
 		return;
 	}
@@ -137,7 +137,7 @@ static void write_table(FILE *f, const struct xg_table *t, const struct xg_view 
 
 	for (int k = 0; k < XG_COL_COUNT; k++) {
 		enum xg_col c = v->col_order[k];   /* the column chooser's order */
-		if (!view_col_visible(v, c))
+		if (!view_col_visible(v, c) || !col_has_value(c))
 			continue;
 		size_t w = text_width(xg_columns[c].header);
 		if (xg_columns[c].width > 0 && (size_t)xg_columns[c].width > w)

@@ -9,8 +9,10 @@
 #define REC_MAGIC "xgtop-recording"
 #define REC_MAJOR 1
 /* 1.1 added 'k' lines (per-socket CMT/MBM entries); 1.2 'p' lines
- * (per-pCPU times) and their count and reason on the 'S' line. */
-#define REC_MINOR 2
+ * (per-pCPU times) and their count and reason on the 'S' line; 1.3 'P'
+ * lines (the hosts of a pool view); 1.4 appended the VM fields (emu_ns ..
+ * swap_bytes) and the host's VM flag. */
+#define REC_MINOR 4
 /* A new gzip member after this many samples or uncompressed bytes, so
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600
@@ -36,6 +38,9 @@ enum rec_pcol { RP_TYPE, RP_ID, RP_VALID, RP_TIMES, RP_COUNT = RP_TIMES + XG_PC_
 #define REC_PCPU_MAX (1u << 20)
 /* Columns of a 'k' line (one per-socket entry of the domain before it). */
 enum rec_kcol { RK_TYPE, RK_SOCKET, RK_VALID, RK_VALUES, RK_COUNT = RK_VALUES + XG_SOCK_EVENT_COUNT };
+/* Columns of a 'P' line (one per pool host, before the domains). */
+enum rec_hcol { RH_TYPE, RH_NAME, RH_STALE, RH_WHY, RH_NDOM, RH_MONO, RH_REAL, RH_PCPUS, RH_KHZ,
+	RH_MEM_TOTAL, RH_MEM_FREE, RH_LOST, RH_VALID, RH_TEXT, RH_COUNT = RH_TEXT + 5 };
 /* Columns of a 'c' line. */
 enum rec_ccol { RC_TYPE, RC_ID, RC_ONLINE, RC_VALID, RC_CPU, RC_SCHED, RC_COUNT = RC_SCHED + 4 };
 

@@ -44,6 +44,9 @@ struct xg_reader {
 	uint32_t scrc;
 	uint64_t expect_first;
 	bool have_ident;
+	uint64_t *peer_ndom;      /* domains of each 'P' host of this sample */
+	size_t peer_cap, peer_at;
+	uint64_t peer_left;       /* of the host the next 'd' line belongs to */
 	bool sock_ok;             /* a 'k' line may come: right after a 'd' or 'k' */
 	uint32_t ident_id, ident_gen;
 	uint8_t ident_handle[16];
@@ -465,6 +468,7 @@ static int parse_S(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	r->got_vcpu = 0;
 	r->expect_first = 0;
 	r->have_ident = false;
+	r->peer_at = r->peer_left = 0;
 	r->sock_ok = false;
 	r->owner_done = false;
 	r->in_sample = true;
@@ -480,6 +484,71 @@ static int parse_h(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	for (size_t i = 0; i < XG_ARRAY_LEN(dst); i++)
 		if (!rec_unesc(col(r, i + 1), dst[i], len[i]))
 			return bad_line(r, err, "bad or too long text on the 'h' line");
+	return 0;
+}
+
+static int parse_P(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
+{
+	char name[XG_PEER_NAME_MAX];
+	uint64_t v[RH_VALID - RH_STALE];
+	if (out->ndom || r->have_ident || out->npeer >= XG_PEER_MAX || r->ncol < RH_COUNT ||
+	    !rec_unesc(col(r, RH_NAME), name, sizeof(name)))
+		return bad_line(r, err, "bad 'P' line (or one after the domains)");
+	for (size_t k = 0; k < XG_ARRAY_LEN(v); k++)
+		if (!parse_u64(col(r, RH_STALE + k), &v[k]))
+			return bad_line(r, err, "bad number on the 'P' line");
+	struct xg_peer *p = sample_add_peer(out, name);
+	struct xg_host *h = &p->host;
+	if (v[0] > 1 || v[1] >= XG_REASON_MAX || v[RH_PCPUS - RH_STALE] > UINT32_MAX ||
+	    !parse_hex(col(r, RH_VALID), &h->valid))
+		return bad_line(r, err, "bad number on the 'P' line");
+	p->stale = (uint8_t)v[0];
+	p->why = (uint8_t)v[1];
+	h->mono_ns = v[RH_MONO - RH_STALE];
+	h->real_ns = v[RH_REAL - RH_STALE];
+	h->pcpus = (uint32_t)v[RH_PCPUS - RH_STALE];
+	h->cpu_khz = v[RH_KHZ - RH_STALE];
+	h->mem_total = v[RH_MEM_TOTAL - RH_STALE];
+	h->mem_free = v[RH_MEM_FREE - RH_STALE];
+	h->lost_records = v[RH_LOST - RH_STALE];
+	char *dst[] = { h->source, h->hypervisor, h->hostname, h->sched, h->cache_events };
+	size_t len[] = { sizeof(h->source), sizeof(h->hypervisor), sizeof(h->hostname), sizeof(h->sched),
+		sizeof(h->cache_events) };
+	for (size_t i = 0; i < XG_ARRAY_LEN(dst); i++)
+		if (!rec_unesc(col(r, RH_TEXT + i), dst[i], len[i]))
+			return bad_line(r, err, "bad or too long text on the 'P' line");
+	xg_grow(&r->peer_ndom, &r->peer_cap, out->npeer, sizeof(*r->peer_ndom));
+	r->peer_ndom[out->npeer - 1] = v[RH_NDOM - RH_STALE];
+	return 0;
+}
+
+/* A new domain's identity: from its 'D' line, else its baseline's. */
+static void take_ident(struct xg_reader *r, struct xg_dom *d, const struct xg_dom *o)
+{
+	if (r->have_ident) {
+		d->gen = r->ident_gen;
+		memcpy(d->handle, r->ident_handle, 16);
+		memcpy(d->name, r->ident_name, XG_NAME_MAX);
+		r->have_ident = false;
+	} else {
+		d->gen = o->gen;
+		memcpy(d->handle, o->handle, 16);
+		memcpy(d->name, o->name, XG_NAME_MAX);
+	}
+}
+
+/* The pool host of the domain a 'd' line adds: 'P' lines said how many
+ * of the domains, in order, each host has. */
+static int take_peer(struct xg_reader *r, const struct xg_sample *out, struct xg_dom *d, struct xg_err *err)
+{
+	if (!out->npeer)
+		return 0;
+	while (!r->peer_left && r->peer_at < out->npeer)
+		r->peer_left = r->peer_ndom[r->peer_at++];
+	if (!r->peer_left)
+		return bad_line(r, err, "more domains than the 'P' lines count");
+	r->peer_left--;
+	d->host = (uint16_t)(r->peer_at - 1);
 	return 0;
 }
 
@@ -538,16 +607,9 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	if (!r->have_ident && !o)
 		return bad_line(r, err, "domain %" PRIu64 " has no identity ('D') line", id);
 	struct xg_dom *d = sample_add_dom(out, (uint32_t)id);
-	if (r->have_ident) {
-		d->gen = r->ident_gen;
-		memcpy(d->handle, r->ident_handle, 16);
-		memcpy(d->name, r->ident_name, XG_NAME_MAX);
-		r->have_ident = false;
-	} else {
-		d->gen = o->gen;
-		memcpy(d->handle, o->handle, 16);
-		memcpy(d->name, o->name, XG_NAME_MAX);
-	}
+	if (take_peer(r, out, d, err) < 0)
+		return -1;
+	take_ident(r, d, o);
 	if (!o)
 		o = &zero;
 	uint64_t st, valid, pvalid, guest, first, count;
@@ -559,7 +621,10 @@ static int parse_d(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	    !parse_abs(col(r, RD_VCPU_COUNT), o->vcpu_count, UINT32_MAX, false, &count))
 		return bad_line(r, err, "bad number in the state columns of domain %" PRIu64, id);
 	d->state = (uint32_t)st;
-	d->valid = r->nf < XG_F_COUNT ? valid : valid & ((1ull << XG_F_COUNT) - 1);
+	/* Only fields both the file and this xgtop have can be valid: a newer
+	 * writer's extra bits go, and so do bits an older file (fewer fields)
+	 * sets for fields it does not carry. */
+	d->valid = valid & ((1ull << (r->nf < XG_F_COUNT ? r->nf : XG_F_COUNT)) - 1);
 	d->pmu_valid = r->np <= REC_PMU_SLOTS ? pvalid : pvalid & ((1ull << REC_PMU_SLOTS) - 1);
 	d->guest_reported = (uint8_t)guest;
 	d->vcpu_first = (uint32_t)first;
@@ -829,9 +894,10 @@ static int parse_line(struct xg_reader *r, char *line, size_t len, struct xg_sam
 		line[len] = 0;
 	}
 	split(r, line);
-	/* 'k' exists from minor 1 on, 'p' from 2: in an older member they
-	 * are corruption. */
-	static const char *const types[] = { "ShRWDdcE", "ShRWDdkcE", "ShRWDdkcpE" };
+	/* 'k' exists from minor 1 on, 'p' from 2, 'P' from 3: in an older
+	 * member they are corruption. The pool view's first version wrote 'P'
+	 * lines under 1.2, so a 1.2 member may hold them too. */
+	static const char *const types[] = { "ShRWDdcE", "ShRWDdkcE", "ShRWDdkcpPE" };
 	bool known = known1 && strchr(types[r->minor < 2 ? r->minor : 2], type);
 	if (known && type != 'k')
 		r->sock_ok = false;   /* lines a newer minor added do not end the run */
@@ -850,6 +916,7 @@ static int parse_line(struct xg_reader *r, char *line, size_t len, struct xg_sam
 	switch (type) {
 	case 'h': return parse_h(r, out, err);
 	case 'R': return parse_R(r, out, err);
+	case 'P': return parse_P(r, out, err);
 	case 'W':
 		return parse_why(r, col(r, 1), out->host_why) ? 0 : bad_line(r, err, "bad 'W' line");
 	case 'D': return parse_D(r, err);
@@ -915,14 +982,24 @@ struct xg_reader *reader_open_fd(int fd, const char *path, uint64_t start, struc
 	return r;
 }
 
-struct xg_reader *reader_open(const char *path, struct xg_err *err)
+struct xg_reader *reader_open_at(const char *path, uint64_t off, struct xg_err *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		xg_fail_errno(err, errno, "%s", path);
 		return NULL;
 	}
-	return reader_open_fd(fd, path, 0, err);
+	return reader_open_fd(fd, path, off, err);
+}
+
+struct xg_reader *reader_open(const char *path, struct xg_err *err)
+{
+	return reader_open_at(path, 0, err);
+}
+
+uint64_t reader_member_offset(const struct xg_reader *r)
+{
+	return r->member_start;
 }
 
 int reader_next(struct xg_reader *r, const struct xg_sample *prev, struct xg_sample *out, struct xg_err *err)
@@ -985,6 +1062,7 @@ void reader_close(struct xg_reader *r)
 	free(r->mark);
 	free(r->kmark);
 	free(r->owner);
+	free(r->peer_ndom);
 	rec_prev_free(&r->prev);
 	sample_free(&r->empty);
 	free(r->path);

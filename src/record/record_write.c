@@ -364,6 +364,38 @@ static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg
 	rbuf_putc(b, '\n');
 }
 
+/* A pool's hosts, one 'P' line each, absolute values: the host's name,
+ * whether it answered, its facts and clocks, and how many of the domains
+ * that follow (in host order) are its. */
+static void put_peers(struct rec_buf *b, const struct xg_sample *s)
+{
+	size_t d = 0;
+	for (size_t i = 0; i < s->npeer; i++) {
+		const struct xg_peer *p = &s->peer[i];
+		const struct xg_host *h = &p->host;
+		size_t n = 0;
+		while (d + n < s->ndom && s->dom[d + n].host == i)
+			n++;
+		d += n;
+		rbuf_puts(b, "P\t");
+		rbuf_esc(b, p->name);
+		const uint64_t num[] = { p->stale, p->why, n, h->mono_ns, h->real_ns, h->pcpus, h->cpu_khz,
+			h->mem_total, h->mem_free, h->lost_records };
+		for (size_t k = 0; k < XG_ARRAY_LEN(num); k++) {
+			rbuf_putc(b, '\t');
+			rbuf_u64(b, num[k]);
+		}
+		rbuf_putc(b, '\t');
+		rbuf_hex(b, h->valid);
+		const char *str[] = { h->source, h->hypervisor, h->hostname, h->sched, h->cache_events };
+		for (size_t k = 0; k < XG_ARRAY_LEN(str); k++) {
+			rbuf_putc(b, '\t');
+			rbuf_esc(b, str[k]);
+		}
+		rbuf_putc(b, '\n');
+	}
+}
+
 static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 {
 	struct rec_buf *b = &r->text;
@@ -371,6 +403,7 @@ static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 	b->len = 0;
 	put_host(b, s, p);
 	put_pcpus(b, s, p);
+	put_peers(b, s);
 	uint64_t expect = 0;
 	for (size_t i = 0; i < s->ndom; i++) {
 		put_dom(r, s, &s->dom[i], expect);

@@ -28,6 +28,7 @@ static char group_key(enum xg_colgroup g, const struct xg_view *v)
 	case XG_GRP_CMT: return 'c';
 	case XG_GRP_CACHE:
 	case XG_GRP_CACHE_BD: return v->show_cache ? 'm' : 'c';
+	case XG_GRP_TREND: return 'g';
 	default: return 0;
 	}
 }
@@ -38,6 +39,9 @@ static void item(WINDOW *win, int y, int w, const struct xg_view *v, enum xg_col
 	char k = group_key(xg_columns[c].group, v);
 	if (c == XG_COL_NAME)
 		snprintf(note, sizeof(note), "always shown");
+	else if (!k && !view_group_visible(v, c))   /* no key shows them: HOST, VM */
+		snprintf(note, sizeof(note), "%s",
+			 xg_columns[c].group == XG_GRP_VM ? "KVM VMs only" : "pool view only");
 	else if (!view_group_visible(v, c))
 		snprintf(note, sizeof(note), "its group is off (%c)", k);
 	snprintf(line, sizeof(line), " [%c] %-11s %-21s %s", view_col_hidden(v, c) ? ' ' : 'x',

@@ -78,7 +78,7 @@ for args in "-b" "-o csv" "--explain"; do
 	./xgtop --daemon $args --replay "$tmp/fx.xgrec" 2>/dev/null
 	[ $? = 2 ] || fail "--daemon $args was not refused with status 2"
 done
-for a in 65536 '::1:9100' 'x:' 'abc'; do
+for a in 65536 '::1:9717' 'x:' 'abc'; do
 	./xgtop --daemon --export "$a" --replay "$tmp/fx.xgrec" 2>"$tmp/err"
 	[ $? = 2 ] || fail "--export $a was not refused with status 2"
 done

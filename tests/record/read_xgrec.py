@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """An independent reader of xgtop recordings, written from doc/recording.md
 only. Prints what `xgtop-gen --dump FILE` prints (with --pcpus: what
-`xgtop-gen --dump-pcpus FILE` prints for pCPU entries), so a test can compare."""
+`xgtop-gen --dump-pcpus FILE` prints for pCPU entries, with --hosts what
+`xgtop-gen --dump-hosts FILE` prints for a pool's hosts), so a test can
+compare. Domain values never depend on 'P' lines: what this prints for
+domains is what a reader that skips them (1.2 and older) decodes."""
 import gzip
 import re
 import sys
@@ -34,12 +37,36 @@ def why(col, base):
     return {int(f): int(r) for f, r in (x.split(b":") for x in col.split(b","))}
 
 
-def main(path, pcpus=False):
+def hexs(b):
+    return b.hex() if b else "-"
+
+
+def host_rows(n, cur):
+    rows = []
+    for i, h in enumerate(cur["hosts"]):
+        why = cur["reasons"][h["why"] - 1] if 0 < h["why"] <= len(cur["reasons"]) else b""
+        rows.append("\t".join([str(n), str(cur["host"]["mono"]), str(i), hexs(h["name"]), str(h["stale"]),
+                               hexs(why), str(len(h["ids"]))] + [str(x) for x in h["num"]] +
+                              ["%x" % h["valid"]] + [hexs(x) for x in h["text"]] +
+                              [",".join(str(x) for x in h["ids"]) or "-"]))
+    return rows
+
+
+def parse_P(c):
+    # a pool host: absolute values; the next ndom domains (in order) are its
+    c += [b""] * (18 - len(c))
+    return {"name": unesc(c[1]), "stale": int(c[2]), "why": int(c[3]), "ndom": int(c[4]),
+            "num": [int(x) for x in c[5:12]], "valid": int(c[12], 16),
+            "text": [unesc(x) for x in c[13:18]], "ids": []}
+
+
+def main(path, mode=None):
     data = gzip.open(path, "rb").read()
     fields = []
     prev = None
     out = []
     pout = []
+    hout = []
     n = 0
     for line in data.split(b"\n"):
         c = line.split(b"\t")
@@ -61,11 +88,13 @@ def main(path, pcpus=False):
             crc = zlib.crc32(line + b"\n")
             host = prev["host"] if prev else {"mono": 0}
             cur = {"host": {"mono": delta(c[3] if len(c) > 3 else b"", host["mono"])},
-                   "doms": [], "vcpus": [], "pcpus": []}
+                   "doms": [], "vcpus": [], "pcpus": [], "hosts": [],
+                   "reasons": prev["reasons"] if prev else []}
             ident = None
             continue
         if t == b"E":
             assert int(c[1], 16) == crc, "checksum"
+            hout += host_rows(n, cur)
             for p in cur["pcpus"]:
                 times = [str(p["t"][k]) if p["valid"] >> k & 1 else "-" for k in range(2)]
                 pout.append("\t".join([str(n), str(cur["host"]["mono"]), str(p["id"])] + times))
@@ -88,7 +117,11 @@ def main(path, pcpus=False):
             n += 1
             continue
         crc = zlib.crc32(line + b"\n", crc)
-        if t == b"D":
+        if t == b"R":
+            cur["reasons"] = [unesc(x) for x in c[1:]]
+        elif t == b"P" and minor >= 2:   # since 1.3, and in 1.2 members of the first pool builds
+            cur["hosts"].append(parse_P(c))
+        elif t == b"D":
             ident = (int(c[1]), int(c[2]), unesc(c[4] if len(c) > 4 else b""))
         elif t == b"d":
             c += [b""] * (9 + len(fields) + npmu - len(c))
@@ -116,6 +149,9 @@ def main(path, pcpus=False):
                 else:
                     d["v"].append(delta(col, b["v"][f]))
             cur["doms"].append(d)
+            owner = next((h for h in cur["hosts"] if len(h["ids"]) < h["ndom"]), None)
+            if owner:
+                owner["ids"].append(did)
         elif t == b"k" and minor >= 1:
             c += [b""] * (6 - len(c))
             d = cur["doms"][-1]
@@ -151,9 +187,14 @@ def main(path, pcpus=False):
                 s[2] = (base["s"][2] + delta(c[7][1:], rest)) & MASK
             cpu = s[0] if c[4] == b"=" else delta(c[4], base["cpu"])
             cur["vcpus"].append({"cpu": cpu, "s": s})
-    if pcpus:
+    if mode == "--pcpus":
         print("\t".join(["sample", "mono_ns", "pcpu", "busy_ns", "idle_ns"]))
         out = pout
+    elif mode == "--hosts":
+        print("\t".join(["sample", "mono_ns", "host", "name_hex", "stale", "why_hex", "ndom", "host_mono",
+                         "host_real", "pcpus", "cpu_khz", "mem_total", "mem_free", "lost", "valid", "source",
+                         "hypervisor", "hostname", "sched", "cache_events", "ids"]))
+        out = hout
     else:
         print("\t".join(["sample", "mono_ns", "id", "gen", "name_hex"] + fields + ["sockets"]))
     for r in out:
@@ -161,4 +202,4 @@ def main(path, pcpus=False):
 
 
 if __name__ == "__main__":
-    main(sys.argv[-1], "--pcpus" in sys.argv[1:-1])
+    main(sys.argv[-1], sys.argv[1] if len(sys.argv) > 2 else None)

@@ -64,6 +64,8 @@ struct opts {
 	bool steady, append, progress, stats, nopmu;
 	unsigned sockets;            /* per-socket CMT/MBM entries per domain */
 	unsigned long pcpus;         /* per-pCPU times (0 = none) */
+	unsigned long hosts;         /* a pool of this many hosts (0 = one host, no pool) */
+	bool vms;                    /* KVM VMs: the VM fields and the host's VM flag */
 };
 
 #define SOCK_MAX 8
@@ -144,6 +146,25 @@ static uint64_t inc(const struct opts *o, uint32_t id, uint32_t gen, unsigned wh
 	return (uint64_t)llround(rate * o->interval * (1.0 + jitter(o, id, gen, what, k)));
 }
 
+/* The VM fields are a KVM host's (--group vm): without --vms nothing
+ * measures them, as on Xen. */
+static bool vm_field(int f)
+{
+	return f == XG_F_EMU_NS || f == XG_F_VM_EXITS || f == XG_F_HALT_POLL_NS || f == XG_F_SWAP;
+}
+
+/* With --vms, domain i's emulator CPU is 1 + i mod 4 % of a pCPU, its
+ * exits 1000 * (1 + i mod 5) per second, its halt polling 2 * (i mod 3) %
+ * of a pCPU (counters), and (i mod 4) * 64 MiB of it is swapped out
+ * (fill_dom). */
+static void step_vm(const struct opts *o, unsigned long i, unsigned long k, struct dstate *st)
+{
+	uint32_t id = (uint32_t)i, g = st->gen;
+	st->v[XG_F_EMU_NS] += inc(o, id, g, 9, k, (1.0 + (double)(i % 4)) / 100 * 1e9);
+	st->v[XG_F_VM_EXITS] += inc(o, id, g, 10, k, 1000.0 * (double)(1 + i % 5));
+	st->v[XG_F_HALT_POLL_NS] += inc(o, id, g, 11, k, 2.0 * (double)(i % 3) / 100 * 1e9);
+}
+
 static void step_dom(const struct opts *o, unsigned long i, unsigned long k, const struct role *r,
                      struct dstate *st, uint64_t ival_ns)
 {
@@ -187,6 +208,8 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
 		st->sk[q][0] += sock_share(mbm, q, o->sockets);
 		st->sk[q][1] += sock_share(mbm * 8 / 10, q, o->sockets);
 	}
+	if (o->vms)
+		step_vm(o, i, k, st);
 }
 
 /* pCPU p's busy share in percent: 0, 10, .. 100, then again from 0. */
@@ -252,7 +275,7 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 		v[c].cpu_ns = v[c].sched_ns[0];
 	}
 	for (int f = 0; f < XG_F_COUNT; f++)
-		if (f != XG_F_SSID)
+		if (f != XG_F_SSID && (o->vms || !vm_field(f)))
 			dom_set(d, (enum xg_field)f, st->v[f]);
 	dom_set(d, XG_F_CPU_NS, sums[0]);
 	dom_set(d, XG_F_RUN_NS, sums[0]);
@@ -267,6 +290,8 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 	dom_set(d, XG_F_NETS, 1);
 	dom_set(d, XG_F_VBDS, 1);
 	dom_set(d, XG_F_L3_OCC, (uint64_t)(r->l3_mib * MIB));
+	if (o->vms)
+		dom_set(d, XG_F_SWAP, (i % 4) * 64 * MIB);
 	if (o->sockets) {
 		/* As Xen's CMT reader does: one entry per socket, the domain's
 		 * figures their sums; entries stay (invalid) when the CPU lacks
@@ -307,6 +332,39 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 	(void)k;
 }
 
+/* A pool (--hosts N), as the remote source builds one: domain i goes to
+ * host i * N / domains, ids counted from 0 again on each host (so hosts
+ * share ids, as separate machines do), one peer entry per host with its
+ * own clocks. Host 1 misses every fifth refresh: it is stale, with a
+ * reason, and keeps the clocks of its last answer. */
+static void fill_peers(const struct opts *o, struct xg_sample *s, unsigned long k, uint64_t ival)
+{
+	unsigned long n = o->domains ? o->domains : 1, N = o->hosts;
+	for (size_t j = 0; j < s->ndom; j++) {
+		struct xg_dom *d = &s->dom[j];
+		unsigned long i = d->id, h = i * N / n;
+		d->host = (uint16_t)h;
+		d->id = (uint32_t)(i - (h * n + N - 1) / N);
+	}
+	for (unsigned long h = 0; h < N; h++) {
+		char name[32];
+		snprintf(name, sizeof(name), "gen-%lu", h);
+		struct xg_peer *p = sample_add_peer(s, name);
+		p->stale = h == 1 && k % 5 == 4;
+		if (p->stale)
+			p->why = sample_reason(s, "host gen-1: no answer (xgtop-gen)");
+		unsigned long at = p->stale ? k - 1 : k;
+		p->host = s->host;
+		p->host.self_cpu_ns = 0;   /* not a pool host's figure */
+		p->host.valid &= ~(1u << XG_H_SELF_CPU);
+		p->host.mono_ns = 2000000000000ull * (h + 1) + at * ival;
+		p->host.real_ns = s->host.real_ns - (k - at) * ival;
+		p->host.mem_total = (h + 1) * 32 * GIB;
+		p->host.mem_free = (h + 1) * GIB;
+		snprintf(p->host.hostname, sizeof(p->host.hostname), "%s", name);
+	}
+}
+
 static int generate(const struct opts *o, const char *out)
 {
 	struct xg_err err = { 0 };
@@ -342,7 +400,8 @@ static int generate(const struct opts *o, const char *out)
 		s.host.mem_total = n <= 64 ? 64 * GIB : 16384 * GIB;
 		self += 2000000 + 2000 * n;
 		s.host.self_cpu_ns = self;
-		s.host.valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_MEM | 1u << XG_H_SELF_CPU;
+		s.host.valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_MEM | 1u << XG_H_SELF_CPU |
+			       (o->vms ? 1u << XG_H_VMS : 0);
 		sample_invalid_all(&s, XG_F_SSID, "no XSM/FLASK policy (xgtop-gen)");
 		fill_pcpus(o, &s, pc, k, ival);
 		uint64_t used = 0;
@@ -366,6 +425,8 @@ static int generate(const struct opts *o, const char *out)
 			used += s.dom[s.ndom - 1].v[XG_F_MEM];
 		}
 		s.host.mem_free = s.host.mem_total > used ? s.host.mem_total - used : 0;
+		if (o->hosts)
+			fill_peers(o, &s, k, ival);
 		uint64_t t0 = xg_now_mono_ns();
 		int arc = recorder_append(rec, k ? &last : NULL, &s, &err);
 		append_ns += xg_now_mono_ns() - t0;
@@ -403,7 +464,7 @@ static int generate(const struct opts *o, const char *out)
 	return 0;
 }
 
-enum readback { RB_VERIFY, RB_DUMP, RB_DUMP_PCPUS };
+enum readback { RB_VERIFY, RB_DUMP, RB_DUMP_PCPUS, RB_DUMP_HOSTS };
 
 /* A TSV value: the number, or '-' when not measured. */
 static void put_value(bool valid, uint64_t v)
@@ -452,6 +513,50 @@ static void dump_pcpus(unsigned long n, const struct xg_sample *sp)
 	}
 }
 
+static void put_hex(const char *s)
+{
+	printf("\t");
+	if (!*s)
+		printf("-");
+	for (; *s; s++)
+		printf("%02x", (unsigned char)*s);
+}
+
+/* One line per pool host: sample mono_ns host name_hex stale why_hex ndom
+ * mono real pcpus cpu_khz mem_total mem_free lost valid(hex), its five
+ * texts in hex ('-' = empty), and the ids of its domains in order. */
+static void dump_hosts(unsigned long n, const struct xg_sample *sp)
+{
+	for (size_t i = 0; i < sp->npeer; i++) {
+		const struct xg_peer *p = &sp->peer[i];
+		const struct xg_host *h = &p->host;
+		size_t nd = 0;
+		for (size_t j = 0; j < sp->ndom; j++)
+			nd += sp->dom[j].host == i;
+		printf("%lu\t%" PRIu64 "\t%zu", n, sp->host.mono_ns, i);
+		put_hex(p->name);
+		printf("\t%u", p->stale);
+		put_hex(p->why && p->why < sp->nreason ? sp->reason[p->why] : "");
+		printf("\t%zu", nd);
+		const uint64_t num[] = { h->mono_ns, h->real_ns, h->pcpus, h->cpu_khz, h->mem_total,
+			h->mem_free, h->lost_records };
+		for (size_t k = 0; k < XG_ARRAY_LEN(num); k++)
+			printf("\t%" PRIu64, num[k]);
+		printf("\t%" PRIx64, h->valid);
+		const char *text[] = { h->source, h->hypervisor, h->hostname, h->sched, h->cache_events };
+		for (size_t k = 0; k < XG_ARRAY_LEN(text); k++)
+			put_hex(text[k]);
+		printf("\t");
+		const char *sep = "";
+		for (size_t j = 0; j < sp->ndom; j++)
+			if (sp->dom[j].host == i) {
+				printf("%s%u", sep, sp->dom[j].id);
+				sep = ",";
+			}
+		printf("%s\n", *sep ? "" : "-");
+	}
+}
+
 static int read_back(const char *path, enum readback mode)
 {
 	struct xg_err err = { 0 };
@@ -474,12 +579,18 @@ static int read_back(const char *path, enum readback mode)
 	}
 	if (mode == RB_DUMP_PCPUS)
 		printf("sample\tmono_ns\tpcpu\tbusy_ns\tidle_ns\n");
+	if (mode == RB_DUMP_HOSTS)
+		printf("sample\tmono_ns\thost\tname_hex\tstale\twhy_hex\tndom\thost_mono\thost_real\tpcpus\t"
+		       "cpu_khz\tmem_total\tmem_free\tlost\tvalid\tsource\thypervisor\thostname\tsched\t"
+		       "cache_events\tids\n");
 	while ((rc = reader_next(r, n ? &sv[(n - 1) & 1] : NULL, &sv[n & 1], &err)) == 0) {
 		const struct xg_sample *sp = &sv[n & 1];
 		if (mode == RB_DUMP)
 			dump_doms(n, sp);
 		else if (mode == RB_DUMP_PCPUS)
 			dump_pcpus(n, sp);
+		else if (mode == RB_DUMP_HOSTS)
+			dump_hosts(n, sp);
 		n++;
 		last = sp->ndom;
 		doms += sp->ndom;
@@ -500,9 +611,10 @@ static int read_back(const char *path, enum readback mode)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
-	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--slow MS] [--progress]\n"
-	           "                 [--stats] [--append] OUT\n"
-	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE\n"
+	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms]\n"
+	           "                 [--slow MS]\n"
+	           "                 [--progress] [--stats] [--append] OUT\n"
+	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE | --dump-hosts FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
 }
 
@@ -519,13 +631,19 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		double d;
 		uint64_t u;
-		if (!strcmp(a, "--verify") || !strcmp(a, "--dump") || !strcmp(a, "--dump-pcpus")) {
+		static const struct { const char *opt; enum readback mode; } rb[] = {
+			{ "--verify", RB_VERIFY }, { "--dump", RB_DUMP }, { "--dump-pcpus", RB_DUMP_PCPUS },
+			{ "--dump-hosts", RB_DUMP_HOSTS },
+		};
+		size_t m = 0;
+		while (m < XG_ARRAY_LEN(rb) && strcmp(a, rb[m].opt))
+			m++;
+		if (m < XG_ARRAY_LEN(rb)) {
 			if (!v) {
 				usage(stderr);
 				return 2;
 			}
-			return read_back(v, !strcmp(a, "--dump") ? RB_DUMP : !strcmp(a, "--dump-pcpus") ? RB_DUMP_PCPUS
-												     : RB_VERIFY);
+			return read_back(v, rb[m].mode);
 		} else if (!strcmp(a, "--domains") && v && xg_parse_u64(v, &u) && u <= 1000000) {
 			o.domains = (unsigned long)u;
 		} else if (!strcmp(a, "--samples") && v && xg_parse_u64(v, &u)) {
@@ -538,6 +656,8 @@ int main(int argc, char **argv)
 			o.sockets = (unsigned)u;
 		} else if (!strcmp(a, "--pcpus") && v && xg_parse_u64(v, &u) && u <= 65536) {
 			o.pcpus = (unsigned long)u;
+		} else if (!strcmp(a, "--hosts") && v && xg_parse_u64(v, &u) && u >= 1 && u <= 64) {
+			o.hosts = (unsigned long)u;
 		} else if (!strcmp(a, "--slow") && v && xg_parse_u64(v, &u)) {
 			o.slow_ms = (long)u;
 		} else if (!strcmp(a, "--steady")) {
@@ -548,6 +668,9 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--nopmu")) {
 			o.nopmu = true;
+			continue;
+		} else if (!strcmp(a, "--vms")) {
+			o.vms = true;
 			continue;
 		} else if (!strcmp(a, "--stats")) {
 			o.stats = true;

@@ -2,8 +2,8 @@
 /* Debug tool for the Linux source: collects twice (DELAY seconds apart),
  * prints each domain's raw counters, reasons, the run/wait/blocked split of
  * the interval and the cost of the second collect.
- * Usage: xgtop-linux-dump [cgroup|process|auto] [DELAY] [ID...]
- *        xgtop-linux-dump bench [cgroup|process|auto] [N]
+ * Usage: xgtop-linux-dump [vm|cgroup|process|auto] [DELAY] [ID...]
+ *        xgtop-linux-dump bench [vm|cgroup|process|auto] [N]
  * bench: N collects back to back, prints the mean CPU cost of one. */
 #include "xgtop/linux/linux.h"
 #include "xgtop/core/source.h"
@@ -64,14 +64,17 @@ static void count_tasks(size_t *np, size_t *nt)
 		closedir(d);
 }
 
+static enum xg_group group_of(const char *s)
+{
+	return !strcmp(s, "cgroup") ? XG_GROUP_CGROUP : !strcmp(s, "process") ? XG_GROUP_PROCESS
+		: !strcmp(s, "vm") ? XG_GROUP_VM : XG_GROUP_AUTO;
+}
+
 static int bench(int argc, char **argv)
 {
 	struct xg_config cfg;
 	config_defaults(&cfg);
-	if (argc > 2 && !strcmp(argv[2], "cgroup"))
-		cfg.group = XG_GROUP_CGROUP;
-	else if (argc > 2 && !strcmp(argv[2], "process"))
-		cfg.group = XG_GROUP_PROCESS;
+	cfg.group = group_of(argc > 2 ? argv[2] : "auto");
 	int n = argc > 3 ? atoi(argv[3]) : 50;
 	struct xg_err err = { 0 };
 	struct xg_source *src;
@@ -107,10 +110,7 @@ int main(int argc, char **argv)
 		return bench(argc, argv);
 	struct xg_config cfg;
 	config_defaults(&cfg);
-	if (argc > 1 && !strcmp(argv[1], "cgroup"))
-		cfg.group = XG_GROUP_CGROUP;
-	else if (argc > 1 && !strcmp(argv[1], "process"))
-		cfg.group = XG_GROUP_PROCESS;
+	cfg.group = group_of(argc > 1 ? argv[1] : "auto");
 	double delay = argc > 2 ? atof(argv[2]) : 1.0;
 	struct xg_err err = { 0 };
 	struct xg_source *src;
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 		static const enum xg_field show[] = { XG_F_CPU_NS, XG_F_VCPUS, XG_F_MEM, XG_F_MAXMEM,
 			XG_F_DISK_RD_BYTES, XG_F_DISK_WR_BYTES, XG_F_DISK_RD_OPS, XG_F_DISK_WR_OPS,
 			XG_F_RUN_NS, XG_F_WAIT_NS, XG_F_BLK_NS, XG_F_OFF_NS, XG_F_NET_RX_BYTES, XG_F_LLC_REF,
-			XG_F_L3_OCC };
+			XG_F_L3_OCC, XG_F_VCPUS_MAX, XG_F_EMU_NS, XG_F_VM_EXITS, XG_F_HALT_POLL_NS, XG_F_SWAP };
 		for (size_t k = 0; k < XG_ARRAY_LEN(show); k++)
 			field(&b, d, show[k]);
 		if (p && !memcmp(p->handle, d->handle, 16) && dom_has(d, XG_F_RUN_NS) && dom_has(p, XG_F_RUN_NS)) {

@@ -18,6 +18,7 @@
 #include "tmpdir.h"
 #include "xgtop/core/config.h"
 #include "xgtop/core/source.h"
+#include "xgtop/engine/engine.h"
 
 extern const struct xg_source_ops source_replay_ops;
 
@@ -28,6 +29,43 @@ static uint64_t rnd(uint64_t *st)
 	*st ^= *st >> 7;
 	*st ^= *st << 17;
 	return *st;
+}
+
+/* Samples of this seed are a pool (--source remote): see make_pool. */
+#define POOL_SEED 5
+
+/* Spreads the domains of s over 1 to 3 hosts (the number changes), in
+ * contiguous runs as the remote source makes them, their ids counted
+ * from 0 again on each host, so hosts share ids. Host names need escaping;
+ * host 1 is sometimes stale, with a reason; each host has its own clocks
+ * and facts (no self CPU time: not a pool host's figure). */
+static void make_pool(struct xg_sample *s, unsigned k)
+{
+	size_t nh = 1 + k % 3, first = 0;
+	for (size_t i = 0; i < s->ndom; i++) {
+		uint16_t h = (uint16_t)(i * nh / s->ndom);
+		if (i && h != s->dom[i - 1].host)
+			first = i;
+		s->dom[i].host = h;
+		s->dom[i].id = (uint32_t)(i - first) * 3;
+	}
+	for (size_t h = 0; h < nh; h++) {
+		char name[32];
+		if (h == 2)
+			snprintf(name, sizeof(name), "c\tab\t%u\\", k);
+		else
+			snprintf(name, sizeof(name), "host-%zu", h);
+		struct xg_peer *p = sample_add_peer(s, name);
+		p->host = s->host;
+		p->host.self_cpu_ns = 0;
+		p->host.mono_ns = s->host.mono_ns - h * 777;
+		p->host.pcpus = (uint32_t)(4 << h);
+		p->host.lost_records = h == 1 ? k : 0;
+		snprintf(p->host.hostname, sizeof(p->host.hostname), "%s", name);
+		p->stale = h == 1 && k % 4 == 3;
+		if (p->stale)
+			p->why = sample_reason(s, "host-1: no answer (test)");
+	}
 }
 
 /* A sample exercising every field kind: extreme numbers, counters that go
@@ -51,7 +89,7 @@ static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
 	s->host.mem_free = rnd(&st) % 1000;
 	s->host.self_cpu_ns = k * 12345;
 	s->host.lost_records = k % 4 ? 0 : UINT64_MAX;
-	s->host.valid = k % 3 ? 0x1f : 0x3;
+	s->host.valid = k % 3 ? (k % 2 ? 0x1f | 1u << XG_H_VMS : 0x1f) : 0x3;
 	if (k % 4 != 1)
 		sample_invalid_all(s, XG_F_SSID, k % 4 ? "no XSM" : "no XSM\tat all\\");
 	if (k % 6 == 2)
@@ -140,13 +178,19 @@ static void make_sample(struct xg_sample *s, unsigned k, uint64_t seed)
 			d->v[XG_F_OFF_NS] = sum[4];
 		}
 	}
+	if (seed == POOL_SEED)
+		make_pool(s, k);
 	if (k % 11 == 10) {
 		/* Out of order, a duplicate id and a slice pointing past the end:
-		 * the recorder must keep what it was given. */
+		 * the recorder must keep what it was given. In a pool the hosts
+		 * stay in order (the recorder counts each host's domains). */
 		struct xg_dom t = s->dom[0];
 		s->dom[0] = s->dom[1];
 		s->dom[1] = t;
+		s->dom[1].host = s->dom[0].host;
+		s->dom[0].host = t.host;
 		struct xg_dom *d = sample_add_dom(s, s->dom[2].id);
+		d->host = (uint16_t)(s->npeer ? s->npeer - 1 : 0);
 		d->vcpu_first = 1;
 		d->vcpu_count = 1000;
 		d->v[XG_F_CPU_NS] = 77;
@@ -165,22 +209,34 @@ static uint32_t socks_of(const struct xg_sample *s, const struct xg_dom *d, cons
 	return d->sock_count;
 }
 
+static void assert_same_host(const struct xg_host *a, const struct xg_host *b)
+{
+	assert_string_equal(a->source, b->source);
+	assert_string_equal(a->hypervisor, b->hypervisor);
+	assert_string_equal(a->hostname, b->hostname);
+	assert_string_equal(a->sched, b->sched);
+	assert_string_equal(a->cache_events, b->cache_events);
+	assert_true(a->mono_ns == b->mono_ns);
+	assert_true(a->real_ns == b->real_ns);
+	assert_true(a->pcpus == b->pcpus);
+	assert_true(a->cpu_khz == b->cpu_khz);
+	assert_true(a->mem_total == b->mem_total);
+	assert_true(a->mem_free == b->mem_free);
+	assert_true(a->self_cpu_ns == b->self_cpu_ns);
+	assert_true(a->lost_records == b->lost_records);
+	assert_true(a->valid == b->valid);
+}
+
 static void assert_same(const struct xg_sample *a, const struct xg_sample *b)
 {
-	assert_string_equal(a->host.source, b->host.source);
-	assert_string_equal(a->host.hypervisor, b->host.hypervisor);
-	assert_string_equal(a->host.hostname, b->host.hostname);
-	assert_string_equal(a->host.sched, b->host.sched);
-	assert_string_equal(a->host.cache_events, b->host.cache_events);
-	assert_true(a->host.mono_ns == b->host.mono_ns);
-	assert_true(a->host.real_ns == b->host.real_ns);
-	assert_true(a->host.pcpus == b->host.pcpus);
-	assert_true(a->host.cpu_khz == b->host.cpu_khz);
-	assert_true(a->host.mem_total == b->host.mem_total);
-	assert_true(a->host.mem_free == b->host.mem_free);
-	assert_true(a->host.self_cpu_ns == b->host.self_cpu_ns);
-	assert_true(a->host.lost_records == b->host.lost_records);
-	assert_true(a->host.valid == b->host.valid);
+	assert_same_host(&a->host, &b->host);
+	assert_int_equal(a->npeer, b->npeer);
+	for (size_t i = 0; i < a->npeer; i++) {
+		assert_string_equal(a->peer[i].name, b->peer[i].name);
+		assert_int_equal(a->peer[i].stale, b->peer[i].stale);
+		assert_int_equal(a->peer[i].why, b->peer[i].why);
+		assert_same_host(&a->peer[i].host, &b->peer[i].host);
+	}
 	assert_int_equal(a->nreason, b->nreason);
 	for (size_t i = 1; i < a->nreason; i++)
 		assert_string_equal(a->reason[i], b->reason[i]);
@@ -197,6 +253,7 @@ static void assert_same(const struct xg_sample *a, const struct xg_sample *b)
 	for (size_t i = 0; i < a->ndom; i++) {
 		const struct xg_dom *x = &a->dom[i], *y = &b->dom[i];
 		assert_int_equal(x->id, y->id);
+		assert_int_equal(x->host, y->host);
 		assert_memory_equal(x->handle, y->handle, 16);
 		assert_int_equal(x->gen, y->gen);
 		assert_string_equal(x->name, y->name);
@@ -329,6 +386,14 @@ static void round_trip(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(n, 300);
 	assert_int_equal(torn, 0);
+	/* A pool: hosts sharing ids, a stale one, beside pCPU lines. */
+	p = tmp("pool.xgrec");
+	unlink(p);
+	write_n(p, 0, 60, 17, POOL_SEED, NULL);
+	n = read_all(p, 0, POOL_SEED, &torn, &err);
+	if (n < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(n, 60);
 }
 
 /* The reader decodes against the caller's previous sample; handing it
@@ -577,28 +642,44 @@ static void newer_minor_is_readable(void **state)
 
 /* A member's header of version 1.MINOR and one sample: the S line (with
  * s_tail after its mono column), the lines pre, a 'D' + 'd' for domain 5,
- * the lines given, and the E line with the right CRC. */
-static void member_sample(struct rec_buf *b, unsigned minor, const char *s_tail, const char *pre,
-                          const char *lines)
+ * the lines given, and the E line with the right CRC. With s_tail NULL,
+ * the sample's lines are pre alone (then its E line). */
+static void member_header(struct rec_buf *b, unsigned minor, int nfields)
 {
 	char hdr[64];
 	snprintf(hdr, sizeof(hdr), "xgtop-recording\t1\t%u\txgtop 0.0.9\nfields", minor);
 	rbuf_puts(b, hdr);
-	for (int f = 0; f < XG_F_COUNT; f++) {
+	for (int f = 0; f < nfields; f++) {
 		rbuf_putc(b, '\t');
 		rbuf_puts(b, field_name((enum xg_field)f));
 	}
 	rbuf_puts(b, "\npmu\n");
-	size_t s0 = b->len;
-	rbuf_puts(b, "S\t1\t0\t100");
-	rbuf_puts(b, s_tail);
-	rbuf_putc(b, '\n');
-	rbuf_puts(b, pre);
-	rbuf_puts(b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nd\t5\t\t1\t\t\t\t\t\t42\n");
-	rbuf_puts(b, lines);
+}
+
+/* The E line of the sample whose lines start at offset s0 of b. */
+static void member_end(struct rec_buf *b, size_t s0)
+{
 	char e[32];
 	snprintf(e, sizeof(e), "E\t%08lx\n", crc32(0, (const unsigned char *)b->p + s0, (uInt)(b->len - s0)));
 	rbuf_puts(b, e);
+}
+
+static void member_sample(struct rec_buf *b, unsigned minor, const char *s_tail, const char *pre,
+                          const char *lines)
+{
+	member_header(b, minor, XG_F_COUNT);
+	size_t s0 = b->len;
+	if (!s_tail) {   /* pre is the whole sample */
+		rbuf_puts(b, pre);
+	} else {
+		rbuf_puts(b, "S\t1\t0\t100");
+		rbuf_puts(b, s_tail);
+		rbuf_putc(b, '\n');
+		rbuf_puts(b, pre);
+		rbuf_puts(b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nd\t5\t\t1\t\t\t\t\t\t42\n");
+		rbuf_puts(b, lines);
+	}
+	member_end(b, s0);
 }
 
 static void member_text(struct rec_buf *b, unsigned minor, const char *lines)
@@ -664,6 +745,108 @@ static void pcpu_lines(void **state)
 	for (size_t i = 0; i < XG_ARRAY_LEN(bad); i++) {
 		member_sample(&b, bad[i].minor, bad[i].tail, bad[i].pre, bad[i].lines);
 		read_member(&b, bad[i].file, &s, bad[i].want);
+	}
+	rbuf_free(&b);
+	sample_free(&s);
+}
+
+/* A two-host pool sample whose hosts both have domain 5, with a pCPU line
+ * and host b stale. The pieces let pool_lines move and break them. */
+#define POOL_S(ndom) "S\t" #ndom "\t0\t100\t\t\t\t\t\t\t\t\t1\nR\thost b: no answer\np\t0\t3\t7\t9\n"
+#define POOL_PA "P\ta\t0\t0\t1\t500\t600\t4\t2400000\t1000\t10\t0\t7\tlinux\tLinux 6.1\ta\t\t\n"
+#define POOL_PB "P\tb\\x09c\t1\t1\t1\t700\t800\t8\t2400000\t2000\t20\t3\t5\txen\tXen 4.17\tb\tcredit2\tLLC\n"
+#define POOL_DA "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nd\t5\t\t1\t\t\t\t\t\t42\n"
+#define POOL_DB "D\t5\t0\t0f0e0d0c0b0a09080706050403020100\tdb\nd\t5\t\t1\t\t\t\t\t\t43\n"
+
+/* Version 1.3: 'P' lines name a pool's hosts and say how many of the
+ * domains that follow, in order, are each one's; two hosts may both have
+ * a domain 5. The pool view's first builds wrote them under 1.2, so a 1.2
+ * member may hold them too; a 1.1 member may not. */
+static void pool_lines(void **state)
+{
+	(void)state;
+	struct rec_buf b = { 0 };
+	struct xg_sample s;
+	sample_init(&s);
+	for (unsigned minor = 2; minor <= 3; minor++) {
+		member_sample(&b, minor, NULL, POOL_S(2) POOL_PA POOL_PB POOL_DA POOL_DB, NULL);
+		read_member(&b, "pool.xgrec", &s, NULL);
+		assert_int_equal(s.npcpu, 1);
+		assert_true(s.pcpu[0].ns[XG_PC_BUSY] == 7 && s.pcpu[0].ns[XG_PC_IDLE] == 9);
+		assert_int_equal(s.npeer, 2);
+		assert_string_equal(s.peer[0].name, "a");
+		assert_int_equal(s.peer[0].stale, 0);
+		assert_true(s.peer[0].host.mono_ns == 500 && s.peer[0].host.real_ns == 600);
+		assert_true(s.peer[0].host.pcpus == 4 && s.peer[0].host.mem_total == 1000);
+		assert_true(s.peer[0].host.valid == 7);
+		assert_string_equal(s.peer[0].host.source, "linux");
+		assert_string_equal(s.peer[1].name, "b\tc");
+		assert_int_equal(s.peer[1].stale, 1);
+		assert_string_equal(s.reason[s.peer[1].why], "host b: no answer");
+		assert_true(s.peer[1].host.lost_records == 3 && s.peer[1].host.mem_free == 20);
+		assert_string_equal(s.peer[1].host.sched, "credit2");
+		assert_string_equal(s.peer[1].host.cache_events, "LLC");
+		assert_int_equal(s.ndom, 2);
+		assert_int_equal(s.dom[0].host, 0);
+		assert_string_equal(s.dom[0].name, "web");
+		assert_int_equal(s.dom[1].host, 1);
+		assert_int_equal(s.dom[1].id, 5);
+		assert_string_equal(s.dom[1].name, "db");
+		assert_true(s.dom[1].v[XG_F_CPU_NS] == 43);
+	}
+	static const struct { unsigned minor; const char *text, *file, *want; } bad[] = {
+		{ 1, "S\t1\t0\t100\n" POOL_PA POOL_DA, "P11.xgrec", "unknown line type 'P'" },
+		{ 3, POOL_S(2) POOL_PA POOL_DA POOL_PB POOL_DB, "Pafter.xgrec", "bad 'P' line (or one after the domains)" },
+		{ 3, POOL_S(2) POOL_PA "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\n" POOL_PB,
+		  "PafterD.xgrec", "bad 'P' line" },
+		{ 3, POOL_S(3) POOL_PA POOL_PB POOL_DA POOL_DB "D\t6\t0\t00000000000000000000000000000000\tx\nd\t6\t\t1\n",
+		  "Pmore.xgrec",
+		  "more domains than the 'P' lines count" },
+		{ 3, POOL_S(1) "P\ta\t2\t0\t1\t500\t600\t4\t1\t1\t1\t0\t7\tx\tx\tx\tx\tx\n" POOL_DA,
+		  "Pstale.xgrec", "bad number on the 'P' line" },
+		{ 3, POOL_S(1) "P\ta\t0\t0\t1\n" POOL_DA, "Pshort.xgrec", "bad 'P' line" },
+	};
+	for (size_t i = 0; i < XG_ARRAY_LEN(bad); i++) {
+		member_sample(&b, bad[i].minor, NULL, bad[i].text, NULL);
+		read_member(&b, bad[i].file, &s, bad[i].want);
+	}
+	rbuf_free(&b);
+	sample_free(&s);
+}
+
+/* Version 1.4: the VM fields follow ssid on the 'fields' line and bit 5 of
+ * the host's valid mask says the domains are VMs. A 1.3 member's 'fields'
+ * line ends at ssid, so its domains have no VM figures, even where a mask
+ * claims them; the KVM work's first builds wrote the 1.4 fields under 1.2. */
+static void vm_fields(void **state)
+{
+	(void)state;
+	static const struct { unsigned minor; int nfields; bool vm; } v[] = {
+		{ 4, XG_F_COUNT, true }, { 2, XG_F_COUNT, true }, { 3, XG_F_SSID + 1, false },
+	};
+	struct rec_buf b = { 0 };
+	struct xg_sample s;
+	sample_init(&s);
+	for (size_t i = 0; i < XG_ARRAY_LEN(v); i++) {
+		member_header(&b, v[i].minor, v[i].nfields);
+		size_t s0 = b.len;
+		/* S: ... mono real pcpus khz mem mem self lost valid */
+		rbuf_puts(&b, v[i].vm ? "S\t1\t0\t100\t\t\t\t\t\t\t\t20\n" : "S\t1\t0\t100\t\t\t\t\t\t\t\t3\n");
+		/* domain 5: cpu_ns 42, then (1.4) emu_ns 7, vm_exits 8,
+		 * halt_poll_ns 9, swap_bytes 4096; valid bits 0 and 32-35 */
+		rbuf_puts(&b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tvm\nd\t5\t\tf00000001\t\t\t\t\t\t42");
+		for (int f = XG_F_CPU_NS + 1; f < XG_F_EMU_NS; f++)
+			rbuf_putc(&b, '\t');
+		rbuf_puts(&b, v[i].vm ? "\t7\t8\t9\t4096\n" : "\n");
+		member_end(&b, s0);
+		read_member(&b, "vm.xgrec", &s, NULL);
+		assert_int_equal(host_has(&s.host, XG_H_VMS), v[i].vm);
+		assert_int_equal(s.ndom, 1);
+		const struct xg_dom *d = &s.dom[0];
+		assert_true(d->v[XG_F_CPU_NS] == 42);
+		assert_int_equal(d->valid, v[i].vm ? 0xf00000001ull : 1);
+		assert_true(d->v[XG_F_EMU_NS] == (v[i].vm ? 7 : 0) && d->v[XG_F_VM_EXITS] == (v[i].vm ? 8 : 0));
+		assert_true(d->v[XG_F_HALT_POLL_NS] == (v[i].vm ? 9 : 0) && d->v[XG_F_SWAP] == (v[i].vm ? 4096 : 0));
 	}
 	rbuf_free(&b);
 	sample_free(&s);
@@ -925,15 +1108,23 @@ static void write_error_stops(void **state)
 	sample_free(&s);
 }
 
+/* A fresh recording of n samples (gzip members of member samples each) and
+ * a configuration that replays it. */
+static void replay_cfg(struct xg_config *cfg, const char *name, unsigned n, unsigned member,
+		       uint64_t seed)
+{
+	const char *p = tmp(name);
+	unlink(p);
+	write_n(p, 0, n, member, seed, NULL);
+	config_defaults(cfg);
+	cfg->replay = p;
+}
+
 static void replay_source(void **state)
 {
 	(void)state;
-	const char *p = tmp("replay.xgrec");
-	unlink(p);
-	write_n(p, 0, 12, 5, 8, NULL);
 	struct xg_config cfg;
-	config_defaults(&cfg);
-	cfg.replay = p;
+	replay_cfg(&cfg, "replay.xgrec", 12, 5, 8);
 	struct xg_err err = { 0 };
 	const struct xg_source_ops *ops = &source_replay_ops;
 	assert_false(ops->probe());
@@ -972,6 +1163,101 @@ static void replay_source(void **state)
 	assert_non_null(strstr(err.msg, "not an xgtop recording"));
 }
 
+/* Stepping back: the source reads again from the member start before the
+ * sample asked for; every sample after a seek is the one written. */
+static void replay_seek(void **state)
+{
+	(void)state;
+	struct xg_config cfg;
+	replay_cfg(&cfg, "seek.xgrec", 12, 5, 9);
+	struct xg_err err = { 0 };
+	const struct xg_source_ops *ops = &source_replay_ops;
+	struct xg_source *src;
+	if (ops->open(&src, &cfg, &err) < 0)
+		fail_msg("%s", err.msg);
+	struct xg_sample s[2], want;
+	sample_init(&s[0]);
+	sample_init(&s[1]);
+	sample_init(&want);
+	for (unsigned k = 0; k < 12; k++)
+		assert_int_equal(ops->collect(src, &s[k & 1], &err), XG_COLLECT_OK);
+	static const unsigned to[] = { 7, 0, 11, 5, 4, 10, 3 };
+	for (size_t i = 0; i < XG_ARRAY_LEN(to); i++) {
+		if (ops->seek(src, to[i], &err) < 0)
+			fail_msg("%s", err.msg);
+		for (unsigned k = to[i]; k < to[i] + 3 && k < 12; k++) {
+			sample_clear(&s[k & 1]);
+			assert_int_equal(ops->collect(src, &s[k & 1], &err), XG_COLLECT_OK);
+			make_sample(&want, k, 9);
+			assert_same(&s[k & 1], &want);
+		}
+	}
+	ops->close(src);
+	sample_free(&s[0]);
+	sample_free(&s[1]);
+	sample_free(&want);
+}
+
+/* The engine stepped back to sample k shows what an engine that played up
+ * to k shows: the same rows and the same history. */
+static void engine_seek_matches_play(void **state)
+{
+	(void)state;
+	struct xg_config cfg;
+	replay_cfg(&cfg, "eseek.xgrec", 14, 4, 3);
+	cfg.speed = 0;
+	struct xg_err err = { 0 };
+	struct xg_engine a, b;
+	assert_int_equal(engine_open(&a, &cfg, &err), 0);
+	engine_history_on(&a, 3);
+	for (int k = 0; k < 13; k++)
+		assert_int_equal(engine_step(&a, &err), 0);
+	for (uint64_t k = 0; k < 13; k += 5) {
+		if (engine_seek(&a, k, &err) < 0)
+			fail_msg("%s", err.msg);
+		assert_int_equal(engine_open(&b, &cfg, &err), 0);
+		engine_history_on(&b, 3);
+		for (uint64_t j = 0; j <= k; j++)
+			assert_int_equal(engine_step(&b, &err), 0);
+		assert_int_equal(a.nsamples, b.nsamples);
+		assert_int_equal(a.table.n, b.table.n);
+		for (size_t i = 0; i < a.table.n; i++) {
+			assert_int_equal(a.table.rows[i].valid, b.table.rows[i].valid);
+			for (int c = 0; c < XG_COL_COUNT; c++)
+				if (row_has(&a.table.rows[i], (enum xg_col)c))
+					assert_true(a.table.rows[i].v[c] == b.table.rows[i].v[c]);
+		}
+		assert_int_equal(a.hist->n, b.hist->n);
+		assert_int_equal(a.hist->first, b.hist->first);
+		assert_int_equal(a.hist->ndom, b.hist->ndom);
+		for (size_t i = 0; i < a.table.ndom_rows; i++) {
+			float va[8], vb[8];
+			long sa = hist_find(a.hist, &a.table.rows[i]), sb = hist_find(b.hist, &b.table.rows[i]);
+			for (int k = 0; k < XG_HIST_NCOLS; k++) {
+				size_t n = hist_values(a.hist, sa, k, va, 8);
+				assert_int_equal(n, hist_values(b.hist, sb, k, vb, 8));
+				assert_memory_equal(va, vb, n * sizeof(float));
+			}
+		}
+		engine_close(&b);
+	}
+	/* Forward again from there, and to the end. */
+	int rc;
+	while ((rc = engine_step(&a, &err)) == 0)
+		;
+	assert_int_equal(rc, 1);
+	assert_int_equal(a.nsamples, 14);
+	engine_close(&a);
+	/* A recorder in the way: refused, nothing read. */
+	cfg.record = tmp("copy.xgrec");
+	assert_int_equal(engine_open(&a, &cfg, &err), 0);
+	assert_int_equal(engine_step(&a, &err), 0);
+	assert_int_equal(engine_step(&a, &err), 0);
+	assert_int_equal(engine_seek(&a, 0, &err), -1);
+	assert_non_null(strstr(err.msg, "--record"));
+	engine_close(&a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -990,6 +1276,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(future_version),
 		cmocka_unit_test(newer_minor_is_readable),
 		cmocka_unit_test(pcpu_lines),
+		cmocka_unit_test(pool_lines),
+		cmocka_unit_test(vm_fields),
 		cmocka_unit_test(sockets_and_old_members),
 		cmocka_unit_test(append_and_repair),
 		cmocka_unit_test(repair_large_samples),
@@ -997,6 +1285,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(second_recorder_is_refused),
 		cmocka_unit_test(write_error_stops),
 		cmocka_unit_test(replay_source),
+		cmocka_unit_test(replay_seek),
+		cmocka_unit_test(engine_seek_matches_play),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	if (tmpdir_remove() != 0)

@@ -162,9 +162,11 @@ static void apply_beneath_command_line(void **state)
 	assert_int_equal(v.sort_col, XG_COL_MEM);
 	assert_true(v.reverse);
 	assert_true(v.delay_s == 2.5);
-	assert_int_equal(v.col_order[0], XG_COL_NAME);
-	assert_int_equal(v.col_order[3], XG_COL_MEM);
-	assert_int_equal(v.col_order[4], XG_COL_CPU_PCT);
+	/* HOST, which the list leaves out, stays in front (the pool view's). */
+	assert_int_equal(v.col_order[0], XG_COL_HOST);
+	assert_int_equal(v.col_order[1], XG_COL_NAME);
+	assert_int_equal(v.col_order[4], XG_COL_MEM);
+	assert_int_equal(v.col_order[5], XG_COL_CPU_PCT);
 	assert_true(view_col_hidden(&v, XG_COL_STATE));
 	assert_false(v.show_net || v.show_meters);
 	assert_true(v.thr.warn[XG_RULE_WAIT] == 5 && v.thr.off[XG_RULE_HIT]);
@@ -194,7 +196,7 @@ static void warnings_and_broken(void **state)
 	assert_int_equal(st.nwarn, 7);
 	assert_non_null(strstr(st.warn, "line 1: unknown key 'colour' (kept in the file)"));
 	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
-	assert_true(v.delay_s == 1 && v.show_net && v.col_order[1] == XG_COL_NAME);
+	assert_true(v.delay_s == 1 && v.show_net && v.col_order[2] == XG_COL_NAME);
 	assert_true(v.thr.warn[XG_RULE_WAIT] == 10);
 	done(&st, &v);
 	/* Broken: one warning, the defaults, never written. */
@@ -230,7 +232,7 @@ static void save_what_changed(void **state)
 	char *t = slurp(path);
 	assert_non_null(t);
 	assert_true(t[0] == '#');
-	assert_non_null(strstr(t, "\ncolumns = id name state cpu_pct cpu_s vcpus mem_bytes mem_pct -maxmem_bytes "));
+	assert_non_null(strstr(t, "\ncolumns = host id name state cpu_pct cpu_s vcpus mem_bytes mem_pct -maxmem_bytes "));
 	assert_null(strstr(t, "sort ="));
 	free(t);
 	assert_int_equal(settings_save(&st, &v, &err), 0);   /* saved: nothing new */

@@ -290,21 +290,30 @@ static void column_chooser(void **state)
 	view_sort_step(&v, 1);
 	assert_int_equal(v.sort_col, XG_COL_MEM_PCT);
 	/* An explicit order: listed first (repeats and bad entries ignored),
-	 * the rest in table order; the hidden set stays. */
+	 * the rest in table order; the hidden set stays. HOST, not listed,
+	 * stays in front. */
 	enum xg_col list[] = { XG_COL_HIT, XG_COL_NAME, XG_COL_HIT, (enum xg_col)XG_COL_COUNT };
 	view_cols_order(&v, list, 4);
-	assert_int_equal(v.col_order[0], XG_COL_HIT);
-	assert_int_equal(v.col_order[1], XG_COL_NAME);
-	assert_int_equal(v.col_order[2], XG_COL_ID);
-	assert_int_equal(v.col_order[3], XG_COL_STATE);
+	assert_int_equal(v.col_order[0], XG_COL_HOST);
+	assert_int_equal(v.col_order[1], XG_COL_HIT);
+	assert_int_equal(v.col_order[2], XG_COL_NAME);
+	assert_int_equal(v.col_order[3], XG_COL_ID);
+	assert_int_equal(v.col_order[4], XG_COL_STATE);
 	uint64_t seen = 0;
 	for (int i = 0; i < XG_COL_COUNT; i++)
 		seen |= 1ull << v.col_order[i];
 	assert_true(seen == (1ull << XG_COL_COUNT) - 1);
 	assert_true(view_col_hidden(&v, XG_COL_MEM));
+	/* A list that places HOST keeps it there. */
+	enum xg_col host_second[] = { XG_COL_NAME, XG_COL_HOST };
+	view_cols_order(&v, host_second, 2);
+	assert_int_equal(v.col_order[0], XG_COL_NAME);
+	assert_int_equal(v.col_order[1], XG_COL_HOST);
+	assert_int_equal(v.col_order[2], XG_COL_ID);
 	view_cols_reset(&v);
 	assert_false(view_col_hidden(&v, XG_COL_MEM));
-	assert_int_equal(v.col_order[0], XG_COL_ID);
+	assert_int_equal(v.col_order[0], XG_COL_HOST);
+	assert_int_equal(v.col_order[1], XG_COL_ID);
 	view_free(&v);
 }
 

@@ -7,7 +7,7 @@
 #include "xgtop/core/common.h"
 
 enum xg_output { XG_OUT_TEXT, XG_OUT_CSV, XG_OUT_JSON, XG_OUT_XENTOP };
-enum xg_group { XG_GROUP_AUTO, XG_GROUP_CGROUP, XG_GROUP_PROCESS };
+enum xg_group { XG_GROUP_AUTO, XG_GROUP_CGROUP, XG_GROUP_PROCESS, XG_GROUP_VM };
 
 struct xg_config {
 	double delay_s;             /* -d, default 1.0 */
@@ -36,6 +36,9 @@ struct xg_config {
 	bool agent;                 /* --agent: publish this guest's counters */
 	const char *export_at;      /* --export [ADDR:]PORT, NULL = no exporter */
 	bool daemon;                /* --daemon: headless, log lines on stderr */
+	const char *remote_urls;    /* --source remote URL[,URL...] */
+	const char *hosts_file;     /* --hosts FILE: URLs of a pool, one per line */
+	unsigned history;           /* --history N: samples the TUI keeps, 0 = none */
 };
 
 void config_defaults(struct xg_config *c);

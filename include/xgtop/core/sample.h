@@ -43,8 +43,15 @@ enum xg_field {
 	XG_F_MBM_TOTAL,     /* C bytes of memory traffic (Intel MBM total) */
 	XG_F_MBM_LOCAL,     /* C bytes of local memory traffic (Intel MBM local) */
 	XG_F_SSID,          /* G XSM ssidref */
+	XG_F_EMU_NS,        /* C ns of CPU used by a VM's threads that are not
+	                       vCPUs (emulator, I/O); cpu_ns = vCPUs + this */
+	XG_F_VM_EXITS,      /* C exits from guest mode (KVM) */
+	XG_F_HALT_POLL_NS,  /* C ns the vCPUs spent halt-polling (KVM) */
+	XG_F_SWAP,          /* G bytes swapped out */
 	XG_F_COUNT
 };
+/* Valid masks (and a recording's 'd' lines) have one bit per field. */
+_Static_assert(XG_F_COUNT <= 64, "at most 64 domain fields");
 
 /* Where PMU events happened, for the cache breakdown (`m` key). The
  * XG_F_LLC_* fields above hold the sum over all of these. */
@@ -126,6 +133,8 @@ struct xg_dom {
 	uint64_t pmu[XG_PMU_WHERE_COUNT][XG_PMU_EVENT_COUNT];
 	uint32_t vcpu_first, vcpu_count;  /* slice of xg_sample.vcpu */
 	uint32_t sock_first, sock_count;  /* slice of xg_sample.sock */
+	uint16_t host;              /* index in xg_sample.peer (pool view), else 0;
+	                               (host, id) is the domain's identity */
 };
 
 /* "Is this the same domain as before?" Ids alone do not say it: Xen reuses
@@ -152,6 +161,9 @@ struct xg_dom_ident dom_ident(const struct xg_dom *d);
 /* Whether now is the domain was was, as far as `how` asks. Names compare
  * as raw bytes up to their NUL or XG_NAME_MAX. */
 bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how);
+/* The same rule between two samples' domains, without copying was's
+ * identity first (metrics asks it for every domain and refresh). */
+bool dom_same_dom(const struct xg_dom *was, const struct xg_dom *now, enum xg_same how);
 
 /* Per-domain state a consumer carries from one sample to the next (CMT's
  * RMIDs, the guest agent's totals): entries of `size` bytes, each starting
@@ -225,7 +237,9 @@ struct xg_host {
 	uint64_t lost_records;      /* C trace records lost */
 	uint64_t valid;             /* bit per enum xg_host_field */
 };
-enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST };
+/* XG_H_VMS is a flag, not a value: the domains are virtual machines (a
+ * KVM host), so the VM columns (EMU%, EXITS/s, POLL%, SWAP) apply. */
+enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST, XG_H_VMS };
 
 static inline bool host_has(const struct xg_host *h, enum xg_host_field f)
 {
@@ -236,8 +250,23 @@ static inline void host_mark(struct xg_host *h, enum xg_host_field f)
 	h->valid |= 1ull << f;
 }
 
-struct xg_sample {
+/* One host of a pool (--source remote): the name the HOST column shows,
+ * and that host's own facts and clocks at the sample its domains come
+ * from, so rates divide by its interval and MEM% by its memory. */
+#define XG_PEER_NAME_MAX 64
+#define XG_PEER_MAX 1024
+struct xg_peer {
+	char name[XG_PEER_NAME_MAX];
 	struct xg_host host;
+	uint8_t stale;              /* no new answer this refresh: its domains are
+	                               those of its last answer, rates are `-` */
+	uint8_t why;                /* reason index when stale */
+};
+
+struct xg_sample {
+	struct xg_host host;        /* a pool: the collecting host, sums of the rest */
+	struct xg_peer *peer;       /* pool hosts, NULL for a local source */
+	size_t npeer, peer_cap;
 	struct xg_dom *dom;
 	size_t ndom, dom_cap;
 	struct xg_vcpu *vcpu;
@@ -325,7 +354,21 @@ const char *dom_why(const struct xg_sample *s, const struct xg_dom *d, enum xg_f
  * NULL when some domain has them, or s has no domains: then the events in
  * host.cache_events are what the cache columns count. */
 const char *sample_cache_uncounted(const struct xg_sample *s);
-/* Sorts domains by id (the order metrics and the recorder expect). */
+/* Appends a pool host (zeroed, named); returns it. */
+struct xg_peer *sample_add_peer(struct xg_sample *s, const char *name);
+/* The host a domain was measured on: its pool host, else the sample's. */
+static inline const struct xg_host *sample_dom_host(const struct xg_sample *s, const struct xg_dom *d)
+{
+	return d->host < s->npeer ? &s->peer[d->host].host : &s->host;
+}
+/* Orders domains by (host, id). */
+static inline int dom_order(const struct xg_dom *x, const struct xg_dom *y)
+{
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+/* Sorts domains by (host, id) (the order metrics and the recorder expect). */
 void sample_sort(struct xg_sample *s);
 /* Finds a domain by id in a sorted sample. Like strchr, the result is not
  * const: a source that owns s fills the domain it found. */

@@ -25,6 +25,7 @@ enum xg_toggle {
 	XG_TOGGLE_SCHED,
 	XG_TOGGLE_VCPUS,
 	XG_TOGGLE_METERS,     /* the full-screen view's header meters */
+	XG_TOGGLE_TREND,      /* the TREND column of the full-screen view */
 	XG_TOGGLE_COUNT
 };
 
@@ -38,6 +39,7 @@ struct xg_view {
 	size_t nvmnames;
 	bool show_net, show_disk, show_sched, show_cache, sumcache, show_vcpus;
 	bool show_meters;
+	bool show_trend;            /* the TREND column (g): full-screen view only */
 	/* The column chooser: every column once, in display order, and the
 	 * ones it hides on top of the group toggles above. The TUI, text
 	 * output and the W report follow both; CSV and JSON keep table order
@@ -45,6 +47,9 @@ struct xg_view {
 	enum xg_col col_order[XG_COL_COUNT];
 	uint64_t col_hidden;        /* bit per enum xg_col; never NAME */
 	struct xg_thresholds thr;   /* when cells and meters are coloured */
+	bool show_host;             /* HOST column: set by view_apply when the rows
+	                               come from a pool of hosts */
+	bool show_vm;               /* the source's domains are VMs (XG_H_VMS) */
 	bool frozen;
 	double delay_s;
 	/* rows selected by view_apply, in display order (indexes into table) */
@@ -65,6 +70,7 @@ int view_load_vmfile(struct xg_view *v, const char *path, struct xg_err *err);
 bool view_col_visible(const struct xg_view *v, enum xg_col c);
 /* Is c's group switched on (d n c m w)? What CSV and JSON follow. */
 bool view_group_visible(const struct xg_view *v, enum xg_col c);
+_Static_assert(XG_COL_COUNT <= 64, "col_hidden has one bit per column");
 static inline bool view_col_hidden(const struct xg_view *v, enum xg_col c)
 {
 	return (v->col_hidden >> c) & 1;
@@ -75,7 +81,9 @@ bool view_col_set_hidden(struct xg_view *v, enum xg_col c, bool hide);
 /* Moves c one place left (dir < 0) or right in the display order. */
 void view_col_move(struct xg_view *v, enum xg_col c, int dir);
 /* Puts the n columns of list first, in that order (repeats ignored); the
- * others follow in table order. */
+ * others follow in table order. HOST, unless the list places it, stays in
+ * front: a list saved before the pool view existed, or written by hand for
+ * one host, does not push the pool's HOST column to the far right. */
 void view_cols_order(struct xg_view *v, const enum xg_col *list, size_t n);
 /* Table order, nothing hidden. */
 void view_cols_reset(struct xg_view *v);
@@ -87,8 +95,10 @@ unsigned view_row_kinds(const struct xg_view *v);
 /* Moves the sort column to the next/previous visible column in display
  * order. */
 void view_sort_step(struct xg_view *v, int dir);
+/* Can the rows be sorted by c? Not by TREND, a drawing. */
+bool view_sortable(enum xg_col c);
 /* Sorts by c in its natural order; already the sort column, c keeps its
- * direction. */
+ * direction. Not sortable: nothing changes. */
 void view_sort_by(struct xg_view *v, enum xg_col c);
 /* Sorts by c, or reverses the order when c is already the sort column. */
 void view_sort_toggle(struct xg_view *v, enum xg_col c);

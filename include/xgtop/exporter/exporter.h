@@ -27,7 +27,7 @@ struct xg_exporter;
  * message when this build has no libmicrohttpd. */
 struct xg_exporter *exporter_open(const struct xg_listen *at, xg_log_fn *log, void *log_ctx,
 				  struct xg_err *err);
-/* "127.0.0.1:9100", with the port actually bound. */
+/* "127.0.0.1:9717", with the port actually bound. */
 const char *exporter_where(const struct xg_exporter *x);
 /* After a refresh: rc 0 and s the new sample; rc < 0 (the refresh failed)
  * and s the last good sample or NULL; rc > 0 (end of a replay): ignored. */

@@ -7,7 +7,9 @@
 #define XGTOP_LINUX_H
 
 #include "xgtop/core/common.h"
+#include "xgtop/core/sample.h"
 
+#include <dirent.h>
 #include <sys/types.h>
 
 /* ---- linux_parse.c: parsers of captured text (NUL-terminated) ---- */
@@ -25,6 +27,10 @@ struct lx_stat {                 /* /proc/PID/stat (or task/TID/stat) */
 bool lx_parse_stat(const char *buf, struct lx_stat *out);
 /* schedstat: ns on a CPU, ns waiting on a runqueue */
 bool lx_parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *wait_ns);
+/* /proc/PID/status VmSwap, in bytes */
+bool lx_parse_vmswap(const char *buf, uint64_t *bytes);
+/* /proc/PID/fdinfo/N of a tun/tap descriptor: the interface ("iff:") */
+bool lx_parse_fdinfo_iff(const char *buf, char name[16]);
 /* cgroup cpu.stat usage_usec */
 bool lx_parse_cpu_stat(const char *buf, uint64_t *usage_usec);
 
@@ -38,6 +44,7 @@ bool lx_parse_proc_io(const char *buf, struct lx_io *out);
 
 struct lx_meminfo {
 	uint64_t total, avail;       /* bytes */
+	uint64_t swap_total;         /* bytes, 0 = no swap (or not said) */
 };
 bool lx_parse_meminfo(const char *buf, struct lx_meminfo *out);
 struct lx_net {
@@ -47,6 +54,12 @@ struct lx_net {
 };
 /* /proc/PID/net/dev, summed over every interface but lo. */
 bool lx_parse_net_dev(const char *buf, struct lx_net *out);
+struct lx_netif {
+	char name[16];
+	struct lx_net n;             /* this interface's counters (nifs = 1) */
+};
+/* Every interface line of net/dev, in order, at most max; returns the count. */
+size_t lx_parse_net_devs(const char *buf, struct lx_netif *out, size_t max);
 /* memory.max / memory.current: a number, or "max" = UINT64_MAX */
 bool lx_parse_limit(const char *buf, uint64_t *out);
 /* The cgroup v2 line ("0::/path") of /proc/PID/cgroup: sets *path (not
@@ -62,6 +75,8 @@ bool lx_parse_mountinfo_cgroup2(const char *line, char *root, size_t rn, char *m
 /* Reads name (relative to dirfd) into buf with one read() in the usual
  * case, NUL-terminates it. Returns the length, or -errno. */
 ssize_t lx_read_at(int dirfd, const char *name, char *buf, size_t cap);
+/* opendir() of path relative to dirfd (-1: NULL); errno set on failure. */
+DIR *lx_opendir_at(int dirfd, const char *path);
 
 /* ---- linux_index.c: uint32 key -> index, rebuilt each refresh ---- */
 
@@ -89,10 +104,32 @@ void lx_gen_rotate(void *old, size_t *old_cap, size_t *nold, void *now, size_t *
 /* Per-thread state kept between refreshes. */
 struct lx_thr {
 	uint32_t tid;
-	int32_t vcpu_no;             /* QEMU "CPU n/KVM" thread number, or LX_NO_VCPU */
+	int32_t vcpu_no;             /* QEMU "CPU n/ACCEL" thread number (or from the
+	                                VM's vcpuN cgroups), or LX_NO_VCPU */
 	bool renamed;                /* name read again on the second sighting */
+	char state;                  /* from a stat read this refresh, 0 = not read */
+	uint8_t accel;               /* enum lx_accel of a named vCPU thread */
 	uint64_t start;              /* clock ticks since boot (identity) */
 	uint64_t run, wait, blk;     /* cumulative ns; blk = life - run - wait */
+	uint64_t d_run, d_wait, d_blk;  /* this refresh's part of p->d_run ... */
+};
+
+/* Files of a process kept open between refreshes (the VMs'): one pread()
+ * each instead of a path lookup, open and close per file and refresh. */
+struct lx_kthr {
+	uint32_t tid;
+	int fd;                      /* task/TID/schedstat */
+	bool seen;                   /* in the current listing of task/ */
+};
+struct lx_keep {
+	uint32_t pid;
+	uint64_t start;
+	int stat_fd, io_fd;          /* -1 = not open */
+	struct lx_kthr *thr;         /* in task/ listing order */
+	uint32_t nthr, cursor;
+	size_t thr_cap;
+	uint64_t listed;             /* threads when task/ was last listed, 0 = never */
+	bool asked;                  /* lx_scan_keep() called since the last scan */
 };
 
 /* Per-process state kept between refreshes. A parent that reaps a child
@@ -159,17 +196,49 @@ struct lx_scan {
 	struct lx_index pidx, nidx;
 	uint64_t *gone;              /* scratch: depth << 32 | old state of a vanished process */
 	size_t gone_cap;
+	struct lx_keep *keep;        /* processes whose files stay open */
+	size_t nkeep, keep_cap;
+	struct lx_index kidx;        /* pid -> keep index */
+	size_t keep_fds, keep_max;   /* kept descriptors, and at most (half the limit) */
 };
 
 int lx_scan_open(struct lx_scan *sc, struct xg_err *err);
 /* Reads every process and thread; fills proc/tnow and the deltas. */
 int lx_scan_run(struct lx_scan *sc, struct xg_err *err);
 void lx_scan_close(struct lx_scan *sc);
+/* Keeps the files of process pid (start time start) open for the next
+ * scan. Asked again after every scan; a process not asked for in one
+ * refresh has its files closed at the next scan. */
+void lx_scan_keep(struct lx_scan *sc, uint32_t pid, uint64_t start);
+
+/* ---- linux_keep.c: the kept files ---- */
+
+struct lx_keep *lx_keep_find(struct lx_scan *sc, uint32_t pid);
+/* Closes the files of processes not asked for since the last scan, and
+ * re-indexes the rest. */
+void lx_keep_sweep(struct lx_scan *sc);
+void lx_keep_drop(struct lx_scan *sc, struct lx_keep *k);
+void lx_keep_free(struct lx_scan *sc);
+/* Opens path (relative to dirfd) to be kept, within the descriptor budget
+ * (half of RLIMIT_NOFILE, so kept files never starve the rest); -1 when
+ * over it or the open fails: the caller reads the file by path. */
+int lx_keep_open(struct lx_scan *sc, int dirfd, const char *path);
+/* pread() of a kept file, NUL-terminated; -errno on failure. */
+ssize_t lx_keep_pread(int fd, char *buf, size_t cap);
+/* While listing task/: the kept schedstat of thread tid of k, opened
+ * relative to the process directory pfd when new; NULL when it cannot be
+ * had. The caller marks it seen; lx_keep_prune() then closes the threads
+ * no longer seen and clears the marks. */
+struct lx_kthr *lx_keep_thread(struct lx_scan *sc, struct lx_keep *k, int pfd, uint32_t tid,
+				const char *tname);
+void lx_keep_prune(struct lx_scan *sc, struct lx_keep *k, uint64_t nthreads);
 
 /* ---- linux_account.c: per-process io and reaped children's CPU ---- */
 
-/* Reads /proc/PID/io (when wanted) and keeps the raw counters of p. */
-void lx_account_read(struct lx_scan *sc, struct lx_proc *p, int pfd, const struct lx_stat *st);
+/* Keeps the raw counters of p: io is the text of /proc/PID/io (NULL when
+ * not read), io_err the errno of a failed read. */
+void lx_account_read(struct lx_scan *sc, struct lx_proc *p, const char *io, int io_err,
+		     const struct lx_stat *st);
 /* After the scan: debts of vanished processes, then every process's deltas. */
 void lx_account_settle(struct lx_scan *sc);
 
@@ -182,10 +251,11 @@ struct lx_node {
 	char hostname[64];
 	uint64_t cpu_khz;            /* 0 = unknown */
 	uint64_t ticks_per_s;        /* USER_HZ, the unit of /proc/stat */
+	uint64_t swap_total;         /* bytes, at the last fill */
 };
 void lx_node_open(struct lx_node *n);
 /* Fills the node part of h (source, clocks, pcpus, memory, ...). */
-void lx_node_fill(const struct lx_node *n, struct xg_host *h);
+void lx_node_fill(struct lx_node *n, struct xg_host *h);
 /* A "cpuN ..." line of /proc/stat: N, and its busy (user nice system irq
  * softirq steal) and idle (idle iowait) clock ticks; guest time is in user
  * and nice already. false for any other line. */
@@ -240,14 +310,190 @@ struct lx_cgstat {
 void lx_cgroup_stat(const struct lx_cgroup *cg, const struct lx_cgdom *d, struct lx_cgstat *out);
 void lx_cgroup_close(struct lx_cgroup *cg);
 
+/* ---- linux_vmargs.c: what a QEMU process says about its VM ---- */
+
+enum lx_accel { LX_ACCEL_NONE, LX_ACCEL_KVM, LX_ACCEL_TCG, LX_ACCEL_OTHER };
+
+struct lx_vmconf {               /* from the command line */
+	char name[XG_NAME_MAX];      /* -name guest=NAME or -name NAME, "" = none */
+	bool has_uuid;
+	uint8_t uuid[16];            /* -uuid */
+	uint64_t mem;                /* -m, bytes; 0 = not given */
+	uint32_t cpus, maxcpus;      /* -smp; 0 = not given */
+	int64_t vmid;                /* Proxmox's -id N, -1 = none */
+	enum lx_accel accel;         /* -accel, -enable-kvm, -machine accel=; NONE = not said */
+};
+/* Parses QEMU's arguments: len bytes of NUL-separated strings (the
+ * command line after argv[0]). */
+void lx_vm_parse_args(const char *args, size_t len, struct lx_vmconf *c);
+/* The value of key in a QEMU option string ("guest=a,,b,debug-threads=on"),
+ * ",," read as a comma; implied: a first item without '=' is key's value. */
+bool lx_qemu_opt(const char *s, const char *key, bool implied, char *out, size_t n);
+/* -m's size rule: a number (fractions allowed) with an optional suffix
+ * B K M G T P E (powers of 1024); without a suffix, MiB. */
+bool lx_qemu_size(const char *s, size_t n, uint64_t *bytes);
+/* -smp: cpus (a first number or cpus=), maxcpus=, else what the topology
+ * (sockets, dies, clusters, cores, threads ...) multiplies to. */
+bool lx_qemu_smp(const char *s, uint32_t *cpus, uint32_t *maxcpus);
+/* A QEMU process name: qemu-system-*, qemu-kvm, or Proxmox's kvm. */
+bool lx_is_qemu_comm(const char *comm);
+/* QEMU's name for a vCPU thread, "CPU <n>/<ACCEL>" (and "ALL CPUs/TCG",
+ * single-threaded TCG, as vCPU 0): n and the accelerator, or LX_NO_VCPU. */
+int32_t lx_vcpu_thread(const char *comm, enum lx_accel *accel);
+
+enum lx_scope_kind { LX_SCOPE_NONE, LX_SCOPE_LIBVIRT, LX_SCOPE_PROXMOX };
+struct lx_vmscope {
+	enum lx_scope_kind kind;
+	size_t len;                  /* the scope is path[0, len) */
+	int64_t id;                  /* libvirt's domain id or Proxmox's VMID, -1 */
+	char name[XG_NAME_MAX];      /* libvirt's machine name (unescaped, maybe cut) */
+};
+/* Finds a libvirt scope (machine-qemu\x2d<id>\x2d<name>.scope, or
+ * qemu-<id>-<name>.libvirt-qemu without systemd) or a Proxmox one
+ * (qemu.slice/<vmid>.scope) in a cgroup path. */
+bool lx_vm_scope(const char *path, struct lx_vmscope *out);
+
+/* ---- linux_kvm.c: KVM's own statistics (debugfs kvm/<pid>-<fd>/) ---- */
+
+enum lx_kvm_stat { LX_KVM_EXITS, LX_KVM_POLL_OK_NS, LX_KVM_POLL_FAIL_NS, LX_KVM_NSTAT };
+struct lx_kvm {
+	int dir_fd;                  /* debugfs kvm/, -1 = none */
+	bool mounted;                /* debugfs mounted by us (unmounted at close) */
+	char why[128];               /* why there are no statistics, "" = there are */
+};
+/* Finds debugfs's kvm directory; mounts debugfs when running as root and
+ * it is not mounted. Never fails: a host without it gets a reason. */
+void lx_kvm_open(struct lx_kvm *k);
+void lx_kvm_close(struct lx_kvm *k);
+/* Reads the VM's statistics from dir "<pid>-<vmfd>" (fds kept in fd[],
+ * -1 = not open yet). Returns 0, or an errno with why set. */
+int lx_kvm_read(struct lx_kvm *k, uint32_t pid, int vmfd, int fd[LX_KVM_NSTAT],
+		uint64_t out[LX_KVM_NSTAT], char *why, size_t n);
+/* A copy of one of QEMU's vCPU statistics descriptors (KVM's binary
+ * statistics) and where its figures are in it. */
+struct lx_kvmfd {
+	int fd;
+	uint32_t off[LX_KVM_NSTAT];  /* byte offsets of the values */
+};
+/* Copies QEMU's descriptor qfd (pidfd_getfd on pidfd) and finds the
+ * statistics in it: 0, or an errno (k->fd -1). */
+int lx_kvm_borrow(int pidfd, int qfd, struct lx_kvmfd *k);
+/* One vCPU's statistics: 0, or an errno. */
+int lx_kvm_fd_read(const struct lx_kvmfd *k, uint64_t out[LX_KVM_NSTAT]);
+/* The vCPU threads KVM knows: vcpuN/pid of the VM's directory (readable
+ * where the statistics are locked down), as N << 32 | tid; returns the
+ * count. */
+size_t lx_kvm_vcpu_tids(struct lx_kvm *k, uint32_t pid, int vmfd, uint64_t *out, size_t max);
+
+/* ---- linux_vm.c: QEMU processes as virtual machines ---- */
+
+#define LX_VM_TAPS 8
+struct lx_tap {
+	char ifname[16];
+	bool macvtap;                /* counts the guest's direction, tap the host's */
+};
+
+struct lx_vm {
+	uint32_t pid;
+	uint64_t start;              /* identity with pid (clock ticks since boot) */
+	char comm[32];
+	int32_t proc;                /* this refresh: index in lx_scan.proc, -1 = gone */
+	uint32_t id, want_id;        /* domain id: VMID, libvirt's id, else the pid */
+	char name[XG_NAME_MAX];
+	struct lx_vmconf conf;
+	struct lx_vmscope scope;
+	char cg[256];                /* its own cgroup, relative to the cgroup2 root, "" = none */
+	bool other_netns;            /* QEMU runs in another network namespace than xgtop */
+	enum lx_accel accel;         /* from its threads, its fds, else its arguments */
+	uint32_t nvcpu;              /* vCPU threads found this refresh */
+	bool vcpu_named;             /* ... by their names (else by vcpuN cgroups / KVM) */
+	bool paused;
+	/* descriptors of the QEMU process, listed when their number changes */
+	int fd_dir;                  /* /proc/PID/fd kept open (fstat gives the count) */
+	bool fd_ok;
+	int fd_err;
+	uint64_t fd_count;
+	uint32_t fd_age;             /* refreshes since the last listing */
+	int kvm_fd;                  /* QEMU's kvm-vm descriptor, -1 = none */
+	uint32_t ntap;
+	struct lx_tap tap[LX_VM_TAPS];
+	/* KVM's statistics: copies of QEMU's vCPU statistics descriptors
+	 * (kvm-vcpu-stats), else debugfs files kept open */
+	int *vstat_q;                /* QEMU's descriptor numbers, at the last listing */
+	uint32_t nvstat_q;
+	size_t vstat_q_cap;
+	struct lx_kvmfd *vstat;      /* our copies */
+	uint32_t nvstat;
+	size_t vstat_cap;
+	int kvm_sfd[LX_KVM_NSTAT];
+	int kvm_err;                 /* 0 = read */
+	char kvm_why[160];
+	uint64_t kvm[LX_KVM_NSTAT];
+	int swap_err;                /* 0 = swap read */
+	uint64_t swap;               /* bytes */
+	int cg_io_fd;                /* its own cgroup's io.stat, kept; -1 */
+	bool cgio_missing;           /* no io.stat there (io controller off) */
+	bool cgio_ok;
+	struct lx_io cgio;
+};
+
+struct lx_vms {
+	struct lx_vm *vm;
+	size_t n, cap;
+	struct lx_index idx;         /* pid -> index, rebuilt each refresh */
+	struct lx_index ids;         /* domain id -> index, to keep ids unique */
+	struct lx_kvm kvm;
+	bool kvm_tried;              /* lx_kvm_open done (at the first KVM guest) */
+	bool no_swap;                /* the host has no swap: every VM's is 0 */
+	uint64_t netns;              /* xgtop's network namespace inode, 0 = unknown */
+	struct lx_netif *netif;      /* /proc/net/dev this refresh (when a VM has taps) */
+	size_t nnetif, netif_cap;
+	int netdev_err;
+	char *args;                  /* scratch: a command line */
+	size_t args_cap;
+	uint64_t *pairs;             /* scratch: vCPU << 32 | tid */
+	size_t pairs_cap;
+};
+void lx_vms_open(struct lx_vms *vt);
+/* Finds the VMs among sc's processes (cg: for their cgroups, may have no
+ * root), names them, marks their vCPU threads and reads what only VMs
+ * have; asks sc to keep their files open. */
+void lx_vms_update(struct lx_vms *vt, struct lx_scan *sc, const struct lx_cgroup *cg);
+/* true when a QEMU process runs (what --group auto asks at start). */
+bool lx_vms_present(int proc_fd);
+void lx_vms_close(struct lx_vms *vt);
+
+/* ---- linux_vmread.c: a VM's figures of this refresh ---- */
+
+void lx_vm_refresh(struct lx_vms *vt, struct lx_scan *sc, struct lx_vm *vm, const struct lx_cgroup *cg);
+/* Reads /proc/net/dev into vt->netif when some VM has a tap. */
+void lx_vms_netdev(struct lx_vms *vt);
+
+/* ---- linux_vmfill.c: a VM's own figures into the sample ---- */
+
+#define LX_WHY_NO_VCPUS "no vCPU threads found: QEMU names them only with -name ...,debug-threads=on, " \
+	"and neither libvirt's vcpuN cgroups nor KVM's vcpuN/pid listed them"
+struct lx_dom;
+/* VCPUS, VCPUS_MAX, MAXMEM (configured), SWAP, EMU, KVM's exits and halt
+ * polling, the taps' traffic (unless nonet), paused. */
+void lx_vm_fill(struct xg_sample *out, struct xg_dom *x, const struct lx_dom *d,
+		const struct lx_vm *vm, const struct lx_vms *vt, bool nonet);
+/* The network fields of x from n, or all invalid with why (n NULL). */
+void lx_fill_net(struct xg_sample *out, struct xg_dom *x, const struct lx_net *n, const char *why);
+/* The reason of the VM-only fields for every domain (before they are
+ * filled), and the VM flag of the sample in VM mode. */
+void lx_vm_absent(struct xg_sample *out, bool vm_mode);
+
 /* ---- linux_domain.c: processes -> domains, cumulative domain counters ---- */
 
 /* One domain of this refresh, with its processes' figures summed. */
 struct lx_dom {
 	uint32_t id;
 	uint8_t handle[16];
+	uint32_t gen;                /* VMs: the QEMU process's start time */
 	char name[128];
 	int32_t cg;                  /* index in lx_cgroup.dom, -1 in process mode */
+	int32_t vm;                  /* index in lx_vms.vm, -1 = not a VM */
 	bool own_only;               /* cgroup figures do not apply (root, slice) */
 	int32_t head;                /* first process (lx_proc.next links the rest) */
 	uint32_t nthr;
@@ -258,10 +504,15 @@ struct lx_dom {
 	uint64_t used_ns;            /* Σ utime+stime+cutime+cstime of its processes now */
 	int io_err, sched_err;       /* first errno seen, 0 = all read */
 	bool runnable;
+	uint32_t nvcpu;              /* vCPU threads */
+	bool vcpu_runnable;          /* one of them is runnable (R) now */
+	uint64_t d_vrun, d_vwait, d_vblk;  /* the vCPU threads' part of d_run ... */
 	/* cumulative since the domain was first seen (or its handle changed);
 	 * base_ns = CPU its processes had used before that, so that
-	 * base + run + child is the group's CPU since its processes started */
+	 * base + run + child is the group's CPU since its processes started;
+	 * vrun.. = the vCPU threads' part, emu = the rest plus child */
 	uint64_t run, wait, blk, child_ns, base_ns;
+	uint64_t vrun, vwait, vblk, emu;
 	struct lx_io io;
 };
 
@@ -269,7 +520,9 @@ struct lx_dom {
 struct lx_acc {
 	uint32_t id;
 	uint8_t handle[16];
+	uint32_t gen;
 	uint64_t run, wait, blk, child_ns, base_ns;
+	uint64_t vrun, vwait, vblk, emu;
 	struct lx_io io;
 };
 
@@ -284,9 +537,12 @@ struct lx_doms {
 	struct lx_index aidx;
 };
 
-/* Groups sc's processes into domains (cg == NULL: process mode) and
- * updates the cumulative counters. */
-void lx_doms_build(struct lx_doms *ds, struct lx_scan *sc, struct lx_cgroup *cg);
+/* Groups sc's processes into domains and updates the cumulative counters:
+ * VMs and one "host" domain (vms != NULL), cgroups (cg != NULL), else
+ * process groups. */
+void lx_doms_build(struct lx_doms *ds, struct lx_scan *sc, struct lx_cgroup *cg,
+		   const struct lx_vms *vms);
+#define LX_HOST_ID 0             /* the host's own processes, in VM mode */
 void lx_doms_free(struct lx_doms *ds);
 
 #endif

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by the pool-view tests (tests/remote, tests/tui/test_pool.sh):
+# exporters the test starts itself, replaying generated recordings on
+# loopback ports, and hosts that accept connections but never answer.
+POOL_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+POOL_GEN=${XGTOP_GEN:-$POOL_ROOT/build/tools/xgtop-gen}
+pool_pids=()
+
+pool_cleanup() {
+	local p
+	for p in "${pool_pids[@]}"; do
+		kill -CONT "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+}
+
+# A port nobody listens on now (the kernel's pick; taken again at once).
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_exporter PORT REC [ARGS...]: xgtop replaying REC (paced, so it
+# keeps serving while the recording lasts) with --export on PORT; waits
+# until /metrics answers. Its pid is the last of pool_pids.
+start_exporter() {
+	local port=$1 rec=$2 i
+	shift 2
+	"$POOL_ROOT/xgtop" --replay "$rec" --export "127.0.0.1:$port" --daemon "$@" 2>>"${POOL_LOG:-/dev/null}" &
+	pool_pids+=($!)
+	for i in $(seq 100); do
+		curl -sf --max-time 1 "http://127.0.0.1:$port/metrics" >/dev/null && return 0
+		sleep 0.05
+	done
+	echo "FAIL: the exporter on port $port did not answer"
+	exit 1
+}
+
+# start_mute PORT: a listener that accepts and never answers (a hung host).
+start_mute() {
+	python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64)
+held = []
+end = time.time() + 120
+s.settimeout(1)
+while time.time() < end:
+    try:
+        held.append(s.accept()[0])
+    except socket.timeout:
+        pass
+' "$1" &
+	pool_pids+=($!)
+	sleep 0.3
+}
+
+# make_recs DIR: two different recordings of steady load (constant rates,
+# so any two samples give the same figures): A with the fixture's 12
+# domains, B with 5 of them and another seed. 300 samples: 5 minutes.
+make_recs() {
+	"$POOL_GEN" --steady --samples 300 "$1/a.xgrec" >/dev/null &&
+	"$POOL_GEN" --steady --samples 300 --domains 5 --seed 7 "$1/b.xgrec" >/dev/null
+}
