@@ -107,7 +107,7 @@ if [ -x $PTY ]; then
 	for sig in TERM HUP INT; do
 		key="u:!$sig"
 		[ $sig = INT ] && key="u:^C"
-		$PTY "$key" $XGTOP --source xen > /dev/null 2> "$OUT/trust-tui-$sig.err" &
+		TERM=xterm $PTY "$key" $XGTOP --source xen > /dev/null 2> "$OUT/trust-tui-$sig.err" &
 		p=$!
 		t0=$(up)
 		until $ST | grep -q 'mask=0x00021000' || [ $(($(up) - t0)) -ge 40 ]; do sleep 0.5; done
