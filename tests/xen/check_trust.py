@@ -189,6 +189,25 @@ def signals(J):
           "rc=%s log %r files %r" % (rc_of("trust-daemon"), log[-300:], files.strip()))
 
 
+def nocaps(J):
+    """xgtop as root with an empty capability bounding set: every figure."""
+    check, read, rc_of = J.check, J.read, J.rc_of
+    dump = read("trust-nocaps-dump.out") or ""
+    its, bad = iterations(read("trust-nocaps.out"))
+    last = its[-1] if its else {}
+    keys = ("cpu_pct", "run_pct", "mem_bytes")
+    doms = last.get("domains", [])
+    missing = ["%s %s: %s" % (d.get("name"), k, why(d, k)) for d in doms for k in keys if d.get(k) is None]
+    io = dom(last, "xg-io") or {}
+    check("trust-no-capabilities-needed", re.search(r"bounding set: \[none\]", dump) is not None
+          and rc_of("trust-nocaps") == 0 and len(its) == 2 and not bad and len(doms) >= 3
+          and all(d.get("name") for d in doms) and not missing and io.get("net_rx_bps") is not None,
+          "rc=%s %d domains, missing %s; %s %s" % (rc_of("trust-nocaps"), len(doms), missing[:4],
+                                                   dump.strip().replace("\n", "; ")[:200],
+                                                   (read("trust-nocaps.err") or "")[:200]))
+    J.tbuf_is("trust-nocaps-after", labcheck.DEFAULT_MASK, "no", pending0=True)
+
+
 def run(J):
     check, read, rc_of = J.check, J.read, J.rc_of
     raw = read("trust.json") or ""
@@ -201,3 +220,4 @@ def run(J):
     escapes(check, read, raw)
     xenstored(check, its, marks(read("trust-marks.out")))
     signals(J)
+    nocaps(J)
