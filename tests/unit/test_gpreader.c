@@ -105,6 +105,14 @@ static const struct xg_dom *dom(const struct world *w, uint32_t id)
 	return sample_find(&w->s, id);
 }
 
+/* What the stand-in does at every read from now on (NULL: nothing). */
+static void hook(void (*fn)(struct fxs *, const char *))
+{
+	pthread_mutex_lock(&srv.lock);
+	srv.on_read = fn;
+	pthread_mutex_unlock(&srv.lock);
+}
+
 static void assert_why(const struct world *w, uint32_t id, const char *part)
 {
 	const struct xg_dom *d = dom(w, id);
@@ -210,17 +218,13 @@ static void churn(void **state)
 {
 	struct world *w = *state;
 	publish(2, 40, 3000, 30);
-	pthread_mutex_lock(&srv.lock);
-	srv.on_read = bump_time;
-	pthread_mutex_unlock(&srv.lock);
+	hook(bump_time);
 	unsigned long before = fxs_reads(&srv);
 	good_refresh(w);
 	assert_int_equal(fxs_reads(&srv) - before, BRACKET + 3 * BRACKET);
 	assert_good(w);
 	assert_why(w, 2, "changed during every read");
-	pthread_mutex_lock(&srv.lock);
-	srv.on_read = NULL;
-	pthread_mutex_unlock(&srv.lock);
+	hook(NULL);
 }
 
 /* The guest deletes its tree while dom0 is half way through it. */
@@ -239,16 +243,12 @@ static void vanish(void **state)
 {
 	struct world *w = *state;
 	publish(2, 60, 4000, 40);
-	pthread_mutex_lock(&srv.lock);
-	srv.on_read = delete_tree;
-	pthread_mutex_unlock(&srv.lock);
+	hook(delete_tree);
 	good_refresh(w);
 	assert_good(w);
 	assert_why(w, 2, "run xgtop --agent in the guest");
 	/* Back again: a new baseline, then figures. */
-	pthread_mutex_lock(&srv.lock);
-	srv.on_read = NULL;
-	pthread_mutex_unlock(&srv.lock);
+	hook(NULL);
 	publish(2, 61, 4100, 41);
 	good_refresh(w);
 	publish(2, 62, 4200, 42);
@@ -269,9 +269,7 @@ static void xenstore_stops(void **state)
 	struct world *w = *state;
 	good_refresh(w);
 	uint64_t total = dom(w, 1)->v[XG_F_LLC_REF];
-	pthread_mutex_lock(&srv.lock);
-	srv.on_read = hang_at;
-	pthread_mutex_unlock(&srv.lock);
+	hook(hang_at);
 	uint64_t t0 = xg_now_mono_ns();
 	good_refresh(w);
 	double ms = (double)(xg_now_mono_ns() - t0) / 1e6;
@@ -279,10 +277,8 @@ static void xenstore_stops(void **state)
 	assert_why(w, 1, "xenstore did not answer within 200 ms");
 	assert_why(w, 2, "xenstore did not answer within 200 ms");
 	assert_true(dom(w, 1)->guest_reported);
-	pthread_mutex_lock(&srv.lock);
-	srv.on_read = NULL;
-	srv.mode = FXS_NORMAL;
-	pthread_mutex_unlock(&srv.lock);
+	hook(NULL);
+	fxs_set_mode(&srv, FXS_NORMAL, 0);
 	good_refresh(w);
 	assert_good(w);
 	/* Two agent writes of 10 references each since the last good read. */

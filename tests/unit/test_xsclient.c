@@ -52,13 +52,41 @@ static double ms_since(uint64_t t0)
 	return (double)(xg_now_mono_ns() - t0) / 1e6;
 }
 
+#define NAME "/local/domain/1/name"
+
+/* Reads domain 1's name: the rc, and with XSC_OK the value checked. */
+static enum xsc_rc read_name(struct xsc *c)
+{
+	char buf[32];
+	size_t len;
+	enum xsc_rc rc = xsc_read(c, NAME, buf, sizeof(buf), &len);
+	if (rc == XSC_OK)
+		assert_string_equal(buf, "guest-one");
+	return rc;
+}
+
+/* The read fails, for the reason that contains why. */
+static void fails_with(struct xsc *c, const char *why)
+{
+	assert_int_equal(read_name(c), XSC_FAIL);
+	if (!strstr(xsc_why(c), why))
+		fail_msg("reason '%s' lacks '%s'", xsc_why(c), why);
+}
+
+/* At the next refresh, the name is read again. */
+static void recovers(struct xsc *c)
+{
+	xsc_begin(c);
+	assert_int_equal(read_name(c), XSC_OK);
+}
+
 static void values(void **state)
 {
 	(void)state;
 	struct xsc *c = open_client(XSC_ANSWER_MS, XSC_REFRESH_MS);
 	char buf[16];
 	size_t len;
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_OK);
+	assert_int_equal(xsc_read(c, NAME, buf, sizeof(buf), &len), XSC_OK);
 	assert_string_equal(buf, "guest-one");
 	assert_int_equal(len, 9);
 	assert_int_equal(xsc_read(c, "/local/domain/1/nothing", buf, sizeof(buf), &len), XSC_ABSENT);
@@ -73,8 +101,7 @@ static void values(void **state)
 	assert_int_equal(len, sizeof(buf) - 1);
 	assert_int_equal(strlen(buf), sizeof(buf) - 1);
 	/* The connection is still in step: the next read gets its own answer. */
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_OK);
-	assert_string_equal(buf, "guest-one");
+	assert_int_equal(read_name(c), XSC_OK);
 	struct xsc_stats st;
 	xsc_stats(c, &st);
 	assert_int_equal(st.requests, 4);
@@ -90,30 +117,24 @@ static void hang_then_recover(void **state)
 {
 	(void)state;
 	struct xsc *c = open_client(200, 1000);
-	char buf[32];
-	size_t len;
 	fxs_set_mode(&srv, FXS_HANG, 0);
 	uint64_t t0 = xg_now_mono_ns();
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_FAIL);
+	fails_with(c, "did not answer within 200 ms");
 	double waited = ms_since(t0);
 	assert_true(waited >= 190 && waited < 900);
-	assert_non_null(strstr(xsc_why(c), "did not answer within 200 ms"));
 	t0 = xg_now_mono_ns();
 	for (int i = 0; i < 50; i++)
-		assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_FAIL);
+		assert_int_equal(read_name(c), XSC_FAIL);
 	assert_true(ms_since(t0) < 50);
 	/* Still stopped at the next refresh: one more wait, same reason. */
 	xsc_begin(c);
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_FAIL);
+	assert_int_equal(read_name(c), XSC_FAIL);
 	/* Long enough an outage to be told how long. */
 	fxs_sleep_ms(700);
 	xsc_begin(c);
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_FAIL);
-	assert_non_null(strstr(xsc_why(c), "(failing for 1 s)"));
+	fails_with(c, "(failing for 1 s)");
 	fxs_set_mode(&srv, FXS_NORMAL, 0);
-	xsc_begin(c);
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_OK);
-	assert_string_equal(buf, "guest-one");
+	recovers(c);
 	struct xsc_stats st;
 	xsc_stats(c, &st);
 	assert_int_equal(st.timeouts, 3);
@@ -126,13 +147,11 @@ static void refresh_budget(void **state)
 {
 	(void)state;
 	struct xsc *c = open_client(500, 400);
-	char buf[32];
-	size_t len;
 	fxs_set_mode(&srv, FXS_NORMAL, 150);
 	uint64_t t0 = xg_now_mono_ns();
 	int ok = 0;
 	enum xsc_rc rc;
-	while ((rc = xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len)) == XSC_OK)
+	while ((rc = read_name(c)) == XSC_OK)
 		ok++;
 	double spent = ms_since(t0);
 	assert_int_equal(rc, XSC_FAIL);
@@ -141,9 +160,7 @@ static void refresh_budget(void **state)
 	assert_non_null(strstr(xsc_why(c), "took over 400 ms in this refresh"));
 	fxs_set_mode(&srv, FXS_NORMAL, 0);
 	fxs_sleep_ms(200);   /* the late answer it gave up on arrives meanwhile */
-	xsc_begin(c);
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_OK);
-	assert_string_equal(buf, "guest-one");
+	recovers(c);
 	xsc_close(c);
 }
 
@@ -158,15 +175,10 @@ static void broken_connections(void **state)
 		{ FXS_WRONG_ID, "not one to xgtop's request" },
 	};
 	struct xsc *c = open_client(XSC_ANSWER_MS, XSC_REFRESH_MS);
-	char buf[32];
-	size_t len;
 	for (size_t i = 0; i < XG_ARRAY_LEN(cases); i++) {
 		fxs_set_mode(&srv, cases[i].m, 0);
-		assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_FAIL);
-		assert_non_null(strstr(xsc_why(c), cases[i].why));
-		xsc_begin(c);
-		assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_OK);
-		assert_string_equal(buf, "guest-one");
+		fails_with(c, cases[i].why);
+		recovers(c);
 	}
 	xsc_close(c);
 }
@@ -176,19 +188,13 @@ static void daemon_restarts(void **state)
 {
 	(void)state;
 	struct xsc *c = open_client(XSC_ANSWER_MS, XSC_REFRESH_MS);
-	char buf[32];
-	size_t len;
 	fxs_stop(&srv);
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_FAIL);
-	assert_non_null(strstr(xsc_why(c), "closed the connection"));
+	fails_with(c, "closed the connection");
 	xsc_begin(c);
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_FAIL);
+	fails_with(c, "xenstored not running?");
 	assert_non_null(strstr(xsc_why(c), "cannot connect to"));
-	assert_non_null(strstr(xsc_why(c), "xenstored not running?"));
 	assert_int_equal(fxs_start(&srv, tmp("socket")), 0);
-	xsc_begin(c);
-	assert_int_equal(xsc_read(c, "/local/domain/1/name", buf, sizeof(buf), &len), XSC_OK);
-	assert_string_equal(buf, "guest-one");
+	recovers(c);
 	xsc_close(c);
 	/* No xenstore at all when xgtop starts: an error, not a hang. */
 	struct xg_err err = { 0 };

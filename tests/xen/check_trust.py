@@ -4,7 +4,6 @@
 stopped and resumed under a running xgtop, and the full-screen view and
 the daemon ended by signals. Called from check.py: run(judge). Missing
 results are failures, never skips."""
-import json
 import re
 
 import labcheck
@@ -21,14 +20,7 @@ MAX_INTERVAL = 2.5
 MAX_INTERVAL_XS = 3.0
 
 
-def iterations(text):
-    out, bad = [], 0
-    for line in (text or "").splitlines():
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            bad += 1
-    return out, bad
+iterations = labcheck.json_lines
 
 
 def marks(text):
@@ -47,14 +39,11 @@ def marks(text):
 
 
 def dom(it, name):
-    for d in it.get("domains", []):
-        if d.get("name") == name:
-            return d
-    return None
+    return labcheck.domain(it, name)
 
 
 def why(d, key="llc_ref_ps"):
-    return ((d or {}).get("why") or {}).get(key) or ""
+    return labcheck.why_of(d, key)
 
 
 def sane(v):

@@ -2,12 +2,39 @@
 """What the lab's judges (check.py, check_sched.py) share: PASS/FAIL lines
 with counts, and reading what the dom0 scripts left in the results
 directory (NAME.out, NAME.err, NAME.rc)."""
+import json
 import os
 import re
 
 # The hypervisor's trace event mask as Xen boots, and as xgtop sets it.
 DEFAULT_MASK = 0x0ffff000
 OUR_MASK = 0x00021000
+
+
+def json_lines(text):
+    """xgtop -o json output (one object a line) -> (objects, unreadable lines)."""
+    out, bad = [], 0
+    for line in (text or "").splitlines():
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            bad += 1
+    return out, bad
+
+
+def domain(it, name):
+    """The domain called name in one JSON iteration, or None."""
+    for d in (it or {}).get("domains", []):
+        if d.get("name") == name:
+            return d
+    return None
+
+
+def why_of(d, key):
+    """Why d's figure key is null ("" when there is no reason)."""
+    return ((d or {}).get("why") or {}).get(key) or ""
 
 
 class Judge:
