@@ -462,6 +462,29 @@ static char *slurp(const char *path)
 	return b;
 }
 
+/* A module on f keeping its state file in sdir; s lists f's domains. */
+static struct xg_cmt *open_kept(struct fake *f, bool attach, struct xg_sample *s, const char *sdir)
+{
+	struct xg_cmt *c = open_on(f, attach, s);
+	cmt_keep_state(c, sdir);
+	return c;
+}
+
+/* The state file of the run with that pid, in the test's directory. */
+static const char *state_file(long pid)
+{
+	static char b[64];
+	snprintf(b, sizeof(b), "run/cmt.%ld.state", pid);
+	return tmp(b);
+}
+
+static void cleanup(struct fake *f, struct xg_sample *s)
+{
+	sample_free(s);
+	munmap(f, sizeof(*f));
+	tmpdir_remove();
+}
+
 /* A run with --cmt-attach killed after attaching: its state file. */
 static pid_t killed_run(struct fake *f, const char *sdir)
 {
@@ -469,9 +492,7 @@ static pid_t killed_run(struct fake *f, const char *sdir)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		struct xg_sample s;
-		struct xg_cmt *c = open_on(f, true, &s);
-		cmt_keep_state(c, sdir);
-		cmt_collect(c, &s, 0);
+		cmt_collect(open_kept(f, true, &s, sdir), &s, 0);
 		raise(SIGKILL);
 	}
 	int st = 0;
@@ -489,33 +510,27 @@ static void cleaned_after_kill(void **state)
 	pid_t pid = killed_run(f, sdir);
 	assert_true(f->rmid[0] && f->rmid[1] && f->rmid[2]);
 	assert_int_equal(f->detach_calls, 0);
-	char file[64];
-	snprintf(file, sizeof(file), "run/cmt.%ld.state", (long)pid);
-	char *text = slurp(tmp(file));
+	char *text = slurp(state_file(pid));
 	assert_non_null(text);
 	assert_non_null(strstr(text, "dom 1 02000000000000000000000000000000"));
 	/* Meanwhile domain 2 was destroyed and its id went to another domain,
 	 * which someone attached: not the killed run's to detach. */
 	struct xg_sample s;
-	struct xg_cmt *c = open_on(f, false, &s);
-	cmt_keep_state(c, sdir);
+	struct xg_cmt *c = open_kept(f, false, &s, sdir);
 	s.dom[2].handle[0] = 99;
 	cmt_collect(c, &s, 0);
 	assert_int_equal(f->rmid[0], 0);
 	assert_int_equal(f->rmid[1], 0);
 	assert_int_not_equal(f->rmid[2], 0);
 	assert_int_equal(f->detach_calls, 2);
-	assert_null(slurp(tmp(file)));
+	assert_null(slurp(state_file(pid)));
 	assert_string_equal(why(&s, 0, XG_F_L3_OCC),
 			    "not monitored: the domain has no CMT RMID (xgtop --cmt-attach, or "
 			    "xl psr-cmt-attach DOMID)");
 	assert_int_equal(cmt_close(c), 0);
 	struct stat sb;
-	snprintf(file, sizeof(file), "run/cmt.%ld.state", (long)getpid());
-	assert_int_not_equal(stat(tmp(file), &sb), 0);   /* it attached nothing */
-	sample_free(&s);
-	munmap(f, sizeof(*f));
-	tmpdir_remove();
+	assert_int_not_equal(stat(state_file(getpid()), &sb), 0);   /* it attached nothing */
+	cleanup(f, &s);
 }
 
 /* A --cmt-attach run takes the killed run's domains over: no second
@@ -528,24 +543,19 @@ static void attach_run_takes_over(void **state)
 	const char *sdir = tmp("run");
 	killed_run(f, sdir);
 	struct xg_sample s;
-	struct xg_cmt *c = open_on(f, true, &s);
-	cmt_keep_state(c, sdir);
+	struct xg_cmt *c = open_kept(f, true, &s, sdir);
 	cmt_collect(c, &s, 0);
 	assert_int_equal(f->attach_calls, 2);   /* the killed run's two */
 	uint32_t ours[4];
 	assert_int_equal(cmt_attached(c, ours, 4), 2);
-	char file[64];
-	snprintf(file, sizeof(file), "run/cmt.%ld.state", (long)getpid());
-	char *text = slurp(tmp(file));
+	char *text = slurp(state_file(getpid()));
 	assert_non_null(text);
 	assert_non_null(strstr(text, "dom 0 01000000000000000000000000000000\ndom 1 02"));
 	assert_int_equal(cmt_close(c), 0);
 	assert_int_equal(f->detach_calls, 2);
 	assert_int_equal(f->rmid[0] | f->rmid[1], 0);
-	assert_null(slurp(tmp(file)));
-	sample_free(&s);
-	munmap(f, sizeof(*f));
-	tmpdir_remove();
+	assert_null(slurp(state_file(getpid())));
+	cleanup(f, &s);
 }
 
 /* The file of a run that still runs is left alone. */
@@ -562,33 +572,28 @@ static void live_run_left_alone(void **state)
 		_exit(0);
 	}
 	mkdir(sdir, 0700);
-	char file[64];
-	snprintf(file, sizeof(file), "run/cmt.%ld.state", (long)live);
-	FILE *fp = fopen(tmp(file), "w");
+	FILE *fp = fopen(state_file(live), "w");
 	assert_non_null(fp);
 	fprintf(fp, "dom 0 01000000000000000000000000000000\n");
 	fclose(fp);
 	f->rmid[0] = 5;
 	f->free_rmids--;
 	struct xg_sample s;
-	struct xg_cmt *c = open_on(f, false, &s);
-	cmt_keep_state(c, sdir);
+	struct xg_cmt *c = open_kept(f, false, &s, sdir);
 	cmt_collect(c, &s, 0);
 	assert_int_equal(f->rmid[0], 5);
-	assert_non_null(slurp(tmp(file)));
+	assert_non_null(slurp(state_file(live)));
 	cmt_close(c);
 	/* Once it is gone, the next start detaches. */
 	kill(live, SIGKILL);
 	waitpid(live, NULL, 0);
-	c = open_on(f, false, &s);
-	cmt_keep_state(c, sdir);
+	sample_free(&s);
+	c = open_kept(f, false, &s, sdir);
 	cmt_collect(c, &s, 0);
 	assert_int_equal(f->rmid[0], 0);
-	assert_null(slurp(tmp(file)));
+	assert_null(slurp(state_file(live)));
 	cmt_close(c);
-	sample_free(&s);
-	munmap(f, sizeof(*f));
-	tmpdir_remove();
+	cleanup(f, &s);
 }
 
 int main(void)
