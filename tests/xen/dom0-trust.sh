@@ -122,8 +122,10 @@ note "TRUST_TUI"
 
 # 4. Root without any capability (an empty bounding set) is all the Xen
 #    source needs: the devices and xenstored's socket are root's own.
-NOCAPS="setpriv --bounding-set -all --inh-caps -all --no-new-privs"
-run trust-nocaps-dump 10 $NOCAPS setpriv --dump
+# (util-linux's, by its path: busybox runs its own applet for a bare name)
+SETPRIV=/usr/local/bin/setpriv
+NOCAPS="$SETPRIV --bounding-set -all --inh-caps -all --no-new-privs"
+run trust-nocaps-dump 10 $NOCAPS $SETPRIV --dump
 run trust-nocaps 60 $NOCAPS $XGTOP --source xen -b -n 2 -d 0.5 -o json
 state trust-nocaps-after
 note "TRUST_NOCAPS"
