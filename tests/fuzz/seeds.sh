@@ -140,3 +140,25 @@ seed_names() {  # column width, locale (even: UTF-8), the name
 	printf '\x05\x00\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e caf\xc3\xa9 e\xcc\x81 a\xc2\x9b2J x\xe2\x80\xaey' >"$1/wide"
 	printf '\x28\x01caf\xc3\xa9 \xe6\x97\xa5' >"$1/c-locale"
 }
+
+# seed_xenstore DIR: pieces split by 0xff; 0xfe then a mode byte = a
+# refresh; else a byte for domain (k % 3 + 1) and key (k / 3), then the value.
+seed_xenstore() {
+	local keys=(version epoch time_ns interval_ms llc_ref llc_miss instr cycles events why)
+	xs_put() {  # DOMAIN KEY VALUE
+		local k i
+		for i in "${!keys[@]}"; do [ "${keys[$i]}" = "$2" ] && k=$(( $1 - 1 + 3 * i )); done
+		printf "\\x$(printf %02x "$k")%s\xff" "$3"
+	}
+	{
+		xs_put 1 version 1; xs_put 1 epoch 1764470000000000000; xs_put 1 time_ns 1000000000
+		xs_put 1 interval_ms 1000; xs_put 1 llc_ref 100; xs_put 1 llc_miss 5
+		xs_put 1 events page-faults/context-switches; printf '\xfe\x00\xff'
+		xs_put 1 time_ns 2000000000; xs_put 1 llc_ref 110; xs_put 1 llc_miss 6; printf '\xfe\x00\xff'
+		xs_put 2 version 1; xs_put 2 epoch 1; xs_put 2 time_ns 99999999999999999999999; xs_put 2 llc_ref -5
+		xs_put 2 events "$(printf 'esc\x1b[2J')"; printf '\xfe\x01\xff'
+		xs_put 1 time_ns 3000000000; xs_put 1 llc_ref 120; printf '\xfe\x02\xff\xfe\x03\xff\xfe\x04\xff'
+		xs_put 1 epoch 1764470000000000001; xs_put 1 llc_ref 7; printf '\xfe\x00\xff'
+		printf '\x1e\xff\xfe\x00'
+	} >"$1/agents"
+}
