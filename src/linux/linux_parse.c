@@ -38,6 +38,22 @@ static bool snum(const char **p, int64_t *out)
 	return true;
 }
 
+bool lx_parse_id(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > UINT32_MAX / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
 bool lx_parse_stat(const char *buf, struct lx_stat *out)
 {
 	/* comm may hold spaces and ')' itself: it ends at the last ')'. */

@@ -262,6 +262,24 @@ static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom
 	}
 }
 
+/* The network namespace of the domain's first process: stat of its
+ * /proc/PID/ns/net, kept with the process's state (a process changes
+ * namespace only by running, so an idle one keeps the last answer). */
+static int head_netns(struct xg_source *s, const struct lx_dom *d, uint64_t *ino)
+{
+	struct lx_pst *st = &s->sc.pnew[d->head];
+	if (!st->netns_read) {
+		char path[64];
+		struct stat ns;
+		snprintf(path, sizeof(path), "%u/ns/net", s->sc.proc[d->head].pid);
+		st->netns_err = fstatat(s->sc.proc_fd, path, &ns, 0) < 0 ? errno : 0;
+		st->netns = st->netns_err ? 0 : (uint64_t)ns.st_ino;
+		st->netns_read = true;
+	}
+	*ino = st->netns;
+	return st->netns_err;
+}
+
 /* The kernel counts traffic per interface, so a domain has network figures
  * only when it has interfaces of its own: its (first) process lives in a
  * network namespace other than ours, as a container does. */
@@ -272,14 +290,14 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 		return;   /* the reason given for every domain applies */
 	char path[64], why[128];
 	uint32_t pid = s->sc.proc[d->head].pid;
-	struct stat ns;
-	snprintf(path, sizeof(path), "%u/ns/net", pid);
-	if (fstatat(s->sc.proc_fd, path, &ns, 0) < 0) {
-		if (errno == EACCES || errno == EPERM)
-			lx_fill_net(out, x, NULL, errno_reason(why, sizeof(why), "/proc/PID/ns/net", errno));
+	uint64_t ino;
+	int e = head_netns(s, d, &ino);
+	if (e) {
+		if (e == EACCES || e == EPERM)
+			lx_fill_net(out, x, NULL, errno_reason(why, sizeof(why), "/proc/PID/ns/net", e));
 		return;
 	}
-	if ((uint64_t)ns.st_ino == s->netns)
+	if (ino == s->netns)
 		return;
 	char buf[8192];
 	struct lx_net n;
