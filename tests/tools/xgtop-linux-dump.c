@@ -3,8 +3,9 @@
  * prints each domain's raw counters, reasons, the run/wait/blocked split of
  * the interval and the cost of the second collect.
  * Usage: xgtop-linux-dump [vm|cgroup|process|auto] [DELAY] [ID...]
- *        xgtop-linux-dump bench [vm|cgroup|process|auto] [N]
- * bench: N collects back to back, prints the mean CPU cost of one. */
+ *        xgtop-linux-dump bench [vm|cgroup|process|auto] [N] [GAP_MS]
+ * bench: N collects, GAP_MS apart (default 0: back to back), prints the
+ * mean CPU cost of one. */
 #include "xgtop/linux/linux.h"
 #include "xgtop/core/source.h"
 
@@ -84,16 +85,25 @@ static int bench(int argc, char **argv)
 	}
 	struct xg_sample s;
 	sample_init(&s);
+	long gap_ms = argc > 4 ? atol(argv[4]) : 0;
+	struct timespec gap = { gap_ms / 1000, gap_ms % 1000 * 1000000L };
 	source_linux_ops.collect(src, &s, &err);   /* warm: buffers grow once */
-	uint64_t c0 = xg_self_cpu_ns(), w0 = xg_now_mono_ns();
+	uint64_t c0 = xg_self_cpu_ns(), w0 = xg_now_mono_ns(), slept = 0;
 	for (int i = 0; i < n; i++) {
+		if (gap_ms > 0) {
+			/* what the host does in between is in the next collect,
+			 * as with a monitor's refresh interval */
+			uint64_t t = xg_now_mono_ns();
+			nanosleep(&gap, NULL);
+			slept += xg_now_mono_ns() - t;
+		}
 		sample_clear(&s);
 		if (source_linux_ops.collect(src, &s, &err) != XG_COLLECT_OK) {
 			fprintf(stderr, "collect: %s\n", err.msg);
 			return 1;
 		}
 	}
-	uint64_t cpu = xg_self_cpu_ns() - c0, wall = xg_now_mono_ns() - w0;
+	uint64_t cpu = xg_self_cpu_ns() - c0, wall = xg_now_mono_ns() - w0 - slept;
 	size_t np, nt;
 	count_tasks(&np, &nt);
 	printf("%d collects: %zu processes, %zu threads, %zu domains, %zu vcpu rows: "
