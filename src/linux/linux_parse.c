@@ -153,6 +153,11 @@ bool lx_parse_cpu_stat(const char *buf, uint64_t *usage_usec)
 	return keyed(buf, "usage_usec", usage_usec);
 }
 
+bool lx_parse_cg_descendants(const char *buf, uint64_t *n)
+{
+	return keyed(buf, "nr_descendants", n);
+}
+
 bool lx_parse_io_stat(const char *buf, struct lx_io *out)
 {
 	/* "MAJ:MIN rbytes=N wbytes=N rios=N wios=N dbytes=N dios=N" per device */

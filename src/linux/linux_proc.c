@@ -115,7 +115,9 @@ static struct lx_proc *new_proc(struct lx_scan *sc, uint32_t pid, const struct l
 
 static void read_cgroup(struct lx_src *s, struct lx_proc *p)
 {
-	char buf[1024];
+	/* a line per hierarchy before the v2 one on a hybrid host: room for
+	 * all of them, so the v2 path is never cut */
+	char buf[4096];
 	const char *cp;
 	size_t cl;
 	if (lx_src_read(s, &s->k->cg_fd, "cgroup", buf, sizeof(buf)) > 0 &&
@@ -135,7 +137,7 @@ static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
 	if (!read_stat(&s, buf, sizeof(buf), &st))
 		return;
 	struct lx_proc *p = new_proc(sc, pid, &st);
-	if (sc->want_cgroup)
+	if (sc->want_cgroup && !lx_cgmap_path(sc->cgmap, pid, p->cg, sizeof(p->cg)))
 		read_cgroup(&s, p);
 	/* the threads before io: a process none of whose threads ran since
 	 * its io was last read cannot have done any */

@@ -29,6 +29,7 @@ struct xg_source {
 	struct lx_node node;
 	struct lx_scan sc;
 	struct lx_cgroup cg;
+	struct lx_cgmap cgm;    /* cgroup mode: the processes' cgroups */
 	struct lx_doms ds;
 	struct lx_vms vms;
 	uint64_t *vtmp;         /* vcpu row scratch: id << 32 | thread index */
@@ -49,6 +50,7 @@ static void linux_close(struct xg_source *s)
 		return;
 	lx_scan_close(&s->sc);
 	lx_cgroup_close(&s->cg);
+	lx_cgmap_close(&s->cgm);
 	lx_doms_free(&s->ds);
 	lx_vms_close(&s->vms);
 	pmu_close(s->pmu);
@@ -87,6 +89,10 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	char buf[128];
 	s->sched_supported = lx_read_at(AT_FDCWD, "/proc/self/schedstat", buf, sizeof(buf)) > 0;
 	s->sc.want_cgroup = s->cgroup_mode;
+	if (s->cgroup_mode) {
+		lx_cgmap_open(&s->cgm);
+		s->sc.cgmap = &s->cgm;
+	}
 	s->sc.want_io = !s->nodisk;
 	lx_node_open(&s->node);
 	/* NULL only for a bad --events; a host without a PMU still opens and
@@ -420,6 +426,8 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 	lx_node_pcpus(&s->node, out);
 	if (s->cgroup_mode && lx_cgroup_list(&s->cg, err) < 0)
 		return XG_COLLECT_ERROR;
+	if (s->cgroup_mode)
+		lx_cgmap_walk(&s->cgm, s->cg.root_fd, s->sc.nproc);   /* (the last scan's count) */
 	if (lx_scan_run(&s->sc, err) < 0)
 		return XG_COLLECT_ERROR;
 	out->host.mono_ns = s->sc.mono_ns;   /* the instant the thread times run to */

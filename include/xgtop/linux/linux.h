@@ -35,6 +35,8 @@ bool lx_parse_vmswap(const char *buf, uint64_t *bytes);
 bool lx_parse_fdinfo_iff(const char *buf, char name[16]);
 /* cgroup cpu.stat usage_usec */
 bool lx_parse_cpu_stat(const char *buf, uint64_t *usage_usec);
+/* cgroup.stat nr_descendants: the live cgroups below this one */
+bool lx_parse_cg_descendants(const char *buf, uint64_t *n);
 
 struct lx_io {
 	uint64_t rbytes, wbytes, rios, wios;
@@ -187,6 +189,7 @@ struct lx_proc {
 struct lx_scan {
 	int proc_fd;                 /* /proc */
 	bool want_cgroup, want_io;
+	const struct lx_cgmap *cgmap; /* where processes' cgroups are known without reading */
 	long clk_tck;
 	uint64_t tick_ns;
 	uint64_t page;                /* bytes per page (rss) */
@@ -356,6 +359,37 @@ struct lx_cgstat {
 /* Reads cpu.stat, memory.current, memory.max and io.stat of a domain. */
 void lx_cgroup_stat(const struct lx_cgroup *cg, const struct lx_cgdom *d, struct lx_cgstat *out);
 void lx_cgroup_close(struct lx_cgroup *cg);
+
+/* ---- linux_cgmap.c: the processes' cgroups from cgroup.procs ---- */
+
+#define LX_CGMAP_PATH_MAX 200    /* longer paths are read from /proc/PID/cgroup */
+struct lx_cgnode {
+	uint32_t path;               /* offset in lx_cgmap.names ("" = the root) */
+	int32_t parent;              /* -1 for the root */
+	bool unread;                 /* its cgroup.procs could not be read */
+	bool unsure;                 /* its list does not say where its processes are */
+};
+struct lx_cgmap {
+	bool usable;                 /* /proc shows pids of our pid namespace */
+	bool walked;                 /* this refresh's map is there */
+	char *names;                 /* the cgroups' paths below the mount, NUL-ended */
+	size_t nnames, names_cap;
+	struct lx_cgnode *node;
+	size_t nnode, node_cap;
+	uint64_t *pairs;             /* pid << 32 | node, as listed */
+	size_t npairs, pairs_cap;
+	struct lx_index pid;         /* pid -> node */
+};
+void lx_cgmap_open(struct lx_cgmap *m);
+/* Lists every cgroup's processes below root_fd, when there are several
+ * processes (nproc: the last scan's) for each cgroup; else leaves the map
+ * empty for this refresh. */
+void lx_cgmap_walk(struct lx_cgmap *m, int root_fd, size_t nproc);
+/* pid's cgroup path as the 0:: line of /proc/PID/cgroup gives it ("/a/b"),
+ * cut to n - 1 bytes; false when the walk did not place pid exactly once
+ * (or there was no walk, or m is NULL): read /proc/PID/cgroup then. */
+bool lx_cgmap_path(const struct lx_cgmap *m, uint32_t pid, char *out, size_t n);
+void lx_cgmap_close(struct lx_cgmap *m);
 
 /* ---- linux_vmargs.c: what a QEMU process says about its VM ---- */
 
