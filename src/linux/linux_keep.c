@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Files kept open between refreshes: every process's stat, io (and cgroup)
- * and each thread's schedstat. A pread() of an open /proc file costs a
+/* Files kept open between refreshes: every process's stat, statm, io (and
+ * cgroup) and each thread's schedstat. A pread() of an open /proc file costs a
  * fraction of the path lookup, open and close it replaces (0.5 us against
  * 3.8 us for a schedstat here). An open /proc file stays bound to its task:
  * once the task is gone (or its pid reused) the read fails with ESRCH, and
@@ -32,7 +32,7 @@ struct lx_keep *lx_keep_get(struct lx_scan *sc, uint32_t pid)
 		k = &sc->keep[sc->nkeep++];
 		memset(k, 0, sizeof(*k));
 		k->pid = pid;
-		k->stat_fd = k->io_fd = k->cg_fd = -1;
+		k->stat_fd = k->statm_fd = k->io_fd = k->cg_fd = -1;
 	}
 	k->seen = true;
 	return k;
@@ -71,13 +71,15 @@ void lx_keep_close(struct lx_scan *sc, int *fd)
 void lx_keep_drop(struct lx_scan *sc, struct lx_keep *k)
 {
 	lx_keep_close(sc, &k->stat_fd);
+	lx_keep_close(sc, &k->statm_fd);
 	lx_keep_close(sc, &k->io_fd);
 	lx_keep_close(sc, &k->cg_fd);
 	for (uint32_t i = 0; i < k->nthr; i++)
 		lx_keep_close(sc, &k->thr[i].fd);
 	k->nthr = k->cursor = 0;
 	k->listed = 0;
-	k->known = false;
+	k->known = k->last_ok = false;
+	sc->npre = 0;   /* what was read through them */
 }
 
 void lx_keep_budget(struct lx_scan *sc)

@@ -106,6 +106,15 @@ bool lx_parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *wait_ns)
 	return num(&p, wait_ns);
 }
 
+bool lx_parse_statm(const char *buf, uint64_t *pages)
+{
+	const char *p = buf;
+	uint64_t size;
+	if (!num(&p, &size) || *p++ != ' ')
+		return false;
+	return num(&p, pages);
+}
+
 /* Finds "key value" at a line start in a flat-keyed file. */
 static bool keyed(const char *buf, const char *key, uint64_t *out)
 {

@@ -46,6 +46,7 @@ void lx_scan_close(struct lx_scan *sc)
 	free(sc->pold);
 	free(sc->pnew);
 	free(sc->gone);
+	free(sc->pre);
 	lx_index_free(&sc->tidx);
 	lx_index_free(&sc->pidx);
 	lx_index_free(&sc->nidx);
@@ -129,14 +130,50 @@ static void read_cgroup(struct lx_src *s, struct lx_proc *p)
 	}
 }
 
+/* A kept file of the process still reads: the process has not exited. */
+static bool still_there(const struct lx_keep *k)
+{
+	char buf[256];
+	int fd = k->nthr && k->thr[0].fd >= 0 ? k->thr[0].fd : k->stat_fd;
+	return fd < 0 || lx_keep_pread(fd, buf, sizeof(buf)) >= 0;
+}
+
+/* The resident pages, from statm (the exact count; stat's field 24 is the
+ * kernel's per-CPU approximation since Linux 6.16), every refresh: memory
+ * can be reclaimed from a process that does not run. The statm file is
+ * opened by path once; the open is kept only if another kept file of the
+ * process still reads after it (else the pid may have been freed and
+ * reused in between, and the file would be another process's). */
+static bool read_rss(struct lx_src *s, struct lx_stat *st)
+{
+	struct lx_keep *k = s->k;
+	char buf[256];
+	bool fresh = k->statm_fd < 0;
+	ssize_t n = lx_src_read(s, &k->statm_fd, "statm", buf, sizeof(buf));
+	if (n > 0 && fresh && k->statm_fd >= 0 && !still_there(k)) {
+		lx_keep_close(s->sc, &k->statm_fd);
+		return false;
+	}
+	return n > 0 && lx_parse_statm(buf, &st->rss_pages);
+}
+
 static void scan_process(struct lx_scan *sc, uint32_t pid, const char *name)
 {
 	struct lx_src s = { .sc = sc, .name = name, .k = lx_keep_get(sc, pid) };
 	char buf[1024];
 	struct lx_stat st;
-	if (!read_stat(&s, buf, sizeof(buf), &st))
+	/* the threads first: one none of which ran keeps its last stat */
+	bool carried = lx_threads_unmoved(&s);
+	if (carried)
+		st = s.k->last;
+	else if (!read_stat(&s, buf, sizeof(buf), &st))
 		return;
+	if (!read_rss(&s, &st))
+		return;   /* exited meanwhile */
+	s.k->last = st;
+	s.k->last_ok = true;
 	struct lx_proc *p = new_proc(sc, pid, &st);
+	p->carried = carried;
 	if (sc->want_cgroup && !lx_cgmap_path(sc->cgmap, pid, p->cg, sizeof(p->cg)))
 		read_cgroup(&s, p);
 	/* the threads before io: a process none of whose threads ran since
@@ -159,6 +196,30 @@ static void rotate(struct lx_scan *sc)
 	lx_gen_rotate(&sc->pold, &sc->pold_cap, &sc->npold, &sc->pnew, &sc->pnew_cap, &sc->npnew,
 	              &sc->pidx, sizeof(*sc->pold), offsetof(struct lx_pst, pid));
 	sc->nproc = 0;
+}
+
+/* A carried stat names the last refresh's parent. A process changes
+ * parent only when its parent exits: while the parent is the same process
+ * as at the last refresh (same pid and start), the parent stands; else the
+ * stat is read again. */
+static void check_parents(struct lx_scan *sc)
+{
+	for (size_t i = 0; i < sc->nproc; i++) {
+		struct lx_proc *p = &sc->proc[i];
+		if (!p->carried || !p->ppid)
+			continue;   /* (a parent outside our pid namespace stays outside) */
+		int64_t j = lx_index_get(&sc->nidx, p->ppid);
+		if (j >= 0 && sc->pnew[j].prev >= 0)
+			continue;
+		struct lx_keep *k = lx_keep_find(sc, p->pid);
+		char buf[1024];
+		struct lx_stat st;
+		if (!k || k->stat_fd < 0 || lx_keep_pread(k->stat_fd, buf, sizeof(buf)) <= 0 ||
+		    !lx_parse_stat(buf, &st) || st.starttime != p->start)
+			continue;   /* exited meanwhile */
+		k->last.ppid = st.ppid;
+		p->ppid = sc->pnew[i].ppid = st.ppid > 0 ? (uint32_t)st.ppid : 0;
+	}
 }
 
 int lx_scan_run(struct lx_scan *sc, struct xg_err *err)
@@ -191,6 +252,7 @@ int lx_scan_run(struct lx_scan *sc, struct xg_err *err)
 	}
 	lx_keep_sweep(sc);
 	lx_account_settle(sc);
+	check_parents(sc);   /* (with the index of this scan's processes settling made) */
 	sc->prev_boot_ns = t0;
 	sc->have_prev = true;
 	return 0;

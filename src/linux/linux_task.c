@@ -98,19 +98,32 @@ static void thread_account(struct lx_scan *sc, struct lx_proc *p, struct lx_thr 
 	p->d_blk += t->d_blk;
 }
 
-/* Accounts one thread from the text of its schedstat (n: the read's
- * result): finds its previous state and adds this interval to p. */
-static void scan_thread(struct lx_src *s, struct lx_proc *p, uint32_t tid, const char *sched,
-			ssize_t n)
+/* The schedstat read into buf (n: the read's result). */
+static struct lx_sched sched_of(const char *buf, ssize_t n)
+{
+	struct lx_sched r = { .err = n < 0 ? (int)-n : 0 };
+	r.ok = n >= 0 && lx_parse_schedstat(buf, &r.run, &r.wait);
+	return r;
+}
+
+static struct lx_sched sched_pread(int fd)
+{
+	char buf[256];
+	return sched_of(buf, lx_keep_pread(fd, buf, sizeof(buf)));
+}
+
+/* Accounts one thread from its schedstat: finds its previous state and
+ * adds this interval to p. */
+static void scan_thread(struct lx_src *s, struct lx_proc *p, uint32_t tid, const struct lx_sched *r)
 {
 	struct lx_scan *sc = s->sc;
-	struct lx_thr t = { .tid = tid, .vcpu_no = LX_NO_VCPU };
-	if (n < 0) {
-		if (n != -ENOENT && n != -ESRCH && !p->sched_err)
-			p->sched_err = (int)-n;
+	struct lx_thr t = { .tid = tid, .vcpu_no = LX_NO_VCPU, .run = r->run, .wait = r->wait };
+	if (r->err) {
+		if (r->err != ENOENT && r->err != ESRCH && !p->sched_err)
+			p->sched_err = r->err;
 		return;
 	}
-	if (!lx_parse_schedstat(sched, &t.run, &t.wait)) {
+	if (!r->ok) {
 		if (!p->sched_err)
 			p->sched_err = EINVAL;
 		return;
@@ -139,17 +152,17 @@ static void read_thread(struct lx_src *s, struct lx_proc *p, int dirfd, const ch
 			uint32_t tid)
 {
 	char buf[256];
-	ssize_t n;
+	struct lx_sched r;
 	struct lx_kthr *kt = lx_keep_thread(s->sc, s->k, dirfd, path, tid);
 	if (kt && kt->seen)
 		return;   /* already read in this refresh */
 	if (kt) {
 		kt->seen = true;
-		n = lx_keep_pread(kt->fd, buf, sizeof(buf));
+		r = sched_pread(kt->fd);
 	} else {
-		n = lx_read_at(dirfd, path, buf, sizeof(buf));
+		r = sched_of(buf, lx_read_at(dirfd, path, buf, sizeof(buf)));
 	}
-	scan_thread(s, p, tid, buf, n);
+	scan_thread(s, p, tid, &r);
 }
 
 /* Reads every thread listed in task/ of the process. */
@@ -175,23 +188,52 @@ static void list_threads(struct lx_src *s, struct lx_proc *p)
 	close(tfd);
 }
 
-/* The kept threads, each read with one pread(); false when one of them
- * cannot be read (gone, maybe replaced): task/ is to be listed. */
+/* The kept threads, each read with one pread() (or read already by
+ * lx_threads_unmoved); false when one of them cannot be read (gone, maybe
+ * replaced): task/ is to be listed. */
 static bool read_kept(struct lx_src *s, struct lx_proc *p)
 {
+	struct lx_scan *sc = s->sc;
 	struct lx_keep *k = s->k;
 	for (uint32_t i = 0; i < k->nthr; i++) {
-		char buf[256];
 		struct lx_kthr *kt = &k->thr[i];
-		ssize_t n = kt->fd < 0 ? -EBADF : lx_keep_pread(kt->fd, buf, sizeof(buf));
-		if (n < 0) {
-			lx_keep_close(s->sc, &kt->fd);   /* opened again if still listed */
+		struct lx_sched r = i < sc->npre ? sc->pre[i]
+				  : kt->fd < 0 ? (struct lx_sched){ .err = EBADF } : sched_pread(kt->fd);
+		if (r.err) {
+			lx_keep_close(sc, &kt->fd);   /* opened again if still listed */
 			return false;
 		}
 		kt->seen = true;
-		scan_thread(s, p, kt->tid, buf, n);
+		scan_thread(s, p, kt->tid, &r);
 	}
 	return true;
+}
+
+bool lx_threads_unmoved(struct lx_src *s)
+{
+	struct lx_scan *sc = s->sc;
+	struct lx_keep *k = s->k;
+	sc->npre = 0;
+	if (!k->last_ok || k->asked || k->stat_fd < 0 || !k->nthr || k->nthr != k->listed)
+		return false;
+	int64_t pi = lx_index_get(&sc->pidx, k->pid);
+	if (pi < 0 || sc->pold[pi].start != k->start || sc->pold[pi].nthr != k->nthr)
+		return false;
+	bool unmoved = true;
+	xg_grow(&sc->pre, &sc->pre_cap, k->nthr, sizeof(*sc->pre));
+	for (uint32_t i = 0; i < k->nthr; i++) {
+		const struct lx_kthr *kt = &k->thr[i];
+		if (kt->fd < 0)
+			return false;
+		struct lx_sched r = sched_pread(kt->fd);
+		sc->pre[sc->npre++] = r;
+		if (r.err)
+			return false;   /* gone: task/ is listed */
+		int64_t ti = lx_index_get(&sc->tidx, kt->tid);
+		if (!r.ok || ti < 0 || sc->told[ti].run != r.run || sc->told[ti].wait != r.wait)
+			unmoved = false;   /* the rest is still read, for lx_scan_threads */
+	}
+	return unmoved;
 }
 
 void lx_scan_threads(struct lx_src *s, struct lx_proc *p, uint64_t nthreads)

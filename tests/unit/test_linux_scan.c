@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,15 +45,30 @@ static void mkdirs(const char *rel)
 	assert_int_equal(system(cmd), 0);
 }
 
-static void stat_of(uint32_t pid, const char *comm, uint64_t start, int nthreads)
+static void statm_of(uint32_t pid, uint64_t rss)
+{
+	char rel[64], text[100];
+	snprintf(rel, sizeof(rel), "%u/statm", pid);
+	snprintf(text, sizeof(text), "1000 %llu 20 10 0 300 0\n", (unsigned long long)rss);
+	put(rel, text);
+}
+
+/* stat with parent ppid (rss 250 pages there; statm says 260) */
+static void stat_ppid(uint32_t pid, uint32_t ppid, const char *comm, uint64_t start, int nthreads)
 {
 	char rel[64], text[400];
 	snprintf(rel, sizeof(rel), "%u/stat", pid);
 	snprintf(text, sizeof(text),
-		 "%u (%s) S 1 %u %u 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 %d 0 %llu 1000000 250 "
+		 "%u (%s) S %u %u %u 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 %d 0 %llu 1000000 250 "
 		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n",
-		 pid, comm, pid, pid, nthreads, (unsigned long long)start);
+		 pid, comm, ppid, pid, pid, nthreads, (unsigned long long)start);
 	put(rel, text);
+	statm_of(pid, 260);
+}
+
+static void stat_of(uint32_t pid, const char *comm, uint64_t start, int nthreads)
+{
+	stat_ppid(pid, 1, comm, start, nthreads);
 }
 
 static void sched_of(uint32_t pid, uint32_t tid, uint64_t run, uint64_t wait)
@@ -228,12 +244,15 @@ static void reused_pid(struct lx_scan *sc, bool old_stat_fails)
 		replace("500/stat", "");
 	}
 	stat_of(500, "new", START + 50, 1);
+	replace("500/statm", "1000 777 20 10 0 300 0\n");
 	sched_of(500, 500, 100, 0);
 	io_of(500, 7, 9, false);
 	scan(sc);
 	const struct lx_proc *p = proc(sc, 500);
 	assert_false(p->idle);
+	assert_false(p->carried);
 	assert_string_equal(p->comm, "new");
+	assert_int_equal(p->rss, 777 * sc->page);
 	assert_int_equal(thread(sc, 500)->start, START + 50);
 	assert_int_equal(thread(sc, 500)->run, 100);
 	assert_int_equal(p->d_run, 0);   /* existed before the last refresh: a baseline */
@@ -286,12 +305,107 @@ static void thread_set_changes(void **state)
 	assert_int_equal(proc(sc, 600)->sched_err, 0);
 	assert_int_equal(sc->keep_fds, fds);
 	stat_of(600, "proc", START, 2);
+	task_exits(kept_thread(sc, 600, 610)->fd);
 	snprintf(cmd, sizeof(cmd), "rm -r %s", tmp("600/task/610"));
 	assert_int_equal(system(cmd), 0);
 	scan(sc);
 	assert_int_equal(proc(sc, 600)->nthr, 2);
 	assert_int_equal(sc->keep_fds, fds - 1);
 	assert_false(proc(sc, 600)->idle);   /* a thread went: it may have done I/O */
+}
+
+/* A process none of whose threads ran keeps its last stat (its comm
+ * here, which only the process itself can change): only statm is read
+ * for it, since memory can be reclaimed from a process that does not run. */
+static void unmoved_stat_carried(void **state)
+{
+	struct lx_scan *sc = *state;
+	process(800, START, 2, 5000);
+	scan(sc);
+	assert_false(proc(sc, 800)->carried);   /* first sight */
+	assert_int_equal(proc(sc, 800)->rss, 260 * sc->page);   /* statm's, not stat's 250 */
+	scan(sc);
+	assert_true(proc(sc, 800)->carried);
+	stat_of(800, "renamed", START, 2);   /* cannot happen without running */
+	statm_of(800, 100);
+	scan(sc);
+	const struct lx_proc *p = proc(sc, 800);
+	assert_true(p->carried && p->idle);
+	assert_string_equal(p->comm, "proc");
+	assert_int_equal(p->nthr, 2);
+	assert_int_equal(p->rss, 100 * sc->page);
+	sched_of(800, 801, 5001, 0);
+	scan(sc);
+	p = proc(sc, 800);
+	assert_false(p->carried || p->idle);
+	assert_string_equal(p->comm, "renamed");
+	assert_int_equal(p->d_run, 1);
+	/* waiting on a runqueue is moving too */
+	sched_of(800, 800, 5000, 7);
+	scan(sc);
+	assert_false(proc(sc, 800)->carried);
+	assert_int_equal(proc(sc, 800)->d_wait, 7);
+}
+
+/* A process only changes parent when its parent exits: a carried stat's
+ * parent stands while that parent is the same process, and the stat is
+ * read again once it is gone. */
+static void carried_parent_exits(void **state)
+{
+	struct lx_scan *sc = *state;
+	process(900, START, 1, 10);
+	process(905, START + 1, 1, 20);
+	stat_ppid(905, 900, "child", START + 1, 1);
+	scan(sc);
+	scan(sc);
+	assert_true(proc(sc, 905)->carried);
+	assert_int_equal(proc(sc, 905)->ppid, 900);
+	stat_ppid(905, 77, "child", START + 1, 1);   /* not read while 900 lives */
+	scan(sc);
+	assert_true(proc(sc, 905)->carried);
+	assert_int_equal(proc(sc, 905)->ppid, 900);
+	struct lx_keep *k = lx_keep_find(sc, 900);
+	task_exits(k->stat_fd);
+	task_exits(k->thr[0].fd);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -r %s", tmp("900"));
+	assert_int_equal(system(cmd), 0);
+	stat_ppid(905, 1, "child", START + 1, 1);   /* reparented to init */
+	scan(sc);
+	assert_true(proc(sc, 905)->carried);
+	assert_int_equal(proc(sc, 905)->ppid, 1);
+	assert_int_equal(sc->pnew[0].ppid, 1);
+	scan(sc);
+	assert_int_equal(proc(sc, 905)->ppid, 1);
+}
+
+/* The files of a process that exited are closed at the next refresh:
+ * processes coming and going leave the descriptor count where it was. */
+static void exited_process_files_closed(void **state)
+{
+	struct lx_scan *sc = *state;
+	process(1000, START, 2, 10);
+	scan(sc);
+	scan(sc);
+	size_t fds = sc->keep_fds;
+	assert_true(fds >= 5);   /* stat, statm, io and two threads' schedstat */
+	char cmd[300];
+	for (int round = 0; round < 3; round++) {
+		process(1010, START + 5, 3, 10);
+		scan(sc);
+		scan(sc);
+		assert_true(sc->keep_fds >= fds + 6);
+		struct lx_keep *k = lx_keep_find(sc, 1010);
+		task_exits(k->stat_fd);
+		for (uint32_t i = 0; i < k->nthr; i++)
+			task_exits(k->thr[i].fd);
+		snprintf(cmd, sizeof(cmd), "rm -r %s", tmp("1010"));
+		assert_int_equal(system(cmd), 0);
+		scan(sc);
+		assert_int_equal(sc->nproc, 1);
+		assert_int_equal(sc->keep_fds, fds);
+		assert_null(lx_keep_find(sc, 1010));
+	}
 }
 
 /* Past the budget, files are read by path: the same figures, no more
@@ -329,6 +443,34 @@ static void budget_reads_by_path(void **state)
 	lx_scan_close(&wide);
 }
 
+/* The budget is half of RLIMIT_NOFILE's soft limit: with a limit of 64,
+ * twenty processes of five files each are all read, with at most 24 files
+ * kept (three quarters of 32), the rest by path. */
+static void budget_from_rlimit(void **state)
+{
+	struct lx_scan *sc = *state;
+	struct rlimit was, low;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &was), 0);
+	low = was;
+	low.rlim_cur = 64;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	for (uint32_t i = 0; i < 20; i++)
+		process(1100 + 10 * i, START + i, 2, 1000 + i);
+	for (int round = 0; round < 3; round++) {
+		scan(sc);
+		assert_int_equal(sc->keep_max, 32);
+		assert_true(sc->keep_fds <= 24);
+		assert_int_equal(sc->nproc, 20);
+		assert_int_equal(sc->ntnow, 40);
+		for (uint32_t i = 0; i < 20; i++) {
+			assert_int_equal(thread(sc, 1100 + 10 * i + 1)->run, 1000 + i);
+			assert_int_equal(proc(sc, 1100 + 10 * i)->rss, 260 * sc->page);
+			assert_int_equal(proc(sc, 1100 + 10 * i)->io_err, 0);
+		}
+	}
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &was), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +480,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(reused_pid_after_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(thread_set_changes, setup, teardown),
 		cmocka_unit_test_setup_teardown(budget_reads_by_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(budget_from_rlimit, setup, teardown),
+		cmocka_unit_test_setup_teardown(unmoved_stat_carried, setup, teardown),
+		cmocka_unit_test_setup_teardown(carried_parent_exits, setup, teardown),
+		cmocka_unit_test_setup_teardown(exited_process_files_closed, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

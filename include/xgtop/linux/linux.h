@@ -29,6 +29,8 @@ bool lx_parse_stat(const char *buf, struct lx_stat *out);
 bool lx_parse_id(const char *s, uint32_t *out);
 /* schedstat: ns on a CPU, ns waiting on a runqueue */
 bool lx_parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *wait_ns);
+/* /proc/PID/statm: resident pages (its second field) */
+bool lx_parse_statm(const char *buf, uint64_t *pages);
 /* /proc/PID/status VmSwap, in bytes */
 bool lx_parse_vmswap(const char *buf, uint64_t *bytes);
 /* /proc/PID/fdinfo/N of a tun/tap descriptor: the interface ("iff:") */
@@ -129,7 +131,11 @@ struct lx_keep {
 	uint32_t pid;
 	uint64_t start;              /* the task the files belong to (when known) */
 	bool known;                  /* start is set */
-	int stat_fd, io_fd, cg_fd;   /* -1 = not open */
+	int stat_fd, statm_fd, io_fd, cg_fd;   /* -1 = not open */
+	/* the stat of the last refresh that saw the process (rss from statm),
+	 * what an unmoved process shows again without reading it */
+	struct lx_stat last;
+	bool last_ok;
 	struct lx_kthr *thr;         /* in task/ listing order */
 	uint32_t nthr, cursor;
 	size_t thr_cap;
@@ -174,6 +180,8 @@ struct lx_proc {
 	                                refresh, none of which ran since: what
 	                                only its threads change (io, netns) is
 	                                carried over instead of read again */
+	bool carried;                /* idle, and its stat not read: the last
+	                                one (lx_keep.last) with a new rss */
 	uint32_t thr_first;          /* slice of lx_scan.thr / .tnow */
 	uint64_t d_run, d_wait, d_blk;  /* ns in this interval (new threads: since start) */
 	struct lx_io d_io;           /* bytes in this interval */
@@ -184,6 +192,13 @@ struct lx_proc {
 	int32_t dom;                 /* domain index of the refresh, -1 = none yet */
 	int32_t next;                /* next process of the same domain */
 	char cg[256];                /* cgroup v2 path (cgroup mode), "" otherwise */
+};
+
+/* One schedstat read. */
+struct lx_sched {
+	int err;                     /* errno of the read, 0 = read */
+	bool ok;                     /* read and parsed */
+	uint64_t run, wait;
 };
 
 struct lx_scan {
@@ -220,6 +235,9 @@ struct lx_scan {
 	struct lx_index kidx;        /* pid -> keep index */
 	size_t keep_fds, keep_max;   /* kept descriptors, and at most (half the limit) */
 	size_t keep_limit;           /* keep_max if not 0 (tests), else from RLIMIT_NOFILE */
+	struct lx_sched *pre;        /* the process being scanned: its kept threads
+	                                read before its stat (lx_threads_unmoved) */
+	size_t npre, pre_cap;
 };
 
 int lx_scan_open(struct lx_scan *sc, struct xg_err *err);
@@ -248,6 +266,13 @@ ssize_t lx_src_read(struct lx_src *s, int *kfd, const char *file, char *buf, siz
 /* Reads the threads of process p (nthreads from its stat): their
  * schedstat, and turns them into p's run, wait and blocked deltas. */
 void lx_scan_threads(struct lx_src *s, struct lx_proc *p, uint64_t nthreads);
+/* Before the stat of a kept process: reads its kept threads' schedstat (into
+ * sc->pre, for lx_scan_threads) and tells whether it is the process of the
+ * last refresh with the same threads, none of which ran or waited since.
+ * Such a process cannot have changed its stat but for rss, its state (a
+ * thread woken that has not run yet) and its parent (when that exits); VMs
+ * (lx_scan_keep) are never taken as unmoved. */
+bool lx_threads_unmoved(struct lx_src *s);
 
 /* ---- linux_keep.c: the kept files ---- */
 
@@ -289,7 +314,8 @@ struct lx_pst *lx_account_read(struct lx_scan *sc, struct lx_proc *p, const stru
 void lx_account_io(struct lx_pst *n, struct lx_proc *p, const char *io, int io_err);
 /* An idle p: its io (and netns) are the previous refresh's. */
 void lx_account_carry(struct lx_scan *sc, struct lx_pst *n, struct lx_proc *p);
-/* After the scan: debts of vanished processes, then every process's deltas. */
+/* After the scan: debts of vanished processes, then every process's deltas
+ * (sc->nidx indexes this refresh's processes by pid, after). */
 void lx_account_settle(struct lx_scan *sc);
 
 /* ---- linux_node.c: host facts ---- */
