@@ -12,27 +12,39 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP
 ifneq ($(CI),)
 CFLAGS  += -Werror
 endif
-LDLIBS  := -lm
+LDLIBS  := -lm -pthread
 
 # Required: ncursesw and zlib.
 CFLAGS  += $(shell $(PKG) --cflags ncursesw zlib)
 LDLIBS  += $(shell $(PKG) --libs ncursesw zlib)
 
-# Optional: Xen tools libraries (libxenstat, libxenctrl).
+# The optional libraries below are not linked into xgtop: the code that
+# needs them loads them (src/core/dynlib.c) by the soname of the library
+# found here, so a command that does not use them starts without them.
+# $(call SONAME,xenctrl) is "libxenctrl.so.4.17".
+SONAME   = $(or $(shell readelf -d "$$($(CC) -print-file-name=lib$(1).so)" 2>/dev/null | \
+	     sed -n 's/.*soname: \[\(.*\)\]/\1/p'),lib$(1).so)
+
+# Optional: Xen tools libraries (libxenctrl, libxenstore ...), loaded when the
+# Xen source opens (src/xen/xen_api.c). Tools that call Xen link them.
 ifeq ($(shell $(PKG) --exists xenstat xencontrol && echo y),y)
-CFLAGS  += -DHAVE_XEN $(shell $(PKG) --cflags xenstat xencontrol xenstore xenevtchn xenforeignmemory)
-LDLIBS  += $(shell $(PKG) --libs xenstat xencontrol xenstore xenevtchn xenforeignmemory) -pthread
+XEN_PC  := xencontrol xenstore xenevtchn xenforeignmemory
+CFLAGS  += -DHAVE_XEN $(shell $(PKG) --cflags $(XEN_PC))
+XEN_LIBS := $(shell $(PKG) --libs $(XEN_PC))
+$(BUILD)/obj/xen/xen_api.o: CFLAGS += -DXEN_SO_CTRL='"$(call SONAME,xenctrl)"' \
+	-DXEN_SO_STORE='"$(call SONAME,xenstore)"' -DXEN_SO_EVTCHN='"$(call SONAME,xenevtchn)"' \
+	-DXEN_SO_FMEM='"$(call SONAME,xenforeignmemory)"'
 HAVE_XEN := 1
 endif
 # Optional: libpfm4 (no .pc file in Debian; probe the header).
 ifeq ($(shell echo 'int main(void){return pfm_initialize();}' | $(CC) -x c -include perfmon/pfmlib_perf_event.h - -lpfm -o /dev/null 2>/dev/null && echo y),y)
 CFLAGS  += -DHAVE_PFM
-LDLIBS  += -lpfm
+$(BUILD)/obj/pmu/pmu_events.o: CFLAGS += -DPFM_SO='"$(call SONAME,pfm)"'
 endif
 # Optional: libmicrohttpd for the Prometheus exporter.
 ifeq ($(shell $(PKG) --exists libmicrohttpd && echo y),y)
 CFLAGS  += -DHAVE_MHD $(shell $(PKG) --cflags libmicrohttpd)
-LDLIBS  += $(shell $(PKG) --libs libmicrohttpd) -pthread
+$(BUILD)/obj/exporter/expo_http.o: CFLAGS += -DMHD_SO='"$(call SONAME,microhttpd)"'
 endif
 
 # src/<stage>/*.c: one folder per pipeline stage (see src/README.md).
@@ -70,7 +82,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxgtop.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(CMOCKA)
 
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a | $(BUILD)/tools
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(XEN_LIBS)
 
 tools: $(TOOL_BINS)
 

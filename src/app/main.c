@@ -13,6 +13,7 @@
 
 #include "daemon.h"
 #include "xgtop/core/settings.h"
+#include "xgtop/app/report_cmd.h"
 #include "xgtop/app/trace_cmd.h"
 #include "xgtop/engine/engine.h"
 #include "xgtop/outputs/explain.h"
@@ -38,7 +39,8 @@ static const char usage_text[] =
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
 "       xgtop --source remote URL[,URL...] [OPTION]...   (pool view)\n"
-"       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
+"       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat] [--threads N]\n"
+"       xgtop report --replay FILE [--from TIME] [--to TIME] [-o text|csv|json]\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
 "Per-domain CPU, memory, disk, network, scheduler and cache figures for Xen\n"
@@ -57,6 +59,9 @@ static const char usage_text[] =
 "      --explain           take two samples, then say for every column what it\n"
 "                          counts and why any figure shows '-'\n"
 "      --list-columns      print every column: header, key, unit, group, formula\n"
+"      --history N         samples the full-screen view keeps for its graphs and\n"
+"                          TREND column (default 300, 0 = none; fewer when the\n"
+"                          domains would take more than 32 MiB)\n"
 "      --config FILE       settings file (default: $XDG_CONFIG_HOME/xgtop/xgtoprc,\n"
 "                          else ~/.config/xgtop/xgtoprc); options override it\n"
 "      --no-config         neither read nor write a settings file\n"
@@ -107,7 +112,7 @@ enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
-	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON,
+	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
 };
 
 static const struct option long_opts[] = {
@@ -144,6 +149,7 @@ static const struct option long_opts[] = {
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "daemon", no_argument, NULL, OPT_DAEMON },
+	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -229,6 +235,8 @@ static int opt_sort(struct xg_config *cfg, const char *arg)
 {
 	if (col_lookup(arg) < 0)
 		return BAD_USAGE("--sort '%s': no such column (see xgtop --help, man xgtop)", arg);
+	if (!view_sortable((enum xg_col)col_lookup(arg)))
+		return BAD_USAGE("--sort '%s': a drawing, not a sort key", arg);
 	cfg->sort = arg;
 	return 0;
 }
@@ -271,6 +279,15 @@ static int opt_cpu_hz(struct xg_config *cfg, const char *arg)
 	return 0;
 }
 
+static int opt_history(struct xg_config *cfg, const char *arg)
+{
+	uint64_t u;
+	if (!xg_parse_u64(arg, &u) || u > XG_HIST_MAX)
+		return BAD_USAGE("--history '%s': give a number of samples from 0 to 100000", arg);
+	cfg->history = (unsigned)u;
+	return 0;
+}
+
 /* --export [ADDR:]PORT: checked here so that a typo is a usage error (2). */
 static int opt_export(struct xg_config *cfg, const char *arg)
 {
@@ -290,7 +307,7 @@ static const struct {
 	{ 'd', opt_delay }, { 'n', opt_iterations }, { 'o', opt_output },
 	{ OPT_SORT, opt_sort }, { OPT_SOURCE, opt_source }, { OPT_SPEED, opt_speed },
 	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
-	{ OPT_EXPORT, opt_export },
+	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history },
 };
 
 /* The rest: options that print and stop (help, version, --list-columns),
@@ -492,6 +509,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "trace"))
 		return trace_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
 	config_defaults(&cfg);
 	int rc = parse_args(argc, argv, &cfg, &explain);
 	if (rc)

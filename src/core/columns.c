@@ -96,6 +96,8 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "100 * delta(halt_poll_success_ns + halt_poll_fail_ns) / delta(t_ns): host CPU the VM's vCPU threads burned polling while the guest was idle (KVM halt polling), 100 % = one pCPU; part of CPU% and RUN%."),
 	C(XG_COL_SWAP, "SWAP", "swap_bytes", F(SWAP), 6, XG_UNIT_BYTES, XG_GRP_VM, 10, true,
 	  "Bytes of the VM's memory swapped out on the host (VmSwap of its processes)."),
+	C(XG_COL_TREND, "TREND", "trend", NULL, 10, XG_UNIT_TEXT, XG_GRP_TREND, 4, false,
+	  "Full-screen view only (g): the sort column's last values from the history (--history), one character per sample, newest on the right, scaled from 0 to the largest shown (RUN% WAIT% BLK% OFF% HIT% from 0 to 100); CPU%'s when the history does not keep the sort column; blank where not measured. Not a sort key, not in batch output."),
 };
 
 /* Short names users type after --sort. */
@@ -131,7 +133,7 @@ static const char *const unit_names[] = {
 static const char *const group_names[] = {
 	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
 	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
-	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host", [XG_GRP_VM] = "vm",
+	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host", [XG_GRP_VM] = "vm", [XG_GRP_TREND] = "trend",
 };
 
 const char *col_unit_name(enum xg_unit u)

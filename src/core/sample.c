@@ -253,12 +253,22 @@ struct xg_dom_ident dom_ident(const struct xg_dom *d)
 	return k;
 }
 
+static bool same_as(uint32_t id, uint32_t gen, const uint8_t handle[16], const char *name,
+		    const struct xg_dom *now, enum xg_same how)
+{
+	if (id != now->id || gen != now->gen || memcmp(handle, now->handle, sizeof(now->handle)))
+		return false;
+	return how == XG_SAME_OBJECT || !strncmp(name, now->name, XG_NAME_MAX);
+}
+
 bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how)
 {
-	if (was->id != now->id || was->gen != now->gen ||
-	    memcmp(was->handle, now->handle, sizeof(was->handle)))
-		return false;
-	return how == XG_SAME_OBJECT || !strncmp(was->name, now->name, XG_NAME_MAX);
+	return same_as(was->id, was->gen, was->handle, was->name, now, how);
+}
+
+bool dom_same_dom(const struct xg_dom *was, const struct xg_dom *now, enum xg_same how)
+{
+	return same_as(was->id, was->gen, was->handle, was->name, now, how);
 }
 
 void carry_init(struct xg_carry *c, size_t size)

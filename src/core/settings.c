@@ -41,6 +41,8 @@ static int set_sort(struct xg_view *v, int arg, const char *value, struct xg_err
 	int c = col_lookup(value);
 	if (c < 0)
 		return xg_fail(err, "no such column");
+	if (!view_sortable((enum xg_col)c))
+		return xg_fail(err, "a drawing, not a sort key");
 	v->sort_col = (enum xg_col)c;   /* the direction is reverse's, in any line order */
 	return 0;
 }
@@ -166,6 +168,7 @@ static const struct key keys[] = {
 	{ "sched", set_toggle, get_toggle, given_toggle, XG_TOGGLE_SCHED },
 	{ "vcpus", set_toggle, get_toggle, given_toggle, XG_TOGGLE_VCPUS },
 	{ "meters", set_toggle, get_toggle, NULL, XG_TOGGLE_METERS },
+	{ "trend", set_toggle, get_toggle, NULL, XG_TOGGLE_TREND },
 };
 
 static int set_threshold(struct xg_view *v, int arg, const char *value, struct xg_err *err)

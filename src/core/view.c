@@ -26,7 +26,7 @@ void view_init(struct xg_view *v, const struct xg_config *cfg)
 	v->delay_s = cfg->delay_s;
 	if (cfg->sort) {
 		int c = col_lookup(cfg->sort);
-		if (c >= 0)
+		if (c >= 0 && view_sortable((enum xg_col)c))
 			v->sort_col = (enum xg_col)c;
 	}
 }
@@ -110,6 +110,7 @@ bool view_group_visible(const struct xg_view *v, enum xg_col c)
 	case XG_GRP_CMT: return v->show_cache;
 	case XG_GRP_HOST: return v->show_host;
 	case XG_GRP_VM: return v->show_vm;
+	case XG_GRP_TREND: return v->show_trend;
 	default: return true;
 	}
 }
@@ -137,7 +138,7 @@ void view_sort_step(struct xg_view *v, int dir)
 	int p = col_pos(v, v->sort_col);
 	for (int i = 0; i < XG_COL_COUNT; i++) {
 		p = (p + (dir < 0 ? XG_COL_COUNT - 1 : 1)) % XG_COL_COUNT;
-		if (view_col_visible(v, v->col_order[p])) {
+		if (view_col_visible(v, v->col_order[p]) && view_sortable(v->col_order[p])) {
 			v->sort_col = v->col_order[p];
 			return;
 		}
@@ -203,9 +204,14 @@ bool view_col_set_hidden(struct xg_view *v, enum xg_col c, bool hide)
 	return true;
 }
 
+bool view_sortable(enum xg_col c)
+{
+	return col_has_value(c);
+}
+
 void view_sort_by(struct xg_view *v, enum xg_col c)
 {
-	if (c != v->sort_col) {
+	if (c != v->sort_col && view_sortable(c)) {
 		v->sort_col = c;
 		v->reverse = false;
 	}
@@ -229,6 +235,7 @@ static bool *toggle_flag(struct xg_view *v, enum xg_toggle g)
 	case XG_TOGGLE_SCHED: return &v->show_sched;
 	case XG_TOGGLE_VCPUS: return &v->show_vcpus;
 	case XG_TOGGLE_METERS: return &v->show_meters;
+	case XG_TOGGLE_TREND: return &v->show_trend;
 	case XG_TOGGLE_COUNT: break;
 	}
 	return NULL;

@@ -4,6 +4,7 @@
 #include "xgtop/engine/engine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *source_name(const struct xg_config *cfg)
@@ -46,13 +47,15 @@ static int at_eof(struct xg_engine *e)
 	return 1;
 }
 
-static int step(struct xg_engine *e, struct xg_err *err)
+/* Collects the next sample into the free slot and records it (record).
+ * Returns 0, 1 at the end of a replay/trace, -1 on error. */
+static int take(struct xg_engine *e, bool record, struct xg_err *err)
 {
 	/* At the end of a recording, stop before clearing the slot that holds
 	 * the previous sample: the views still recompute from it (v key). */
 	if (e->eof || (e->ops->at_end && e->ops->at_end(e->src)))
 		return at_eof(e);
-	int next = e->nsamples ? !e->cur : e->cur;
+	int next = e->have_cur ? !e->cur : e->cur;
 	struct xg_sample *s = &e->sample[next];
 	sample_clear(s);
 	if (e->ops->set_trace)
@@ -71,17 +74,41 @@ static int step(struct xg_engine *e, struct xg_err *err)
 	 * are VMs; they stay, so columns do not come and go with the VMs */
 	if (host_has(&s->host, XG_H_VMS))
 		e->view.show_vm = true;
-	const struct xg_sample *prev = e->nsamples ? &e->sample[e->cur] : NULL;
-	if (e->rec && recorder_append(e->rec, prev, s, err) < 0)
+	const struct xg_sample *prev = e->have_cur ? &e->sample[e->cur] : NULL;
+	if (record && e->rec && recorder_append(e->rec, prev, s, err) < 0)
 		return -1;
 	e->cur = next;
+	e->have_prev = e->have_cur;
+	e->have_cur = true;
 	e->nsamples++;
-	metrics_compute_rows(prev, s, view_row_kinds(&e->view), &e->table);
-	/* The monitor's own cost: everything it did since the last refresh
-	 * (drawing included), whatever source it reads. */
+	return 0;
+}
+
+/* The rows of the current sample, into the history when one is kept. */
+static void compute(struct xg_engine *e)
+{
+	const struct xg_sample *prev = e->have_prev ? &e->sample[!e->cur] : NULL;
+	metrics_compute_rows(prev, &e->sample[e->cur], view_row_kinds(&e->view), &e->table);
+	if (e->hist)
+		hist_add(e->hist, e->nsamples - 1, &e->table);
+}
+
+/* The monitor's own cost: everything it did since the last refresh
+ * (drawing included), whatever source it reads. */
+static void self_cost(struct xg_engine *e)
+{
 	uint64_t now = xg_self_cpu_ns();
 	e->table.sum.self_cpu_ms = (double)(now - e->self_cpu_last) / 1e6;
 	e->self_cpu_last = now;
+}
+
+static int step(struct xg_engine *e, struct xg_err *err)
+{
+	int rc = take(e, true, err);
+	if (rc)
+		return rc;
+	compute(e);
+	self_cost(e);
 	view_apply(&e->view, &e->table);
 	return 0;
 }
@@ -94,6 +121,45 @@ int engine_step(struct xg_engine *e, struct xg_err *err)
 	return rc;
 }
 
+void engine_history_on(struct xg_engine *e, unsigned want)
+{
+	if (e->hist || !want)
+		return;
+	e->hist = xg_calloc(1, sizeof(*e->hist));
+	hist_init(e->hist, want);
+}
+
+int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err)
+{
+	if (!e->ops->seek)
+		return xg_fail(err, "only a replay can step back");
+	if (e->rec)
+		return xg_fail(err, "no stepping back while --record writes: the recording would repeat samples");
+	/* Read from where the history window (or the pair of samples the rates
+	 * need) starts; the rows are computed only where they are kept. */
+	uint64_t keep = e->hist ? e->hist->cap : 1;
+	uint64_t start = index > keep ? index - keep : 0;
+	if (e->ops->seek(e->src, start, err) < 0)
+		return -1;
+	e->eof = false;
+	e->end_notice[0] = 0;
+	e->have_cur = e->have_prev = false;
+	e->nsamples = start;
+	if (e->hist)
+		hist_clear(e->hist);
+	for (uint64_t i = start; i <= index; i++) {
+		int rc = take(e, false, err);
+		if (rc)
+			return rc < 0 ? -1 : xg_fail(err, "the recording ended before sample %llu",
+						     (unsigned long long)index + 1);
+		if (i == index || (e->hist && i + e->hist->cap > index))
+			compute(e);
+	}
+	self_cost(e);
+	view_apply(&e->view, &e->table);
+	return 0;
+}
+
 void engine_reapply(struct xg_engine *e)
 {
 	if (!e->nsamples)
@@ -104,7 +170,7 @@ void engine_reapply(struct xg_engine *e)
 	const struct xg_sample *cur = &e->sample[e->cur];
 	unsigned lack = view_row_kinds(&e->view) & ~e->table.row_kinds;
 	if (((lack & XG_ROWS_VCPUS) && cur->nvcpu) || ((lack & XG_ROWS_SOCKETS) && cur->nsock)) {
-		const struct xg_sample *prev = e->nsamples > 1 ? &e->sample[!e->cur] : NULL;
+		const struct xg_sample *prev = e->have_prev ? &e->sample[!e->cur] : NULL;
 		struct xg_summary keep = e->table.sum;
 		metrics_compute_rows(prev, cur, e->table.row_kinds | lack, &e->table);
 		e->table.sum = keep;
@@ -155,5 +221,8 @@ void engine_close(struct xg_engine *e)
 	sample_free(&e->sample[1]);
 	table_free(&e->table);
 	view_free(&e->view);
+	if (e->hist)
+		hist_free(e->hist);
+	free(e->hist);
 	memset(e, 0, sizeof(*e));
 }

@@ -49,6 +49,8 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	fprintf(f, "Columns:\n");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
 		const struct xg_coldef *d = &xg_columns[c];
+		if (!col_has_value((enum xg_col)c))
+			continue;   /* the full-screen view's drawing: it counts nothing */
 		fprintf(f, "  %-10s %-22s [%s]%s\n      %s\n", d->header, d->key, col_unit_name(d->unit),
 			view_col_visible(v, (enum xg_col)c) ? "" : " (hidden)", d->help);
 	}

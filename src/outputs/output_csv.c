@@ -12,7 +12,7 @@
  * UTF-8 become \xNN (and a backslash \\), so every record is one line of
  * valid UTF-8. A field with a comma, quote or backslash is quoted, which
  * also tells a reader that the name was escaped. */
-static void put_name(FILE *f, const char *name)
+void output_csv_name(FILE *f, const char *name)
 {
 	char esc[NAME_MAX_ESC];
 	xg_escape_name(esc, sizeof(esc), name ? name : "");
@@ -93,10 +93,10 @@ static void put_row(FILE *f, const struct output_cols *oc, const char *prefix,
 			put_sub(f, oc, r);
 			break;
 		case XG_COL_NAME:
-			put_name(f, r->name);
+			output_csv_name(f, r->name);
 			break;
 		case XG_COL_HOST:   /* host names are plain (remote_url.c checks) */
-			put_name(f, r->host);
+			output_csv_name(f, r->host);
 			if (r->host_stale)
 				fputc('?', f);
 			break;

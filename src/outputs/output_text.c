@@ -137,7 +137,7 @@ static void write_table(FILE *f, const struct xg_table *t, const struct xg_view 
 
 	for (int k = 0; k < XG_COL_COUNT; k++) {
 		enum xg_col c = v->col_order[k];   /* the column chooser's order */
-		if (!view_col_visible(v, c))
+		if (!view_col_visible(v, c) || !col_has_value(c))
 			continue;
 		size_t w = text_width(xg_columns[c].header);
 		if (xg_columns[c].width > 0 && (size_t)xg_columns[c].width > w)

@@ -13,7 +13,7 @@ void output_cols_from_view(struct output_cols *oc, const struct xg_view *v)
 	/* Table order and the group toggles only: the column chooser is for
 	 * people, scripts keep their fields. */
 	for (int c = 0; c < XG_COL_COUNT; c++)
-		if (view_group_visible(v, (enum xg_col)c))
+		if (view_group_visible(v, (enum xg_col)c) && col_has_value((enum xg_col)c))
 			oc->c[oc->n++] = (enum xg_col)c;
 	oc->vcpus = v->show_vcpus;
 	oc->socks = view_socket_rows(v);

@@ -38,5 +38,8 @@ void output_time_iso(char *buf, size_t n, uint64_t real_ns);
 bool output_raw_number(enum xg_col c, const struct xg_row *r, char *buf, size_t n);
 /* Flushes f and reports a write error (disk full, closed pipe) as err. */
 int output_flush(FILE *f, struct xg_err *err);
+/* Writes a domain name as one CSV field: escaped as in text (\xNN), quoted
+ * when it holds a comma, quote or backslash (output_csv.c). */
+void output_csv_name(FILE *f, const char *name);
 
 #endif

@@ -982,14 +982,24 @@ struct xg_reader *reader_open_fd(int fd, const char *path, uint64_t start, struc
 	return r;
 }
 
-struct xg_reader *reader_open(const char *path, struct xg_err *err)
+struct xg_reader *reader_open_at(const char *path, uint64_t off, struct xg_err *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		xg_fail_errno(err, errno, "%s", path);
 		return NULL;
 	}
-	return reader_open_fd(fd, path, 0, err);
+	return reader_open_fd(fd, path, off, err);
+}
+
+struct xg_reader *reader_open(const char *path, struct xg_err *err)
+{
+	return reader_open_at(path, 0, err);
+}
+
+uint64_t reader_member_offset(const struct xg_reader *r)
+{
+	return r->member_start;
 }
 
 int reader_next(struct xg_reader *r, const struct xg_sample *prev, struct xg_sample *out, struct xg_err *err)

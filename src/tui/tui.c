@@ -153,6 +153,7 @@ static const struct tui_mode_ops tui_modes[] = {
 	[TUI_MODE_MENU] = { tui_menu_draw, tui_menu_key, true },
 	[TUI_MODE_PROMPT] = { tui_prompt_draw, tui_prompt_key, true },
 	[TUI_MODE_COLUMNS] = { tui_columns_draw, tui_columns_key, true },
+	[TUI_MODE_DETAIL] = { tui_detail_draw, tui_detail_key, false },
 };
 
 /* Milliseconds until the next sample is due, or -1 (frozen, or the
@@ -227,6 +228,12 @@ static void tui_term_setup(struct tui *t)
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	mouseinterval(0);
 	tui_color_init(t);
+	/* Until a screen has been suspended once, ncurses writes to the
+	 * terminal after every cursor movement (for programs that use it
+	 * below curses): a suspend and resume before the first frame makes a
+	 * refresh a few writes instead of hundreds of small ones. */
+	endwin();
+	doupdate();
 }
 
 /* Starts the screen on the terminal and runs the loop; the screen is gone
@@ -286,7 +293,9 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	if (e->notice[0])
 		tui_set_msg(&t, true, "%s", e->notice);
 
+	engine_history_on(e, e->cfg ? e->cfg->history : XG_HIST_DEFAULT);
 	int rc = tui_screen(&t, err);
+	table_free(&t.detail_tb);
 
 	setlocale(LC_CTYPE, old_ctype);
 	free(old_ctype);

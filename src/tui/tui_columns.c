@@ -28,6 +28,7 @@ static char group_key(enum xg_colgroup g, const struct xg_view *v)
 	case XG_GRP_CMT: return 'c';
 	case XG_GRP_CACHE:
 	case XG_GRP_CACHE_BD: return v->show_cache ? 'm' : 'c';
+	case XG_GRP_TREND: return 'g';
 	default: return 0;
 	}
 }

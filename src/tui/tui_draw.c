@@ -188,6 +188,7 @@ void tui_layout(struct tui *t)
 	size_t maxtop = v->norder > (size_t)t->list_h ? v->norder - (size_t)t->list_h : 0;
 	if (t->top > maxtop)
 		t->top = maxtop;
+	tui_sel_sync(t, true);
 
 	int pref = name_pref_w(t);
 	if (pref > t->name_sticky)
@@ -379,7 +380,7 @@ static void draw_summary(const struct tui *t)
 	draw_interval(t, h, &tb->sum);
 }
 
-static void draw_status(struct tui *t)
+void tui_draw_status(struct tui *t)
 {
 	int x = 0;
 	if (t->eof) {
@@ -431,9 +432,6 @@ static void draw_header(struct tui *t)
 	attroff(A_REVERSE);
 }
 
-/* The widest row the column table can make (every column, the widest
- * name) fits this; a row is assembled here and written in one call. */
-#define TUI_ROW_MAX 512
 
 static bool ascii_only(const char *s)
 {
@@ -443,14 +441,100 @@ static bool ascii_only(const char *s)
 	return true;
 }
 
-static void draw_rows(struct tui *t)
+/* A cell that is not plain ASCII (a name, a sparkline), written over the
+ * row after it in one call. */
+struct wide_cell {
+	int x, w;
+	chtype at;
+	char text[TUI_CELL_BYTES];
+};
+
+/* The text of column c for row r into buf; false when the cell stays blank. */
+static bool cell_text(const struct tui *t, const struct xg_row *r, enum xg_col c, int w, char *buf,
+		      size_t n)
+{
+	if (c == XG_COL_NAME) {
+		if (!row_label(r, buf, n))
+			tui_name_fit(buf, n, r->name, w);
+		return true;
+	}
+	if (c == XG_COL_TREND) {
+		tui_trend_cell(t, r, w, buf, n);
+		return buf[0] != 0;
+	}
+	if (!row_is_dom(r) && (c == XG_COL_ID || c == XG_COL_HOST))
+		return false;  /* the domain row above carries the id */
+	if (!row_col_applies(r, c))
+		return false;  /* blank: a socket row has no CPU, no disk ... */
+	col_format(c, r, buf, n);
+	size_t len = strlen(buf);
+	if (c == XG_COL_HOST && r->host_stale && w > 0 && len > (size_t)w && (size_t)w < n) {
+		buf[w - 1] = '?';   /* a cut host name keeps its mark */
+		buf[w] = 0;
+	}
+	return true;
+}
+
+/* Puts a plain ASCII cell into line: numbers right-aligned, and `#` signs
+ * for a number too wide (its leading digits would read as a smaller one). */
+static void put_ascii(chtype *line, int width, int x, int w, char *buf, bool left, chtype at)
+{
+	int len = (int)strlen(buf);
+	if (!left && len > w && w < TUI_CELL_BYTES) {
+		memset(buf, '#', (size_t)w);
+		buf[w] = 0;
+		len = w;
+	}
+	if (!left && len < w)
+		x += w - len;
+	for (int q = 0; q < len && q < w && x + q < width; q++)
+		line[x + q] = (chtype)(unsigned char)buf[q] | at;
+}
+
+static void draw_row(struct tui *t, int y, const struct xg_row *r, chtype rowat, int width)
 {
 	const struct tui_layout *L = &t->lay;
 	const struct xg_view *v = &t->e->view;
-	const struct xg_table *tb = &t->e->table;
-	char buf[TUI_CELL_BYTES];
 	chtype line[TUI_ROW_MAX];
-	int width = L->width < t->cols ? L->width : t->cols;
+	struct wide_cell wide[2];
+	int nwide = 0, trend = -1;
+
+	for (int x = 0; x < width; x++)
+		line[x] = ' ' | rowat;
+	for (int j = 0; j < L->n; j++) {
+		enum xg_col c = L->col[j];
+		int w = L->w[j], x = L->x[j] + 1;
+		chtype at = (c == v->sort_col ? A_BOLD : 0) | rowat |
+			    tui_level_attr(t, threshold_cell(&v->thr, r, c));
+		char buf[TUI_CELL_BYTES];
+		if (c == XG_COL_TREND && t->utf8) {
+			trend = j;   /* drawn as wide characters afterwards */
+			continue;
+		}
+		if (!cell_text(t, r, c, w, buf, sizeof(buf)))
+			continue;
+		if (!ascii_only(buf) && nwide < 2) {
+			/* Multibyte: drawn over the cell afterwards. */
+			wide[nwide] = (struct wide_cell){ x, w, at, "" };
+			memcpy(wide[nwide++].text, buf, sizeof(buf));
+			continue;
+		}
+		put_ascii(line, width, x, w, buf, col_left_aligned(c), at);
+	}
+	mvaddchnstr(y, 0, line, width);
+	if (trend >= 0 && L->x[trend] + 1 + L->w[trend] <= width)
+		tui_trend_draw(t, y, L->x[trend] + 1, L->w[trend], r, rowat != 0);
+	for (int i = 0; i < nwide; i++) {
+		attrset(wide[i].at);
+		tui_put(y, wide[i].x, wide[i].text, wide[i].w);
+		attrset(A_NORMAL);
+	}
+}
+
+static void draw_rows(struct tui *t)
+{
+	const struct xg_view *v = &t->e->view;
+	int width = t->lay.width < t->cols ? t->lay.width : t->cols;
 
 	if (width > TUI_ROW_MAX)
 		width = TUI_ROW_MAX;
@@ -458,60 +542,8 @@ static void draw_rows(struct tui *t)
 		size_t k = t->top + (size_t)i;
 		if (k >= v->norder)
 			break;
-		const struct xg_row *r = &tb->rows[v->order[k]];
-		int y = t->list_y + i, wide_name = -1, wide_w = 0;
-		char name[TUI_CELL_BYTES];
-		for (int x = 0; x < width; x++)
-			line[x] = ' ';
-		for (int j = 0; j < L->n; j++) {
-			enum xg_col c = L->col[j];
-			int w = L->w[j], x = L->x[j] + 1;
-			chtype at = (c == v->sort_col ? A_BOLD : 0) |
-				    tui_level_attr(t, threshold_cell(&v->thr, r, c));
-			if (c == XG_COL_NAME) {
-				if (!row_label(r, buf, sizeof(buf)))
-					tui_name_fit(buf, sizeof(buf), r->name, w);
-				if (!ascii_only(buf)) {
-					/* Multibyte: drawn over the cell below. */
-					memcpy(name, buf, sizeof(name));
-					wide_name = x;
-					wide_w = w;
-					continue;
-				}
-			} else if (!row_is_dom(r) && (c == XG_COL_ID || c == XG_COL_HOST)) {
-				continue;  /* the domain row above carries the id */
-			} else if (!row_col_applies(r, c)) {
-				continue;  /* blank: a socket row has no CPU, no disk ... */
-			} else {
-				col_format(c, r, buf, sizeof(buf));
-			}
-			int len = (int)strlen(buf);
-			if (c == XG_COL_HOST && r->host_stale && len > w && w > 0) {
-				buf[w - 1] = '?';   /* a cut host name keeps its mark */
-				buf[w] = 0;
-				len = w;
-			}
-			if (!col_left_aligned(c) && len > w && w < (int)sizeof(buf)) {
-				/* Leading digits of a number too wide would read as a
-				 * smaller number: say it does not fit instead. */
-				memset(buf, '#', (size_t)w);
-				buf[w] = 0;
-				len = w;
-			}
-			if (!col_left_aligned(c) && len < w)
-				x += w - len;
-			for (int q = 0; q < len && q < w && x + q < width; q++)
-				line[x + q] = (chtype)(unsigned char)buf[q] | at;
-		}
-		mvaddchnstr(y, 0, line, width);
-		if (wide_name >= 0) {
-			bool sorted = v->sort_col == XG_COL_NAME;
-			if (sorted)
-				attron(A_BOLD);
-			tui_put(y, wide_name, name, wide_w);
-			if (sorted)
-				attroff(A_BOLD);
-		}
+		chtype rowat = t->sel.on && k == t->sel.pos ? A_REVERSE : 0;
+		draw_row(t, t->list_y + i, &t->e->table.rows[v->order[k]], rowat, width);
 	}
 }
 
@@ -559,7 +591,7 @@ void tui_draw_screen(struct tui *t)
 	erase();
 	draw_summary(t);
 	tui_meters_draw(t, 3);
-	draw_status(t);
+	tui_draw_status(t);
 	if (t->rows > t->header_y)
 		draw_header(t);
 	draw_rows(t);

@@ -47,9 +47,14 @@ static void act_click(struct tui *t, const struct tui_binding *b, int key)
 {
 	(void)b, (void)key;
 	MEVENT ev;
-	if (getmouse(&ev) != OK || ev.y != t->header_y)
+	if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
 		return;
-	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+	if (ev.y >= t->list_y && ev.y < t->list_y + t->list_h &&
+	    t->top + (size_t)(ev.y - t->list_y) < t->e->view.norder) {
+		tui_sel_set(t, t->top + (size_t)(ev.y - t->list_y));
+		return;
+	}
+	if (ev.y != t->header_y)
 		return;
 	int c = tui_col_at(t, ev.x);
 	if (c < 0)
@@ -103,6 +108,7 @@ static const char *const toggle_what[XG_TOGGLE_COUNT] = {
 	[XG_TOGGLE_SCHED] = "scheduler columns",
 	[XG_TOGGLE_VCPUS] = "vCPU rows",
 	[XG_TOGGLE_METERS] = "header meters",
+	[XG_TOGGLE_TREND] = "TREND column",
 };
 
 static void act_toggle(struct tui *t, const struct tui_binding *b, int key)
@@ -130,6 +136,28 @@ static void act_freeze(struct tui *t, const struct tui_binding *b, int key)
 	if (!v->frozen && !t->eof && !t->replay)
 		/* Live data: catch up now instead of showing a stale frame. */
 		t->next_due = xg_now_mono_ns();
+}
+
+static void act_step_back(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)b, (void)key;
+	struct xg_engine *e = t->e;
+	struct xg_err err = { 0 };
+	if (!t->replay) {
+		tui_set_msg(t, false, "stepping back needs a recording (--replay FILE)");
+		return;
+	}
+	if (e->nsamples < 2) {
+		tui_set_msg(t, false, "at the first sample of the recording");
+		return;
+	}
+	if (engine_seek(e, e->nsamples - 2, &err) < 0) {
+		tui_set_msg(t, true, "%s", err.msg);
+		return;
+	}
+	/* Stay there: playing on would step forward again at once. */
+	e->view.frozen = true;
+	t->eof = false;
 }
 
 static void act_step(struct tui *t, const struct tui_binding *b, int key)
@@ -184,31 +212,25 @@ static void act_report(struct tui *t, const struct tui_binding *b, int key)
 	tui_write_report(t);
 }
 
-static void scroll_by(struct tui *t, long delta)
-{
-	size_t n = t->e->view.norder, h = t->list_h > 0 ? (size_t)t->list_h : 1;
-	size_t maxtop = n > h ? n - h : 0;
-	if (delta < 0 && (size_t)-delta > t->top)
-		t->top = 0;
-	else if (delta < 0)
-		t->top -= (size_t)-delta;
-	else
-		t->top = t->top + (size_t)delta > maxtop ? maxtop : t->top + (size_t)delta;
-}
-
-static void act_scroll(struct tui *t, const struct tui_binding *b, int key)
+static void act_move(struct tui *t, const struct tui_binding *b, int key)
 {
 	(void)b;
 	long page = t->list_h > 1 ? t->list_h - 1 : 1;
 	switch (key) {
-	case KEY_UP: scroll_by(t, -1); break;
-	case KEY_DOWN: scroll_by(t, 1); break;
-	case KEY_PPAGE: scroll_by(t, -page); break;
-	case KEY_NPAGE: scroll_by(t, page); break;
-	case KEY_HOME: t->top = 0; break;
-	case KEY_END: scroll_by(t, (long)t->e->view.norder); break;
+	case KEY_UP: tui_sel_move(t, -1); break;
+	case KEY_DOWN: tui_sel_move(t, 1); break;
+	case KEY_PPAGE: tui_sel_move(t, -page); break;
+	case KEY_NPAGE: tui_sel_move(t, page); break;
+	case KEY_HOME: tui_sel_set(t, 0); break;
+	case KEY_END: tui_sel_set(t, t->e->view.norder ? t->e->view.norder - 1 : 0); break;
 	default: break;
 	}
+}
+
+static void act_detail(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)b, (void)key;
+	tui_detail_open(t);
 }
 
 static void act_redraw(struct tui *t, const struct tui_binding *b, int key)
@@ -234,8 +256,8 @@ const struct tui_binding tui_bindings[] = {
 	{ { 'C', KEY_F(2) }, NULL, NULL, "the column chooser: show, hide and reorder columns (space "
 	  "shows or hides, [ and ] or F7 and F8 move, r resets; kept in the settings file)",
 	  act_columns, 0 },
-	{ { KEY_MOUSE }, NULL, NULL, "click a column header to sort by it; click it again to reverse",
-	  act_click, 0 },
+	{ { KEY_MOUSE }, NULL, NULL, "click a column header to sort by it; click it again to reverse; "
+	  "click a row to select it", act_click, 0 },
 	{ { 'r' }, "r", "reverse", "reverse the sort order", act_reverse, 0 },
 	{ { '/' }, "/", "filter", "filter domains by name: extended regex, case-insensitive; "
 	  "Enter applies, Esc cancels, an empty line clears", act_filter, 0 },
@@ -258,15 +280,25 @@ const struct tui_binding tui_bindings[] = {
 	  act_freeze, 0 },
 	{ { '.', KEY_RIGHT }, NULL, NULL, "step one sample forward (while frozen, or in a replay)",
 	  act_step, 0 },
+	{ { ',', KEY_LEFT }, NULL, NULL, "a replay: step one sample back and freeze (the summary shows "
+	  "the recorded time)", act_step_back, 0 },
 	{ { '+', '-' }, "+-", "delay", "longer / shorter refresh interval (0.1 s .. 300 s)",
 	  act_delay_step, 0 },
 	{ { 's' }, NULL, NULL, "type the refresh interval in seconds (fractions allowed, "
 	  XG_DELAY_RANGE ")", act_delay_ask, 0 },
 	{ { 'W' }, "W", "report", "write the current view to xgtop-report-YYYYmmdd-HHMMSS.txt in the "
 	  "current directory", act_report, 0 },
-	{ { KEY_UP, KEY_DOWN }, NULL, NULL, "scroll the domain list by a line", act_scroll, 0 },
-	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "scroll the domain list by a page", act_scroll, 0 },
-	{ { KEY_HOME, KEY_END }, NULL, NULL, "go to the first / last rows", act_scroll, 0 },
+	{ { KEY_UP, KEY_DOWN }, NULL, NULL, "move the selection by a row (the first press selects the "
+	  "top row; it follows its domain when the order changes; the list scrolls to keep it on "
+	  "screen)", act_move, 0 },
+	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "move the selection by a page", act_move, 0 },
+	{ { KEY_HOME, KEY_END }, NULL, NULL, "select the first / last row", act_move, 0 },
+	{ { '\r', '\n', KEY_ENTER }, "Enter", "details", "details of the selected domain: its figures "
+	  "over time as graphs, its vCPUs, disk, network and cache figures and where each comes "
+	  "from; Esc (or q, Enter) returns, Up/Down/PgUp/PgDn/Home/End scroll, Left/Right step a "
+	  "replay", act_detail, 0 },
+	{ { 'g' }, NULL, NULL, "show / hide the TREND column: the sort column's last values as a "
+	  "sparkline", act_toggle, XG_TOGGLE_TREND },
 	{ { CTRL('L') }, NULL, NULL, "redraw the screen", act_redraw, 0 },
 };
 const size_t tui_nbindings = XG_ARRAY_LEN(tui_bindings);
@@ -275,6 +307,7 @@ const char *tui_key_name(int key, char *buf, size_t n)
 {
 	switch (key) {
 	case ' ': return "space";
+	case '\r': case '\n': case KEY_ENTER: return "Enter";
 	case KEY_UP: return "Up";
 	case KEY_DOWN: return "Down";
 	case KEY_LEFT: return "Left";
@@ -300,11 +333,15 @@ const char *tui_key_name(int key, char *buf, size_t n)
 void tui_binding_keys(const struct tui_binding *b, char *buf, size_t n)
 {
 	size_t o = 0;
+	const char *last = "";
 	buf[0] = 0;
 	for (size_t i = 0; i < XG_ARRAY_LEN(b->keys) && b->keys[i] && o < n; i++) {
 		char one[16];
-		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? " " : "",
-				      tui_key_name(b->keys[i], one, sizeof(one)));
+		const char *name = tui_key_name(b->keys[i], one, sizeof(one));
+		if (!strcmp(name, last))
+			continue;   /* \r, \n and the keypad's Enter are one key */
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? " " : "", name);
+		last = name == one ? "" : name;
 	}
 }
 
@@ -348,20 +385,27 @@ void tui_table_draw(struct tui *t)
 	wnoutrefresh(stdscr);
 }
 
+const struct tui_binding *tui_binding_of(int k)
+{
+	for (size_t i = 0; k > 0 && i < tui_nbindings; i++) {
+		const struct tui_binding *b = &tui_bindings[i];
+		for (size_t j = 0; j < XG_ARRAY_LEN(b->keys) && b->keys[j]; j++)
+			if (b->keys[j] == k)
+				return b;
+	}
+	return NULL;
+}
+
 void tui_table_key(struct tui *t, int rc, wint_t ch)
 {
 	/* A wide character is no key of ours, whatever its code. */
 	int k = rc == KEY_CODE_YES ? (int)ch : ch < 0x80 ? (int)ch : -1;
 
 	t->msg[0] = 0;
-	for (size_t i = 0; k > 0 && i < tui_nbindings; i++) {
-		const struct tui_binding *b = &tui_bindings[i];
-		for (size_t j = 0; j < XG_ARRAY_LEN(b->keys) && b->keys[j]; j++) {
-			if (b->keys[j] == k) {
-				b->act(t, b, k);
-				return;
-			}
-		}
+	const struct tui_binding *b = tui_binding_of(k);
+	if (b) {
+		b->act(t, b, k);
+		return;
 	}
 	if (rc == KEY_CODE_YES)
 		return;   /* a function key we do not use: say nothing, as before */

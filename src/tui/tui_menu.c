@@ -15,7 +15,7 @@ void tui_menu_open(struct tui *t)
 	m->n = m->sel = m->top = 0;
 	for (int k = 0; k < XG_COL_COUNT; k++) {
 		enum xg_col c = v->col_order[k];   /* as on screen */
-		if (!view_col_visible(v, c) && c != XG_COL_NAME)
+		if ((!view_col_visible(v, c) && c != XG_COL_NAME) || !view_sortable(c))
 			continue;
 		if (c == v->sort_col)
 			m->sel = m->n;

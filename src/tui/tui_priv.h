@@ -2,8 +2,8 @@
 /* Private to the TUI files: the screen state they share, the modes and the
  * key table. Nothing else includes this (but a test and the refresh bench).
  * Calls go one way: tui.c (terminal, the loop) -> the modes (tui_keys.c,
- * tui_help.c, tui_menu.c, tui_prompt.c) -> tui_draw.c; no mode waits for
- * keys itself. */
+ * tui_help.c, tui_menu.c, tui_prompt.c, tui_detail.c) -> tui_draw.c,
+ * tui_select.c, tui_graph.c; no mode waits for keys itself. */
 #ifndef XGTOP_TUI_PRIV_H
 #define XGTOP_TUI_PRIV_H
 
@@ -19,6 +19,9 @@
 /* Display buffer for one cell: a cut name is at most TUI_NAME_MAX_W
  * columns, each at most 4 bytes (UTF-8) or an escape \xNN. */
 #define TUI_CELL_BYTES (TUI_NAME_MAX_W * 4 + 8)
+/* The widest row the column table can make (every column, the widest
+ * name) fits this; a row is assembled and written in one call. */
+#define TUI_ROW_MAX 512
 
 /* Which columns fit the terminal, where each starts and how wide it is.
  * Each cell is one separator column followed by `w` text columns; the
@@ -40,6 +43,22 @@ enum tui_mode {
 	TUI_MODE_MENU,        /* the sort column menu (tui_menu.c) */
 	TUI_MODE_PROMPT,      /* a line of input on the status row (tui_prompt.c) */
 	TUI_MODE_COLUMNS,     /* the column chooser (tui_columns.c) */
+	TUI_MODE_DETAIL,      /* one domain's figures over time (tui_detail.c) */
+};
+
+/* The selected row, by who it is, so it follows its domain when the
+ * order changes: the domain's identity (as metrics tells domains apart)
+ * and which of its rows (the domain's own, a vCPU's or a socket's). */
+struct tui_sel {
+	bool on;              /* set by the first move; until then no row is */
+	size_t pos;           /* its index in view.order when last found */
+	uint32_t id, gen;
+	uint16_t host;        /* the pool host (xg_dom.host) */
+	uint8_t handle[16];
+	char name[XG_NAME_MAX];
+	int32_t vcpu;         /* -1: not a vCPU row */
+	uint8_t sock_row;
+	uint32_t socket;
 };
 
 /* Colour pairs (tui_color.c). */
@@ -92,6 +111,9 @@ struct tui {
 	size_t help_top;      /* first help line on screen */
 	struct tui_menu menu;
 	struct tui_prompt prompt;
+	struct tui_sel sel;
+	size_t detail_top;    /* first line of the detail pane on screen */
+	struct xg_table detail_tb;  /* the pane's rows: with every vCPU's */
 	struct tui_colsel colsel;
 };
 
@@ -111,6 +133,8 @@ struct tui_binding {
 /* tui_keys.c: the key table and the table mode. */
 extern const struct tui_binding tui_bindings[];
 extern const size_t tui_nbindings;
+/* The binding of key k, or NULL (the detail pane lends some keys). */
+const struct tui_binding *tui_binding_of(int k);
 /* The key's name as documented ("q", "space", "PgUp", "Ctrl-L", ...). */
 const char *tui_key_name(int key, char *buf, size_t n);
 /* The names of a binding's keys, separated by blanks ("h ?"). */
@@ -122,6 +146,8 @@ void tui_table_key(struct tui *t, int rc, wint_t ch);
 void tui_set_msg(struct tui *t, bool is_err, const char *fmt, ...)
 	XG_PRINTF(3, 4);
 void tui_layout(struct tui *t);
+/* The status line (end of recording, FROZEN, the message) at status_y. */
+void tui_draw_status(struct tui *t);
 /* Draws the domain list screen without the hint line, not yet refreshed. */
 void tui_draw_screen(struct tui *t);
 /* The column whose cell covers screen column x, or -1. */
@@ -165,6 +191,41 @@ void tui_prompt_key(struct tui *t, int rc, wint_t ch);
 /* tui_report.c: the `W` report file. */
 void tui_write_report(struct tui *t);
 
+/* tui_select.c: the selected row. */
+/* Finds the selection in the current order again (its domain may have
+ * moved) and scrolls so it is on screen. When its row is gone, adopt
+ * takes the row now at its place instead (the list), else it stays lost
+ * (the detail pane says so). Returns the row, or NULL. */
+const struct xg_row *tui_sel_sync(struct tui *t, bool adopt);
+/* Selects entry pos of view.order (clamped). */
+void tui_sel_set(struct tui *t, size_t pos);
+/* Moves the selection by delta rows; the first move selects the top row
+ * on screen. */
+void tui_sel_move(struct tui *t, long delta);
+/* The domain (in the current sample) of the selection, or NULL. */
+const struct xg_dom *tui_sel_dom(const struct tui *t);
+
+/* tui_graph.c: sparklines and graphs from the history, in block
+ * characters, or ASCII outside a UTF-8 locale. */
+/* The top of the scale for column c over v[0..n): 100 for shares of time
+ * and hit ratios, else the largest value (NaN: nothing measured). */
+float tui_graph_top(enum xg_col c, const float *v, size_t n);
+/* One line of n cells for v[0..n) from 0 to top; a NaN is a blank. Writes
+ * at most cap bytes (NUL included) to out. */
+void tui_spark(const struct tui *t, const float *v, size_t n, float top, char *out, size_t cap);
+/* The TREND cell of row r: at most w cells, right-aligned in buf. */
+void tui_trend_cell(const struct tui *t, const struct xg_row *r, int w, char *buf, size_t cap);
+/* The same, drawn at (y, x) in a UTF-8 locale (reverse video: selected). */
+void tui_trend_draw(const struct tui *t, int y, int x, int w, const struct xg_row *r, bool selected);
+/* Draws v[0..n) as h rows of cells at (y, x) going down, from 0 to top;
+ * lines outside [ymin, ymax) are skipped (the pane scrolls). */
+void tui_graph_draw(const struct tui *t, int y, int x, int h, const float *v, size_t n, float top,
+		    int ymin, int ymax);
+
+/* tui_detail.c: the detail pane (Enter). */
+void tui_detail_open(struct tui *t);
+void tui_detail_draw(struct tui *t);
+void tui_detail_key(struct tui *t, int rc, wint_t ch);
 /* tui_color.c: colour pairs, and the attributes of a threshold level
  * (colour and bold, or attributes only without colour). */
 void tui_color_init(struct tui *t);

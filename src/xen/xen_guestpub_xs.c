@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#undef __STRICT_ANSI__
-#include <xenstore.h>
+#include "xen_api.h"
 
 struct gp_dom {
 	struct xg_dom_ident ident;   /* first: see struct xg_carry */
@@ -25,14 +24,14 @@ struct gp_dom {
 _Static_assert(offsetof(struct gp_dom, ident) == 0, "carried entries start with the identity");
 
 struct xg_gpreader {
-	struct xs_handle *xsh;
+	const struct xen_api *x;
 	struct xg_carry doms;        /* struct gp_dom of domains with an agent */
 };
 
-struct xg_gpreader *gpr_open(struct xs_handle *xsh)
+struct xg_gpreader *gpr_open(const struct xen_api *x)
 {
 	struct xg_gpreader *r = xg_calloc(1, sizeof(*r));
-	r->xsh = xsh;
+	r->x = x;
 	carry_init(&r->doms, sizeof(struct gp_dom));
 	return r;
 }
@@ -50,7 +49,7 @@ static char *read_key(struct xg_gpreader *r, uint32_t domid, int k, size_t *len)
 	char path[96];
 	unsigned l = 0;
 	snprintf(path, sizeof(path), "/local/domain/%u/" XG_GP_DIR "/%s", domid, xg_gp_key[k]);
-	char *v = xs_read(r->xsh, XBT_NULL, path, &l);
+	char *v = r->x->xs_read(r->x->xsh, XBT_NULL, path, &l);
 	*len = l;
 	return v;
 }

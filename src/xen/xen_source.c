@@ -23,11 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The Xen public headers use GNU C (anonymous unions, aligned attributes)
- * and refuse to compile under strict ISO C, which -std=c11 announces. */
-#undef __STRICT_ANSI__
-#include <xenctrl.h>
-#include <xenstore.h>
+#include "xen_api.h"
 
 #define CAPS_PATH "/proc/xen/capabilities"
 #define XS_SOCKET "/var/run/xenstored/socket"
@@ -47,10 +43,9 @@ struct dom_memo {
 struct xg_source {
 	const struct xg_config *cfg;
 	xentoollog_logger quiet;
-	xc_interface *xch;
-	struct xs_handle *xsh;
+	struct xen_api x;            /* the Xen libraries, xch and xsh */
 	char hypervisor[64], sched[32], hostname[64];
-	bool want_vcpus, want_net, want_disk;
+	bool want_vcpus, want_net, want_disk, want_pcpus;
 	xc_domaininfo_t *info;
 	size_t ninfo, info_cap;
 	xc_cpuinfo_t *cpuinfo;       /* per-pCPU idle time, refilled each refresh */
@@ -137,10 +132,11 @@ static void xen_close(struct xg_source *s)
 	xtl_close(s->trace);    /* restores the hypervisor's trace settings */
 	cmt_close(s->cmt);
 	gpr_close(s->gpr);
-	if (s->xsh)
-		xs_close(s->xsh);
-	if (s->xch)
-		xc_interface_close(s->xch);
+	if (s->x.xsh)
+		s->x.xs_close(s->x.xsh);
+	if (s->x.xch)
+		s->x.xc_interface_close(s->x.xch);
+	xen_api_unload(&s->x);
 	for (size_t i = 0; i < s->nmemo; i++)
 		free(s->memo[i].name);
 	free(s->memo);
@@ -169,28 +165,34 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	 * something can show them (-v, or the interactive screen where `v`
 	 * may turn them on at any time). */
 	s->want_vcpus = !cfg || cfg->vcpus || !cfg->batch;
+	/* Per-pCPU idle times feed the header meters and recordings only. */
+	s->want_pcpus = !cfg || !cfg->batch || cfg->record;
 	s->want_net = !cfg || !cfg->nonet;
 	s->want_disk = !cfg || !cfg->nodisk;
+	if (xen_api_load(&s->x, XEN_API_ALL, err)) {
+		xen_close(s);
+		return -1;
+	}
 
-	s->xch = xc_interface_open(&s->quiet, &s->quiet, 0);
-	if (!s->xch) {
+	s->x.xch = s->x.xc_interface_open(&s->quiet, &s->quiet, 0);
+	if (!s->x.xch) {
 		int e = errno;
 		xen_close(s);
 		return xg_fail_errno(err, e, "xen: cannot open the hypervisor interface (libxenctrl)");
 	}
 	/* xenstored's socket first; the xenbus device is the way in when
 	 * xenstore runs in a stub domain. */
-	s->xsh = xs_open(XS_OPEN_SOCKETONLY);
-	if (!s->xsh && access(XS_SOCKET, F_OK))
-		s->xsh = xs_open(0);
-	if (!s->xsh) {
+	s->x.xsh = s->x.xs_open(XS_OPEN_SOCKETONLY);
+	if (!s->x.xsh && access(XS_SOCKET, F_OK))
+		s->x.xsh = s->x.xs_open(0);
+	if (!s->x.xsh) {
 		int e = errno;
 		xen_close(s);
 		return xg_fail_errno(err, e, "xen: cannot connect to xenstore (is xenstored running?)");
 	}
 
 	/* The first hypercall doubles as the check that privcmd works. */
-	long ver = xc_version(s->xch, XENVER_version, NULL);
+	long ver = s->x.xc_version(s->x.xch, XENVER_version, NULL);
 	if (ver < 0) {
 		int e = errno;
 		xen_close(s);
@@ -198,19 +200,19 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	}
 	xen_extraversion_t extra;
 	memset(extra, 0, sizeof(extra));
-	if (xc_version(s->xch, XENVER_extraversion, &extra) < 0)
+	if (s->x.xc_version(s->x.xch, XENVER_extraversion, &extra) < 0)
 		extra[0] = 0;
 	snprintf(s->hypervisor, sizeof(s->hypervisor), "Xen %ld.%ld%.*s",
 		 (ver >> 16) & 0xffff, ver & 0xffff, (int)sizeof(extra), extra);
 	int sid = 0;
-	const char *sn = xc_sched_id(s->xch, &sid) == 0 ? sched_name(sid) : NULL;
+	const char *sn = s->x.xc_sched_id(s->x.xch, &sid) == 0 ? sched_name(sid) : NULL;
 	snprintf(s->sched, sizeof(s->sched), "%s", sn ? sn : "");
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		s->hostname[0] = 0;
-	s->trace = xtl_open(s->xch, cfg);
+	s->trace = xtl_open(&s->x, cfg);
 	if (!cfg || !cfg->nocache) {
-		s->gpr = gpr_open(s->xsh);
-		s->cmt = cmt_open_xc(s->xch, cfg && cfg->cmt_attach, err);
+		s->gpr = gpr_open(&s->x);
+		s->cmt = cmt_open_xc(&s->x, cfg && cfg->cmt_attach, err);
 		if (!s->cmt) {
 			xen_close(s);
 			return -1;
@@ -229,7 +231,7 @@ static int fetch_domains(struct xg_source *s, struct xg_err *err)
 		if (s->info_cap - s->ninfo < 64)
 			xg_grow(&s->info, &s->info_cap, s->ninfo + 64, sizeof(*s->info));
 		unsigned room = (unsigned)(s->info_cap - s->ninfo);
-		int got = xc_domain_getinfolist(s->xch, first, room, s->info + s->ninfo);
+		int got = s->x.xc_domain_getinfolist(s->x.xch, first, room, s->info + s->ninfo);
 		if (got < 0)
 			return xg_fail_errno(err, errno, "xen: cannot list domains (getdomaininfolist)");
 		s->ninfo += (size_t)got;
@@ -244,7 +246,7 @@ static char *read_name(struct xg_source *s, uint32_t domid, bool *ok)
 	char path[64];
 	unsigned len = 0;
 	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
-	char *v = xs_read(s->xsh, XBT_NULL, path, &len);
+	char *v = s->x.xs_read(s->x.xsh, XBT_NULL, path, &len);
 	*ok = v != NULL;
 	if (!v)
 		return xg_strdup("");
@@ -332,7 +334,7 @@ static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom
 	for (size_t k = 0; k < n; k++) {
 		xc_vcpuinfo_t vi;
 		v[k].id = (uint32_t)k;
-		if (xc_vcpu_getinfo(s->xch, d->id, (uint32_t)k, &vi) == 0) {
+		if (s->x.xc_vcpu_getinfo(s->x.xch, d->id, (uint32_t)k, &vi) == 0) {
 			v[k].online = vi.online;
 			v[k].cpu_ns = vi.cpu_time;
 			v[k].valid = XG_VCPU_CPU_VALID;
@@ -434,7 +436,7 @@ static void collect_pcpus(struct xg_source *s, struct xg_sample *out, const xc_p
 	char why[128];
 	int n = 0, max = (int)pi->max_cpu_id + 1;
 	xg_grow(&s->cpuinfo, &s->cpuinfo_cap, (size_t)max, sizeof(*s->cpuinfo));
-	if (xc_getcpuinfo(s->xch, max, s->cpuinfo, &n) < 0) {
+	if (s->x.xc_getcpuinfo(s->x.xch, max, s->cpuinfo, &n) < 0) {
 		snprintf(why, sizeof(why), "xc_getcpuinfo: %s", strerror(errno));
 		out->pcpu_why = sample_reason(out, why);
 		return;
@@ -457,7 +459,7 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 
 	xc_physinfo_t pi;
 	memset(&pi, 0, sizeof(pi));
-	if (xc_physinfo(s->xch, &pi) == 0) {
+	if (s->x.xc_physinfo(s->x.xch, &pi) == 0) {
 		out->host.pcpus = pi.nr_cpus;
 		out->host.cpu_khz = pi.cpu_khz;
 		out->host.mem_total = (uint64_t)pi.total_pages * XC_PAGE_SIZE;
@@ -465,7 +467,10 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 		host_mark(&out->host, XG_H_PCPUS);
 		host_mark(&out->host, XG_H_CPU_KHZ);
 		host_mark(&out->host, XG_H_MEM);
-		collect_pcpus(s, out, &pi);
+		if (s->want_pcpus)
+			collect_pcpus(s, out, &pi);
+		else
+			out->pcpu_why = sample_reason(out, "not collected: no pCPU meters in batch mode");
 	} else {
 		out->pcpu_why = sample_reason(out, "xc_physinfo failed: no pCPU count");
 	}

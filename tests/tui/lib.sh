@@ -195,3 +195,49 @@ settle() {
 		[ $((SECONDS - t0)) -ge 10 ] && fail "the screen keeps changing"
 	done
 }
+
+# The name of the selected domain row (drawn in reverse video), or nothing.
+# tmux's capture carries attributes over from the line before (the header
+# is reverse too), so the SGR state is followed across the whole screen.
+selected() {
+	tm capture-pane -e -p -t t | python3 -c '
+import re, sys
+head = int(sys.argv[1] or 99)   # rows start after the header line
+rev = False
+for n, line in enumerate(sys.stdin.read().split("\n")):
+    first = None
+    for m in re.finditer(r"\x1b\[([0-9;]*)m|([^\x1b])", line):
+        if m.group(2) is None:
+            for p in (m.group(1) or "0").split(";"):
+                if p in ("0", ""):
+                    rev = False
+                elif p == "7":
+                    rev = True
+                elif p == "27":
+                    rev = False
+        elif first is None:
+            first = rev
+    words = re.sub(r"\x1b\[[0-9;]*m", "", line).split()
+    if first and n >= head and len(words) > 1 and words[0].isdigit():
+        print(words[1])
+' "$(header_no)"
+}
+
+# wait_sel NAME [WHAT]: until the selected row is NAME's (WHAT names the
+# step in the failure).
+wait_sel() {
+	local t0=$SECONDS
+	while [ "$(selected)" != "$1" ]; do
+		[ $((SECONDS - t0)) -ge 5 ] && fail "${2:-selection}: want '$1' selected, got '$(selected)'"
+		sleep 0.05
+	done
+}
+
+# click X Y: a left click on screen cell (X, Y), 0-based, as the xterm SGR
+# mouse report (what xterm-256color's terminfo asks for) typed into the pane.
+click() {
+	local seq
+	seq=$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $(($1 + 1)) $(($2 + 1)) $(($1 + 1)) $(($2 + 1)) | od -An -tx1)
+	# shellcheck disable=SC2086
+	tm send-keys -t t -H $seq
+}

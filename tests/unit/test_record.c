@@ -18,6 +18,7 @@
 #include "tmpdir.h"
 #include "xgtop/core/config.h"
 #include "xgtop/core/source.h"
+#include "xgtop/engine/engine.h"
 
 extern const struct xg_source_ops source_replay_ops;
 
@@ -1107,15 +1108,23 @@ static void write_error_stops(void **state)
 	sample_free(&s);
 }
 
+/* A fresh recording of n samples (gzip members of member samples each) and
+ * a configuration that replays it. */
+static void replay_cfg(struct xg_config *cfg, const char *name, unsigned n, unsigned member,
+		       uint64_t seed)
+{
+	const char *p = tmp(name);
+	unlink(p);
+	write_n(p, 0, n, member, seed, NULL);
+	config_defaults(cfg);
+	cfg->replay = p;
+}
+
 static void replay_source(void **state)
 {
 	(void)state;
-	const char *p = tmp("replay.xgrec");
-	unlink(p);
-	write_n(p, 0, 12, 5, 8, NULL);
 	struct xg_config cfg;
-	config_defaults(&cfg);
-	cfg.replay = p;
+	replay_cfg(&cfg, "replay.xgrec", 12, 5, 8);
 	struct xg_err err = { 0 };
 	const struct xg_source_ops *ops = &source_replay_ops;
 	assert_false(ops->probe());
@@ -1154,6 +1163,101 @@ static void replay_source(void **state)
 	assert_non_null(strstr(err.msg, "not an xgtop recording"));
 }
 
+/* Stepping back: the source reads again from the member start before the
+ * sample asked for; every sample after a seek is the one written. */
+static void replay_seek(void **state)
+{
+	(void)state;
+	struct xg_config cfg;
+	replay_cfg(&cfg, "seek.xgrec", 12, 5, 9);
+	struct xg_err err = { 0 };
+	const struct xg_source_ops *ops = &source_replay_ops;
+	struct xg_source *src;
+	if (ops->open(&src, &cfg, &err) < 0)
+		fail_msg("%s", err.msg);
+	struct xg_sample s[2], want;
+	sample_init(&s[0]);
+	sample_init(&s[1]);
+	sample_init(&want);
+	for (unsigned k = 0; k < 12; k++)
+		assert_int_equal(ops->collect(src, &s[k & 1], &err), XG_COLLECT_OK);
+	static const unsigned to[] = { 7, 0, 11, 5, 4, 10, 3 };
+	for (size_t i = 0; i < XG_ARRAY_LEN(to); i++) {
+		if (ops->seek(src, to[i], &err) < 0)
+			fail_msg("%s", err.msg);
+		for (unsigned k = to[i]; k < to[i] + 3 && k < 12; k++) {
+			sample_clear(&s[k & 1]);
+			assert_int_equal(ops->collect(src, &s[k & 1], &err), XG_COLLECT_OK);
+			make_sample(&want, k, 9);
+			assert_same(&s[k & 1], &want);
+		}
+	}
+	ops->close(src);
+	sample_free(&s[0]);
+	sample_free(&s[1]);
+	sample_free(&want);
+}
+
+/* The engine stepped back to sample k shows what an engine that played up
+ * to k shows: the same rows and the same history. */
+static void engine_seek_matches_play(void **state)
+{
+	(void)state;
+	struct xg_config cfg;
+	replay_cfg(&cfg, "eseek.xgrec", 14, 4, 3);
+	cfg.speed = 0;
+	struct xg_err err = { 0 };
+	struct xg_engine a, b;
+	assert_int_equal(engine_open(&a, &cfg, &err), 0);
+	engine_history_on(&a, 3);
+	for (int k = 0; k < 13; k++)
+		assert_int_equal(engine_step(&a, &err), 0);
+	for (uint64_t k = 0; k < 13; k += 5) {
+		if (engine_seek(&a, k, &err) < 0)
+			fail_msg("%s", err.msg);
+		assert_int_equal(engine_open(&b, &cfg, &err), 0);
+		engine_history_on(&b, 3);
+		for (uint64_t j = 0; j <= k; j++)
+			assert_int_equal(engine_step(&b, &err), 0);
+		assert_int_equal(a.nsamples, b.nsamples);
+		assert_int_equal(a.table.n, b.table.n);
+		for (size_t i = 0; i < a.table.n; i++) {
+			assert_int_equal(a.table.rows[i].valid, b.table.rows[i].valid);
+			for (int c = 0; c < XG_COL_COUNT; c++)
+				if (row_has(&a.table.rows[i], (enum xg_col)c))
+					assert_true(a.table.rows[i].v[c] == b.table.rows[i].v[c]);
+		}
+		assert_int_equal(a.hist->n, b.hist->n);
+		assert_int_equal(a.hist->first, b.hist->first);
+		assert_int_equal(a.hist->ndom, b.hist->ndom);
+		for (size_t i = 0; i < a.table.ndom_rows; i++) {
+			float va[8], vb[8];
+			long sa = hist_find(a.hist, &a.table.rows[i]), sb = hist_find(b.hist, &b.table.rows[i]);
+			for (int k = 0; k < XG_HIST_NCOLS; k++) {
+				size_t n = hist_values(a.hist, sa, k, va, 8);
+				assert_int_equal(n, hist_values(b.hist, sb, k, vb, 8));
+				assert_memory_equal(va, vb, n * sizeof(float));
+			}
+		}
+		engine_close(&b);
+	}
+	/* Forward again from there, and to the end. */
+	int rc;
+	while ((rc = engine_step(&a, &err)) == 0)
+		;
+	assert_int_equal(rc, 1);
+	assert_int_equal(a.nsamples, 14);
+	engine_close(&a);
+	/* A recorder in the way: refused, nothing read. */
+	cfg.record = tmp("copy.xgrec");
+	assert_int_equal(engine_open(&a, &cfg, &err), 0);
+	assert_int_equal(engine_step(&a, &err), 0);
+	assert_int_equal(engine_step(&a, &err), 0);
+	assert_int_equal(engine_seek(&a, 0, &err), -1);
+	assert_non_null(strstr(err.msg, "--record"));
+	engine_close(&a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -1181,6 +1285,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(second_recorder_is_refused),
 		cmocka_unit_test(write_error_stops),
 		cmocka_unit_test(replay_source),
+		cmocka_unit_test(replay_seek),
+		cmocka_unit_test(engine_seek_matches_play),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	if (tmpdir_remove() != 0)

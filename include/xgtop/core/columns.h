@@ -22,6 +22,8 @@ enum xg_col {
 	XG_COL_HIT_GU, XG_COL_HIT_GK, XG_COL_HIT_H,
 	/* virtual machines on a KVM host */
 	XG_COL_EMU, XG_COL_EXITS, XG_COL_POLL, XG_COL_SWAP,
+	/* the full-screen view's sparkline of the sort column (no value) */
+	XG_COL_TREND,
 	XG_COL_COUNT
 };
 
@@ -36,6 +38,7 @@ enum xg_colgroup {
 	XG_GRP_CMT,      /* c: L3 occupancy and memory bandwidth, in both modes */
 	XG_GRP_HOST,     /* shown when the rows come from several hosts (pool view) */
 	XG_GRP_VM,       /* shown when the domains are VMs on a KVM host */
+	XG_GRP_TREND,    /* g: drawn from the history by the full-screen view */
 };
 
 enum xg_unit {
@@ -66,6 +69,13 @@ struct xg_coldef {
 };
 
 extern const struct xg_coldef xg_columns[XG_COL_COUNT];
+
+/* Does column c hold a figure? Not TREND, the full-screen view's drawing:
+ * outputs, sorting and reports leave it out. */
+static inline bool col_has_value(enum xg_col c)
+{
+	return xg_columns[c].group != XG_GRP_TREND;
+}
 
 /* Looks up a column by key ("cpu_pct"), header ("CPU%") or a short alias
  * ("cpu", "mem", "name" ...), case-insensitively. Returns -1 if none. */

@@ -35,6 +35,9 @@ void *xg_calloc(size_t nmemb, size_t size);
 void *xg_realloc(void *p, size_t n);
 /* Grows *p (of *cap elements of size sz) so that it holds at least need elements. */
 void xg_grow(void *pp, size_t *cap, size_t need, size_t sz);
+/* Swaps two grown arrays (pointers *pa, *pb to the same element type) and
+ * their capacities: a list rebuilt beside the old one each refresh. */
+void xg_swap_arrays(void *pa, size_t *cap_a, void *pb, size_t *cap_b);
 char *xg_strdup(const char *s);
 
 /* Nanoseconds of CLOCK_MONOTONIC / CLOCK_REALTIME / this process's CPU time. */

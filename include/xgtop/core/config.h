@@ -38,6 +38,7 @@ struct xg_config {
 	bool daemon;                /* --daemon: headless, log lines on stderr */
 	const char *remote_urls;    /* --source remote URL[,URL...] */
 	const char *hosts_file;     /* --hosts FILE: URLs of a pool, one per line */
+	unsigned history;           /* --history N: samples the TUI keeps, 0 = none */
 };
 
 void config_defaults(struct xg_config *c);

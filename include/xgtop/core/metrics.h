@@ -27,12 +27,16 @@ enum xg_mwhy {
 	XG_WHY_COUNT
 };
 
+#define XG_NO_BASE UINT32_MAX
+
 struct xg_row {
 	uint32_t id;
 	int32_t vcpu;               /* -1 for a domain or socket row, else the vCPU id */
 	uint8_t sock_row;           /* 1: a socket row (CMT/MBM on one socket) */
 	uint32_t socket;            /* socket rows: the socket index */
 	uint32_t dom_index;         /* index of the domain in table->cur */
+	uint32_t base_index;        /* domain rows: index of the same domain in
+	                               table->prev (its baseline), XG_NO_BASE if none */
 	uint32_t child_first;       /* domain rows: first sub-row in the table */
 	uint32_t child_count;       /* domain rows: number of sub-rows (sockets, then vCPUs) */
 	const char *name;           /* raw, points into the current sample */
@@ -77,6 +81,7 @@ struct xg_table {
 	size_t ndom_rows;
 	unsigned row_kinds;         /* enum xg_rows computed into rows */
 	const struct xg_sample *cur;
+	const struct xg_sample *prev;   /* the rates' other sample, or NULL */
 	struct xg_summary sum;
 	struct xg_pcpu_load *pcpu;  /* one per pCPU entry of cur, in its order */
 	size_t npcpu, pcpu_cap;

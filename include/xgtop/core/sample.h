@@ -161,6 +161,9 @@ struct xg_dom_ident dom_ident(const struct xg_dom *d);
 /* Whether now is the domain was was, as far as `how` asks. Names compare
  * as raw bytes up to their NUL or XG_NAME_MAX. */
 bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how);
+/* The same rule between two samples' domains, without copying was's
+ * identity first (metrics asks it for every domain and refresh). */
+bool dom_same_dom(const struct xg_dom *was, const struct xg_dom *now, enum xg_same how);
 
 /* Per-domain state a consumer carries from one sample to the next (CMT's
  * RMIDs, the guest agent's totals): entries of `size` bytes, each starting

@@ -38,6 +38,9 @@ struct xg_source_ops {
 	 * source may stop collecting what nobody sees. Called before each
 	 * collect with the current choice. */
 	void (*set_trace)(struct xg_source *src, bool on);
+	/* Optional, recorded sources: the next collect() returns sample
+	 * number index (0 = the first) again, as read the first time. */
+	int (*seek)(struct xg_source *src, uint64_t index, struct xg_err *err);
 };
 
 /* The registered sources, NULL-terminated. One compiled out (xen without

@@ -25,6 +25,7 @@ enum xg_toggle {
 	XG_TOGGLE_SCHED,
 	XG_TOGGLE_VCPUS,
 	XG_TOGGLE_METERS,     /* the full-screen view's header meters */
+	XG_TOGGLE_TREND,      /* the TREND column of the full-screen view */
 	XG_TOGGLE_COUNT
 };
 
@@ -38,6 +39,7 @@ struct xg_view {
 	size_t nvmnames;
 	bool show_net, show_disk, show_sched, show_cache, sumcache, show_vcpus;
 	bool show_meters;
+	bool show_trend;            /* the TREND column (g): full-screen view only */
 	/* The column chooser: every column once, in display order, and the
 	 * ones it hides on top of the group toggles above. The TUI, text
 	 * output and the W report follow both; CSV and JSON keep table order
@@ -93,8 +95,10 @@ unsigned view_row_kinds(const struct xg_view *v);
 /* Moves the sort column to the next/previous visible column in display
  * order. */
 void view_sort_step(struct xg_view *v, int dir);
+/* Can the rows be sorted by c? Not by TREND, a drawing. */
+bool view_sortable(enum xg_col c);
 /* Sorts by c in its natural order; already the sort column, c keeps its
- * direction. */
+ * direction. Not sortable: nothing changes. */
 void view_sort_by(struct xg_view *v, enum xg_col c);
 /* Sorts by c, or reverses the order when c is already the sort column. */
 void view_sort_toggle(struct xg_view *v, enum xg_col c);

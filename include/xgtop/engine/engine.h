@@ -6,6 +6,7 @@
 #define XGTOP_ENGINE_H
 
 #include "xgtop/core/config.h"
+#include "xgtop/core/history.h"
 #include "xgtop/core/metrics.h"
 #include "xgtop/record/record.h"
 #include "xgtop/core/source.h"
@@ -18,7 +19,10 @@ struct xg_engine {
 	struct xg_recorder *rec;
 	struct xg_sample sample[2];     /* current and the one before it */
 	int cur;                        /* index of the current one */
-	unsigned nsamples;              /* taken so far */
+	bool have_cur;                  /* sample[cur] is the one the next follows */
+	bool have_prev;                 /* sample[!cur] is the one before sample[cur] */
+	uint64_t nsamples;              /* taken so far; a replay: the current one's number + 1 */
+	struct xg_history *hist;        /* NULL: no history kept (batch) */
 	struct xg_table table;
 	struct xg_view view;
 	uint64_t self_cpu_last;         /* to measure our own cost per refresh */
@@ -38,6 +42,13 @@ int engine_open(struct xg_engine *e, const struct xg_config *cfg, struct xg_err 
 /* Takes one sample, appends it to the recording, computes the table and
  * applies the view. Returns 0, 1 at end of a replay/trace, -1 on error. */
 int engine_step(struct xg_engine *e, struct xg_err *err);
+/* Keeps the figures of the last want samples from now on (the TUI). */
+void engine_history_on(struct xg_engine *e, unsigned want);
+/* A replay: makes sample number index (0 = the first) the current one
+ * again, with the one before it for the rates and the history up to it,
+ * as if played up to there. -1 with err when the source cannot (live
+ * sources) or while recording (the recording would repeat samples). */
+int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err);
 /* Re-applies the view to the current table (after a key changed it). */
 void engine_reapply(struct xg_engine *e);
 /* Nanoseconds to wait before the next step: the delay for live sources,

@@ -27,6 +27,12 @@ struct xg_reader *reader_open(const char *path, struct xg_err *err);
  * the file and offset. */
 int reader_next(struct xg_reader *r, const struct xg_sample *prev, struct xg_sample *out,
                 struct xg_err *err);
+/* File offset of the gzip member the sample returned last came from. A
+ * member's first sample is stored whole, so reading can start there. */
+uint64_t reader_member_offset(const struct xg_reader *r);
+/* Opens path to read from offset off, where a gzip member starts (an
+ * offset reader_member_offset gave): a replay steps back this way. */
+struct xg_reader *reader_open_at(const char *path, uint64_t off, struct xg_err *err);
 /* Number of torn/incomplete trailing samples skipped so far. */
 unsigned reader_torn(const struct xg_reader *r);
 void reader_close(struct xg_reader *r);

@@ -59,10 +59,10 @@ const char *cmt_why(const struct xg_cmt *c);
 size_t cmt_attached(const struct xg_cmt *c, uint32_t *out, size_t max);
 
 #ifdef HAVE_XEN
-struct xc_interface_core;
-/* cmt_open over libxenctrl (xch stays owned by the caller and must
- * outlive the handle). */
-struct xg_cmt *cmt_open_xc(struct xc_interface_core *xch, bool attach, struct xg_err *err);
+struct xen_api;
+/* cmt_open over libxenctrl (x, the Xen source's libraries and handles,
+ * stays owned by the caller and must outlive the handle). */
+struct xg_cmt *cmt_open_xc(const struct xen_api *x, bool attach, struct xg_err *err);
 #endif
 
 /* ---- MBM counter continuity (pure, unit-tested) ---- */

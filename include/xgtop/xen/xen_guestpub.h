@@ -78,11 +78,11 @@ void gp_fill(struct xg_sample *s, struct xg_dom *d, const struct xg_gp_state *st
 			  "guest-local): run xgtop --agent in the guest for guest-reported figures"
 
 #ifdef HAVE_XEN
-struct xs_handle;
+struct xen_api;
 struct xg_gpreader;
-/* Reads /local/domain/<id>/data/xgtop/ of every domain of a sample (the
- * caller owns xsh, which must outlive the reader). */
-struct xg_gpreader *gpr_open(struct xs_handle *xsh);
+/* Reads /local/domain/<id>/data/xgtop/ of every domain of a sample over
+ * x->xsh (the caller owns x, which must outlive the reader). */
+struct xg_gpreader *gpr_open(const struct xen_api *x);
 /* Fills the PMU fields of every domain of s (listed in id order). */
 void gpr_collect(struct xg_gpreader *r, struct xg_sample *s, uint64_t now_ns);
 void gpr_close(struct xg_gpreader *r);

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Writing the report: text (aligned, figures scaled as on screen), CSV
+ * (one line per domain and column, base units) and JSON (one object). A
+ * column never measured for a domain shows `-` (empty, null) and why. */
+#include "output_util.h"
+#include "report_int.h"
+#include "xgtop/outputs/json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Domains by pool host and id, then by when they were first seen (an id
+ * reused). */
+static int by_id(const void *a, const void *b)
+{
+	const struct rep_dom *x = *(const struct rep_dom *const *)a, *y = *(const struct rep_dom *const *)b;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->from_ns > y->from_ns) - (x->from_ns < y->from_ns);
+}
+
+/* Column c's formatting for any value: scaled (text) or plain (CSV/JSON);
+ * "" for NaN. */
+static void fmt(enum xg_col c, double x, bool raw, char *buf, size_t n)
+{
+	struct xg_row r;
+	memset(&r, 0, sizeof(r));
+	r.vcpu = -1;
+	buf[0] = 0;
+	if (isnan(x))
+		return;
+	r.v[c] = x;
+	r.valid = 1ull << c;
+	if (raw)
+		output_raw_number(c, &r, buf, n);
+	else
+		col_format(c, &r, buf, n);
+}
+
+/* A column's mean, percentile and maximum as text. */
+struct figs {
+	char mean[OUTPUT_NUM_MAX], pct[OUTPUT_NUM_MAX], max[OUTPUT_NUM_MAX];
+};
+
+static void figures(enum xg_col c, struct rep_col *k, bool raw, struct figs *out)
+{
+	fmt(c, rep_mean(k), raw, out->mean, sizeof(out->mean));
+	fmt(c, rep_pct(k), raw, out->pct, sizeof(out->pct));
+	fmt(c, k->n ? k->max : NAN, raw, out->max, sizeof(out->max));
+}
+
+static void local_time(uint64_t ns, char *buf, size_t n)
+{
+	time_t s = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	if (!localtime_r(&s, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M:%S %Z", &tm))
+		snprintf(buf, n, "?");
+}
+
+static int name_width(const struct xg_report *r)
+{
+	int w = 4;
+	char esc[4 * XG_NAME_MAX + 8];
+	for (size_t i = 0; i < r->ndom; i++) {
+		int l = (int)strlen(xg_escape_name(esc, sizeof(esc), r->dom[i]->name));
+		w = l > w ? l : w;
+	}
+	return w > 40 ? 40 : w;
+}
+
+static void text_col(FILE *f, struct xg_report *r, struct rep_dom *e, enum xg_col c, int nw)
+{
+	struct rep_col *k = &e->col[c];
+	char esc[4 * XG_NAME_MAX + 8];
+	struct figs fg;
+	xg_escape_name(esc, sizeof(esc), e->name);
+	fprintf(f, "%6u %-*.*s %-10s %8llu", e->id, nw, nw, esc, xg_columns[c].header,
+		(unsigned long long)k->n);
+	if (!k->n) {
+		fprintf(f, " %10s %10s %10s  not measured%s%s\n", "-", "-", "-", k->why ? ": " : "",
+			k->why ? r->why[k->why] : "");
+		return;
+	}
+	figures(c, k, false, &fg);
+	fprintf(f, " %10s %10s %10s\n", fg.mean, fg.pct, fg.max);
+}
+
+static void write_text(FILE *f, struct xg_report *r, const struct xg_report_info *in)
+{
+	char a[64], b[64];
+	int nw = name_width(r);
+	local_time(in->from_ns, a, sizeof(a));
+	local_time(in->to_ns, b, sizeof(b));
+	fprintf(f, "xgtop report  %s  %s .. %s  %llu intervals\n", in->file, a, b,
+		(unsigned long long)in->intervals);
+	fprintf(f, "Per domain and column over the intervals it was measured in (N): MEAN weighted "
+		"by interval length, P95 the nearest-rank 95th percentile, MAX.\n\n");
+	fprintf(f, "%6s %-*s %-10s %8s %10s %10s %10s\n", "ID", nw, "NAME", "COLUMN", "N", "MEAN", "P95",
+		"MAX");
+	for (size_t i = 0; i < r->ndom; i++)
+		for (int c = 0; c < XG_COL_COUNT; c++)
+			if (rep_col_reported(r, (enum xg_col)c))
+				text_col(f, r, r->dom[i], (enum xg_col)c, nw);
+}
+
+static void write_csv(FILE *f, struct xg_report *r)
+{
+	char from[40], to[40];
+	struct figs fg;
+	fputs("id,name,from,to,column,intervals,mean,p95,max,why\n", f);
+	for (size_t i = 0; i < r->ndom; i++) {
+		struct rep_dom *e = r->dom[i];
+		output_time_iso(from, sizeof(from), e->from_ns);
+		output_time_iso(to, sizeof(to), e->to_ns);
+		for (int c = 0; c < XG_COL_COUNT; c++) {
+			struct rep_col *k = &e->col[c];
+			if (!rep_col_reported(r, (enum xg_col)c))
+				continue;
+			figures((enum xg_col)c, k, true, &fg);
+			fprintf(f, "%u,", e->id);
+			output_csv_name(f, e->name);
+			fprintf(f, ",%s,%s,%s,%llu,%s,%s,%s,", from, to, xg_columns[c].key,
+				(unsigned long long)k->n, fg.mean, fg.pct, fg.max);
+			if (!k->n && k->why)
+				output_csv_name(f, r->why[k->why]);
+			fputc('\n', f);
+		}
+	}
+}
+
+static void json_num(FILE *f, const char *key, const char *num)
+{
+	fprintf(f, ",\"%s\":%s", key, num[0] ? num : "null");
+}
+
+static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
+{
+	char t[40];
+	struct figs fg;
+	fprintf(f, "{\"id\":%u,\"gen\":%u,\"name\":", e->id, e->gen);
+	json_write_string(f, e->name);
+	output_time_iso(t, sizeof(t), e->from_ns);
+	fprintf(f, ",\"from\":\"%s\"", t);
+	output_time_iso(t, sizeof(t), e->to_ns);
+	fprintf(f, ",\"to\":\"%s\",\"intervals\":%llu,\"columns\":{", t, (unsigned long long)e->intervals);
+	bool first = true;
+	for (int c = 0; c < XG_COL_COUNT; c++) {
+		struct rep_col *k = &e->col[c];
+		if (!rep_col_reported(r, (enum xg_col)c))
+			continue;
+		figures((enum xg_col)c, k, true, &fg);
+		fprintf(f, "%s\"%s\":{\"intervals\":%llu", first ? "" : ",", xg_columns[c].key,
+			(unsigned long long)k->n);
+		json_num(f, "mean", fg.mean);
+		json_num(f, "p95", fg.pct);
+		json_num(f, "max", fg.max);
+		if (!k->n && k->why) {
+			fputs(",\"why\":", f);
+			json_write_string(f, r->why[k->why]);
+		}
+		fputc('}', f);
+		first = false;
+	}
+	fputs("}}", f);
+}
+
+static void write_json(FILE *f, struct xg_report *r, const struct xg_report_info *in)
+{
+	char a[40], b[40];
+	output_time_iso(a, sizeof(a), in->from_ns);
+	output_time_iso(b, sizeof(b), in->to_ns);
+	fputs("{\"file\":", f);
+	json_write_string(f, in->file);
+	fprintf(f, ",\"from\":\"%s\",\"to\":\"%s\",\"intervals\":%llu,\"percentile\":95,"
+		"\"percentile_method\":\"nearest-rank\",\"mean\":\"weighted by interval length\",\"domains\":[",
+		a, b, (unsigned long long)in->intervals);
+	for (size_t i = 0; i < r->ndom; i++) {
+		if (i)
+			fputc(',', f);
+		json_dom(f, r, r->dom[i]);
+	}
+	fputs("]}\n", f);
+}
+
+int report_write(struct xg_report *r, FILE *f, enum xg_output fmt_, const struct xg_report_info *info,
+		 struct xg_err *err)
+{
+	qsort(r->dom, r->ndom, sizeof(*r->dom), by_id);
+	if (fmt_ == XG_OUT_CSV)
+		write_csv(f, r);
+	else if (fmt_ == XG_OUT_JSON)
+		write_json(f, r, info);
+	else
+		write_text(f, r, info);
+	return output_flush(f, err);
+}

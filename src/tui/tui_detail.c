@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The detail pane (Enter): the selected domain's figures over time as
+ * graphs from the history, its vCPUs, disk, network and cache figures, and
+ * where each figure comes from. A mode of the one loop: sampling goes on,
+ * and the pane follows the domain (not the row) while it is there. The
+ * content is a list of lines drawn from detail_top; it is laid out twice
+ * per draw, once to count the lines (for scrolling) and once on screen. */
+#include "tui_priv.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* The graphs, in this order. */
+static const enum xg_col graph_cols[] = {
+	XG_COL_CPU_PCT, XG_COL_RUN, XG_COL_WAIT, XG_COL_BLK, XG_COL_MEM,
+	XG_COL_NET_RX, XG_COL_NET_TX, XG_COL_DISK_RDB, XG_COL_DISK_WRB,
+	XG_COL_LLC_MISS, XG_COL_HIT, XG_COL_MEM_BW,
+};
+static const enum xg_col disk_cols[] = {
+	XG_COL_DISK_RD, XG_COL_DISK_WR, XG_COL_DISK_RDB, XG_COL_DISK_WRB,
+};
+static const enum xg_col net_cols[] = {
+	XG_COL_NET_RX, XG_COL_NET_TX, XG_COL_NET_RXP, XG_COL_NET_TXP,
+};
+static const enum xg_col cache_cols[] = {
+	XG_COL_LLC_REF, XG_COL_LLC_MISS, XG_COL_HIT, XG_COL_MPKI, XG_COL_L3_OCC, XG_COL_MEM_BW,
+};
+static const enum xg_col cache_bd_cols[] = {
+	XG_COL_MISS_GU, XG_COL_MISS_GK, XG_COL_MISS_H, XG_COL_HIT_GU, XG_COL_HIT_GK, XG_COL_HIT_H,
+};
+static const enum xg_col vcpu_cols[] = {
+	XG_COL_CPU_PCT, XG_COL_RUN, XG_COL_WAIT, XG_COL_BLK, XG_COL_OFF,
+};
+
+/* Screen lines [y0, y1) show list lines detail_top on; dry only counts. */
+struct pane {
+	struct tui *t;
+	const struct xg_table *tb;   /* rows with the domain's vCPU rows */
+	const struct xg_row *r;      /* the domain's row in tb */
+	const struct xg_dom *d;
+	int line, y0, y1;
+	bool dry;
+};
+
+/* The screen line of the current list line, or -1 when off screen. */
+static int pane_y(const struct pane *p)
+{
+	int y = p->y0 + p->line - (int)p->t->detail_top;
+	return p->dry || y < p->y0 || y >= p->y1 ? -1 : y;
+}
+
+static void pane_text(struct pane *p, attr_t at, const char *fmt, ...) XG_PRINTF(3, 4);
+static void pane_text(struct pane *p, attr_t at, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	int y = pane_y(p);
+	if (y >= 0) {
+		attrset(at);
+		tui_put(y, 0, buf, COLS);
+		attrset(A_NORMAL);
+	}
+	p->line++;
+}
+
+/* text wrapped at the screen width: the first line after lead, the
+ * others after as many blanks. */
+static void pane_wrap(struct pane *p, const char *lead, const char *text)
+{
+	int indent = (int)strlen(lead), room = COLS - indent;
+	if (room < 20)
+		room = 20;
+	for (bool first = true; *text; first = false) {
+		int cut = tui_wrap_cut(text, room);
+		pane_text(p, A_NORMAL, "%-*s%.*s", indent, first ? lead : "", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+/* Column c's unit formatting for any value. */
+static void fmt_value(enum xg_col c, double x, char *buf, size_t n)
+{
+	struct xg_row r;
+	memset(&r, 0, sizeof(r));
+	r.vcpu = -1;
+	r.v[c] = x;
+	r.valid = 1ull << c;
+	col_format(c, &r, buf, n);
+}
+
+/* "HDR value  HDR value ..." for the columns of one row. */
+static void pane_figures(struct pane *p, const struct xg_row *r, const char *lead,
+			 const enum xg_col *cols, size_t n)
+{
+	char line[512], v[TUI_CELL_BYTES];
+	size_t o = (size_t)snprintf(line, sizeof(line), "%s", lead);
+	for (size_t i = 0; i < n && o < sizeof(line); i++) {
+		col_format(cols[i], r, v, sizeof(v));
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "  %s %s", xg_columns[cols[i]].header, v);
+	}
+	pane_text(p, A_NORMAL, "%s", line);
+}
+
+static void pane_heading(struct pane *p, const char *fmt, const char *arg)
+{
+	pane_text(p, A_NORMAL, "%s", "");
+	pane_text(p, A_BOLD, fmt, arg);
+}
+
+static void fmt_clock(uint64_t real_ns, const char *how, char *buf, size_t n)
+{
+	time_t sec = (time_t)(real_ns / 1000000000ull);
+	struct tm tm;
+	if (!real_ns || !localtime_r(&sec, &tm) || !strftime(buf, n, how, &tm))
+		snprintf(buf, n, "?");
+}
+
+/* Who the domain is: id, generation, uuid, state, vCPUs, memory. */
+static void pane_identity(struct pane *p)
+{
+	const struct xg_dom *d = p->d;
+	char uuid[40], vc[32], mem[32], max[32];
+	const uint8_t *h = d->handle;
+	bool zero = true;
+	for (int i = 0; i < 16; i++)
+		zero = zero && !h[i];
+	snprintf(uuid, sizeof(uuid), zero ? "-" : "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12], h[13],
+		 h[14], h[15]);
+	col_format(XG_COL_VCPU, p->r, vc, sizeof(vc));
+	col_format(XG_COL_MEM, p->r, mem, sizeof(mem));
+	col_format(XG_COL_MAXMEM, p->r, max, sizeof(max));
+	pane_text(p, A_NORMAL, "id %u  generation %u  uuid %s  state %s  vCPUs %s  MEM %s  MAXMEM %s",
+		  d->id, d->gen, uuid, p->r->state, vc, mem, max);
+}
+
+static void pane_history(struct pane *p)
+{
+	const struct xg_history *h = p->t->e->hist;
+	char a[64], b[64];
+	if (!h) {
+		pane_text(p, A_NORMAL, "No history (--history 0): no graphs, current figures only.");
+		return;
+	}
+	fmt_clock(hist_time(h, h->n ? h->n - 1 : 0), "%Y-%m-%d %H:%M:%S", a, sizeof(a));
+	fmt_clock(hist_time(h, 0), "%H:%M:%S", b, sizeof(b));
+	pane_text(p, A_NORMAL, "History: %llu of %u samples kept, %s .. %s. Graphs: one column per "
+		  "sample, newest on the right, from 0 to the scale shown.", (unsigned long long)h->n,
+		  h->cap, a, b);
+}
+
+/* One graph: a label with the figure now and the range shown, then the
+ * graph; a figure never measured in the window gets its reason instead. */
+static void pane_graph(struct pane *p, enum xg_col c, int rows)
+{
+	const struct xg_history *h = p->t->e->hist;
+	float v[TUI_ROW_MAX];
+	char now[TUI_CELL_BYTES], lo[32], hi[32], top_s[32];
+	size_t w = COLS > 2 ? (size_t)COLS - 1 : 1;
+	size_t n = hist_values(h, hist_find(h, p->r), hist_slot(c), v, w < TUI_ROW_MAX ? w : TUI_ROW_MAX);
+	float mn = NAN, mx = NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		mn = isnan(mn) || v[i] < mn ? v[i] : mn;
+		mx = isnan(mx) || v[i] > mx ? v[i] : mx;
+	}
+	col_format(c, p->r, now, sizeof(now));
+	const char *hdr = xg_columns[c].header;
+	if (isnan(mx)) {
+		const char *why = row_why(&p->t->e->table, p->r, c);
+		pane_text(p, A_BOLD, "%-10s %s  (not measured%s%s)", hdr, now, why ? ": " : "", why ? why : "");
+		return;
+	}
+	float top = tui_graph_top(c, v, n);
+	fmt_value(c, mn, lo, sizeof(lo));
+	fmt_value(c, mx, hi, sizeof(hi));
+	fmt_value(c, top, top_s, sizeof(top_s));
+	pane_text(p, A_BOLD, "%-10s now %s  min %s  max %s  over the last %zu samples  (scale 0 .. %s)",
+		  hdr, now, lo, hi, n, top_s);
+	if (!p->dry)
+		tui_graph_draw(p->t, p->y0 + p->line - (int)p->t->detail_top, (int)(w - n), rows, v, n, top,
+			       p->y0, p->y1);
+	p->line += rows;
+}
+
+static void pane_graphs(struct pane *p)
+{
+	int rows = LINES >= 50 ? 4 : LINES >= 30 ? 3 : LINES >= 20 ? 2 : 1;
+	if (!p->t->e->hist)
+		return;
+	pane_text(p, A_NORMAL, "%s", "");
+	for (size_t i = 0; i < XG_ARRAY_LEN(graph_cols); i++)
+		pane_graph(p, graph_cols[i], rows);
+}
+
+static void pane_vcpus(struct pane *p)
+{
+	char label[32];
+	pane_heading(p, "%s", "vCPUs: CPU% and each runstate's share of the vCPU's time in the last interval");
+	size_t shown = 0;
+	for (uint32_t k = 0; k < p->r->child_count; k++) {
+		const struct xg_row *vr = &p->tb->rows[p->r->child_first + k];
+		if (vr->vcpu < 0)
+			continue;
+		snprintf(label, sizeof(label), "  vCPU %-3d %-7s", (int)vr->vcpu, vr->state);
+		pane_figures(p, vr, label, vcpu_cols, XG_ARRAY_LEN(vcpu_cols));
+		shown++;
+	}
+	if (!shown)
+		pane_text(p, A_NORMAL, "  (the source gives no per-vCPU figures for this domain)");
+}
+
+/* Disk and network: the sample holds sums over the devices, and says how
+ * many there are. */
+static void pane_sums(struct pane *p, const char *what, enum xg_field count, const char *things,
+		      const enum xg_col *cols, size_t n)
+{
+	char head[160], many[32] = "?";
+	if (dom_has(p->d, count))
+		snprintf(many, sizeof(many), "%llu", (unsigned long long)p->d->v[count]);
+	snprintf(head, sizeof(head), "%s (%s: %s; the source gives their sums, not figures per device)",
+		 what, things, many);
+	pane_heading(p, "%s", head);
+	pane_figures(p, p->r, " ", cols, n);
+}
+
+static void pane_devices(struct pane *p)
+{
+	pane_sums(p, "Disk", XG_F_VBDS, "block devices", disk_cols, XG_ARRAY_LEN(disk_cols));
+	pane_sums(p, "Network", XG_F_NETS, "interfaces", net_cols, XG_ARRAY_LEN(net_cols));
+}
+
+static void pane_cache(struct pane *p)
+{
+	const struct xg_host *h = &p->t->e->table.cur->host;
+	char ev[4 * sizeof(h->cache_events)];
+	tui_name_fit(ev, sizeof(ev), h->cache_events, (int)sizeof(h->cache_events));
+	pane_heading(p, "Cache: counts %s", ev[0] ? ev : "(the source does not name the events)");
+	pane_figures(p, p->r, " ", cache_cols, XG_ARRAY_LEN(cache_cols));
+	pane_figures(p, p->r, "  by where:", cache_bd_cols, XG_ARRAY_LEN(cache_bd_cols));
+	if (p->r->guest_reported)
+		pane_text(p, A_NORMAL, "  * figures the guest published about itself (xgtop --agent in the guest)");
+}
+
+/* Every column the pane shows: its formula, and why it is `-` here. */
+static void pane_sources(struct pane *p)
+{
+	static const enum xg_col *const groups[] = { graph_cols, disk_cols, net_cols, cache_cols, cache_bd_cols };
+	static const size_t sizes[] = { XG_ARRAY_LEN(graph_cols), XG_ARRAY_LEN(disk_cols),
+		XG_ARRAY_LEN(net_cols), XG_ARRAY_LEN(cache_cols), XG_ARRAY_LEN(cache_bd_cols) };
+	bool done[XG_COL_COUNT] = { false };
+	char lead[64];
+	pane_heading(p, "%s", "Where the figures come from");
+	for (size_t g = 0; g < XG_ARRAY_LEN(groups); g++) {
+		for (size_t i = 0; i < sizes[g]; i++) {
+			enum xg_col c = groups[g][i];
+			if (done[c])
+				continue;
+			done[c] = true;
+			snprintf(lead, sizeof(lead), "  %-12s", xg_columns[c].header);
+			pane_wrap(p, lead, xg_columns[c].help);
+			const char *why = row_why(&p->t->e->table, p->r, c);
+			if (why)
+				pane_wrap(p, "                - here: ", why);
+		}
+	}
+}
+
+/* The domain's rows, with its vCPU rows: the engine's table when it has
+ * them (v on), else the pane's own from the same two samples. */
+static const struct xg_table *pane_table(struct tui *t)
+{
+	struct xg_engine *e = t->e;
+	if (e->table.row_kinds & XG_ROWS_VCPUS)
+		return &e->table;
+	const struct xg_sample *prev = e->have_prev ? &e->sample[!e->cur] : NULL;
+	metrics_compute_rows(prev, &e->sample[e->cur], XG_ROWS_VCPUS, &t->detail_tb);
+	return &t->detail_tb;
+}
+
+static void pane_body(struct pane *p)
+{
+	pane_identity(p);
+	pane_history(p);
+	pane_graphs(p);
+	pane_vcpus(p);
+	pane_devices(p);
+	pane_cache(p);
+	pane_sources(p);
+}
+
+static void draw_title(struct tui *t, const char *name)
+{
+	const struct xg_host *h = t->e->table.cur ? &t->e->table.cur->host : NULL;
+	char when[64] = "", line[512];
+	if (h)
+		fmt_clock(h->real_ns, "%Y-%m-%d %H:%M:%S %Z", when, sizeof(when));
+	snprintf(line, sizeof(line), "xgtop details: %s  %s %s", name, t->replay ? "recorded" : "at", when);
+	attrset(A_REVERSE);
+	mvhline(0, 0, ' ', COLS);
+	tui_put(0, 0, line, COLS);
+	attrset(A_NORMAL);
+}
+
+void tui_detail_draw(struct tui *t)
+{
+	static const char *const hints[] = {
+		"Esc", "back", "Up/Dn", "scroll", "Left/Right", "step", "space", "freeze", "Q", "quit",
+	};
+	char name[TUI_CELL_BYTES];
+	const struct xg_dom *d = tui_sel_dom(t);
+
+	erase();
+	tui_name_fit(name, sizeof(name), t->sel.name, TUI_NAME_MAX_W);
+	draw_title(t, name);
+	t->status_y = 1;
+	tui_draw_status(t);
+	if (!d) {
+		mvaddstr(3, 0, "This domain is not in the sample on screen: it left, or its id now names "
+			 "another domain. Esc returns to the list.");
+	} else {
+		const struct xg_table *tb = pane_table(t);
+		struct pane p = { t, tb, &tb->rows[d - tb->cur->dom], d, 0, 2, LINES - 1, true };
+		pane_body(&p);
+		int room = p.y1 - p.y0;
+		size_t last = p.line > room ? (size_t)(p.line - room) : 0;
+		if (t->detail_top > last)
+			t->detail_top = last;
+		p.line = 0;
+		p.dry = false;
+		pane_body(&p);
+	}
+	tui_draw_hints(t, hints, XG_ARRAY_LEN(hints));
+	wnoutrefresh(stdscr);
+}
+
+void tui_detail_open(struct tui *t)
+{
+	if (!t->e->view.norder) {
+		tui_set_msg(t, false, "no domain to show");
+		return;
+	}
+	if (!t->sel.on || !tui_sel_sync(t, true))
+		tui_sel_set(t, t->top);
+	t->detail_top = 0;
+	t->mode = TUI_MODE_DETAIL;
+}
+
+static void pane_scroll(struct tui *t, int k)
+{
+	size_t page = LINES > 4 ? (size_t)LINES - 4 : 1;
+	switch (k) {
+	case KEY_UP: t->detail_top -= t->detail_top > 0; break;
+	case KEY_DOWN: t->detail_top++; break;
+	case KEY_PPAGE: t->detail_top = t->detail_top > page ? t->detail_top - page : 0; break;
+	case KEY_NPAGE: t->detail_top += page; break;
+	case KEY_HOME: t->detail_top = 0; break;
+	case KEY_END: t->detail_top = (size_t)-1 / 2; break;   /* the draw clamps */
+	default: break;
+	}
+}
+
+void tui_detail_key(struct tui *t, int rc, wint_t ch)
+{
+	int k = rc == KEY_CODE_YES ? (int)ch : ch < 0x80 ? (int)ch : -1;
+	t->msg[0] = 0;
+	switch (k) {
+	case 27: case 'q': case '\r': case '\n': case KEY_ENTER:
+		t->mode = TUI_MODE_TABLE;
+		return;
+	case KEY_UP: case KEY_DOWN: case KEY_PPAGE: case KEY_NPAGE: case KEY_HOME: case KEY_END:
+		pane_scroll(t, k);
+		return;
+	case KEY_LEFT: case KEY_RIGHT: case '.': case ',': case ' ': case 'Q': case 0x0c: {
+		/* Time and the terminal work as in the list. */
+		const struct tui_binding *b = tui_binding_of(k);
+		b->act(t, b, k);
+		return;
+	}
+	case KEY_MOUSE: {
+		MEVENT ev;
+		getmouse(&ev);   /* take it off the queue: the pane has nothing to click */
+		return;
+	}
+	default:
+		tui_set_msg(t, false, "Esc returns to the list (h there shows the keys)");
+	}
+}
