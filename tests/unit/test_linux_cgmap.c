@@ -17,20 +17,19 @@
 #include "xgtop/linux/linux.h"
 #include "tmpdir.h"
 
-/* rel in the test's directory (longer paths than tmp() holds) */
+static const char *tree_dir;   /* each test's tree: a directory of its own */
+
+/* rel in the test's tree (longer paths than tmp() holds) */
 static const char *at(const char *rel)
 {
 	static char b[600];
-	snprintf(b, sizeof(b), "%s/%s", dir, rel);
+	snprintf(b, sizeof(b), "%s/%s/%s", dir, tree_dir, rel);
 	return b;
 }
 
 static void put(const char *rel, const char *text)
 {
-	int fd = open(at(rel), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	assert_int_equal(tmpdir_write(at(rel), text), 0);
 }
 
 /* A cgroup at rel ("" = the root) listing procs ("1\n2\n"); NULL: its
@@ -49,21 +48,9 @@ static void cgroup(const char *rel, const char *procs)
 	}
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return tmpdir_make("cgmap");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return tmpdir_remove();
-}
-
 static void walk(struct lx_cgmap *m, size_t nproc)
 {
-	int root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int root = open(at(""), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	assert_true(root >= 0);
 	lx_cgmap_open(m);
 	m->usable = true;   /* (what /proc's pid namespace decides) */
@@ -82,10 +69,11 @@ static void placed(const struct lx_cgmap *m, uint32_t pid, const char *want)
 	assert_string_equal(got, want);
 }
 
-static void tree(void)
+static void tree(const char *name)
 {
-	put("cgroup.stat", "nr_descendants 7\nnr_dying_descendants 0\n");
+	tree_dir = name;
 	cgroup("", "1\n2\n");
+	put("cgroup.stat", "nr_descendants 7\nnr_dying_descendants 0\n");
 	cgroup("init.scope", "3\n");
 	cgroup("system.slice", "");
 	cgroup("system.slice/ssh.service", "10\n11\n");
@@ -102,7 +90,7 @@ static void paths_as_proc_shows_them(void **state)
 {
 	(void)state;
 	struct lx_cgmap m;
-	tree();
+	tree("paths");
 	walk(&m, 100);
 	assert_true(m.walked);
 	placed(&m, 1, "/");
@@ -127,8 +115,9 @@ static void long_paths_left_to_proc(void **state)
 	(void)state;
 	struct lx_cgmap m;
 	char rel[300];
-	put("cgroup.stat", "nr_descendants 1\n");
+	tree_dir = "long";
 	cgroup("", "1\n");
+	put("cgroup.stat", "nr_descendants 1\n");
 	memset(rel, 'x', LX_CGMAP_PATH_MAX + 1);
 	rel[LX_CGMAP_PATH_MAX + 1] = 0;
 	cgroup(rel, "40\n");
@@ -148,7 +137,7 @@ static void walked_only_when_it_pays(void **state)
 {
 	(void)state;
 	struct lx_cgmap m;
-	tree();
+	tree("pays");
 	walk(&m, 31);   /* 8 cgroups */
 	assert_false(m.walked);
 	placed(&m, 3, NULL);
@@ -165,9 +154,12 @@ static void walked_only_when_it_pays(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(paths_as_proc_shows_them, setup, teardown),
-		cmocka_unit_test_setup_teardown(long_paths_left_to_proc, setup, teardown),
-		cmocka_unit_test_setup_teardown(walked_only_when_it_pays, setup, teardown),
+		cmocka_unit_test(paths_as_proc_shows_them),
+		cmocka_unit_test(long_paths_left_to_proc),
+		cmocka_unit_test(walked_only_when_it_pays),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	if (tmpdir_make("cgmap") < 0)
+		return 1;
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	return tmpdir_remove() < 0 ? 1 : failed;
 }

@@ -25,10 +25,7 @@
 static void put(const char *rel, const char *text)
 {
 	/* in place (O_TRUNC, same inode): a kept descriptor reads the new text */
-	int fd = open(tmp(rel), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	assert_int_equal(tmpdir_write(tmp(rel), text), 0);
 }
 
 static void replace(const char *rel, const char *text)
@@ -123,22 +120,31 @@ static void scan(struct lx_scan *sc)
 	assert_int_equal(lx_scan_run(sc, &err), 0);
 }
 
+/* The item of arr (n items of size bytes) whose uint32_t at off is id;
+ * fails the test when there is none. */
+static void *find(const void *arr, size_t n, size_t size, size_t off, uint32_t id, const char *what)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *item = (const char *)arr + i * size;
+		uint32_t v;
+		memcpy(&v, item + off, sizeof(v));
+		if (v == id)
+			return (void *)item;
+	}
+	fail_msg("%s %u not found", what, id);
+	return NULL;
+}
+
 static const struct lx_proc *proc(const struct lx_scan *sc, uint32_t pid)
 {
-	for (size_t i = 0; i < sc->nproc; i++)
-		if (sc->proc[i].pid == pid)
-			return &sc->proc[i];
-	fail_msg("process %u not scanned", pid);
-	return NULL;
+	return find(sc->proc, sc->nproc, sizeof(*sc->proc), offsetof(struct lx_proc, pid), pid,
+		    "scanned process");
 }
 
 static const struct lx_thr *thread(const struct lx_scan *sc, uint32_t tid)
 {
-	for (size_t i = 0; i < sc->ntnow; i++)
-		if (sc->tnow[i].tid == tid)
-			return &sc->tnow[i];
-	fail_msg("thread %u not scanned", tid);
-	return NULL;
+	return find(sc->tnow, sc->ntnow, sizeof(*sc->tnow), offsetof(struct lx_thr, tid), tid,
+		    "scanned thread");
 }
 
 static int setup(void **state)
@@ -203,11 +209,7 @@ static struct lx_kthr *kept_thread(struct lx_scan *sc, uint32_t pid, uint32_t ti
 {
 	struct lx_keep *k = lx_keep_find(sc, pid);
 	assert_non_null(k);
-	for (uint32_t i = 0; i < k->nthr; i++)
-		if (k->thr[i].tid == tid)
-			return &k->thr[i];
-	fail_msg("thread %u not kept", tid);
-	return NULL;
+	return find(k->thr, k->nthr, sizeof(*k->thr), offsetof(struct lx_kthr, tid), tid, "kept thread");
 }
 
 /* An idle process's io is not read again: what it shows is the last read,
@@ -473,17 +475,13 @@ static void budget_from_rlimit(void **state)
 
 int main(void)
 {
+#define T(test) cmocka_unit_test_setup_teardown(test, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(idle_thread_blocked_is_the_interval, setup, teardown),
-		cmocka_unit_test_setup_teardown(idle_io_carried_then_counted, setup, teardown),
-		cmocka_unit_test_setup_teardown(reused_pid_new_start, setup, teardown),
-		cmocka_unit_test_setup_teardown(reused_pid_after_exit, setup, teardown),
-		cmocka_unit_test_setup_teardown(thread_set_changes, setup, teardown),
-		cmocka_unit_test_setup_teardown(budget_reads_by_path, setup, teardown),
-		cmocka_unit_test_setup_teardown(budget_from_rlimit, setup, teardown),
-		cmocka_unit_test_setup_teardown(unmoved_stat_carried, setup, teardown),
-		cmocka_unit_test_setup_teardown(carried_parent_exits, setup, teardown),
-		cmocka_unit_test_setup_teardown(exited_process_files_closed, setup, teardown),
+		T(idle_thread_blocked_is_the_interval), T(idle_io_carried_then_counted),
+		T(reused_pid_new_start), T(reused_pid_after_exit), T(thread_set_changes),
+		T(budget_reads_by_path), T(budget_from_rlimit), T(unmoved_stat_carried),
+		T(carried_parent_exits), T(exited_process_files_closed),
 	};
+#undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
