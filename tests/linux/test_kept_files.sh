@@ -7,7 +7,7 @@
 # one thread, blocked.
 . "$(dirname "$0")/common.sh"
 n=200
-for i in $(seq $n); do echo "s$i sleep 60"; done | spawn
+spawn < <(for i in $(seq $n); do echo "s$i sleep 60"; done)
 sleepers() { awk '{ print $2 }' "$tmp/pids"; }
 fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 
@@ -26,7 +26,7 @@ echo "xgtop's descriptors: $with with $n sleepers, $without after they exited"
 
 # The same with a limit of 100 descriptors (soft and hard): a budget of 50
 : >"$tmp/pids"
-for i in $(seq $n); do echo "s$i sleep 60"; done | spawn
+spawn < <(for i in $(seq $n); do echo "s$i sleep 60"; done)
 bash -c 'ulimit -n 100 && exec ./xgtop -b -o csv --source linux --group process --nocache -d 0.3 -n 6' \
 	>"$tmp/low" 2>"$tmp/xgtop.err" &
 xg=$!
