@@ -3,6 +3,7 @@
 #ifdef HAVE_XEN
 
 #include "xgtop/xen/xen_cmt.h"
+#include "xgtop/xen/xen_rundir.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -123,7 +124,10 @@ static const struct xg_cmt_ops xc_ops = {
 struct xg_cmt *cmt_open_xc(const struct xen_api *x, bool attach, struct xg_err *err)
 {
 	/* The ops take no const handle; they only read through it. */
-	return cmt_open(&xc_ops, (void *)(uintptr_t)x, attach, err);
+	struct xg_cmt *c = cmt_open(&xc_ops, (void *)(uintptr_t)x, attach, err);
+	if (c)
+		cmt_keep_state(c, XG_RUN_DIR);
+	return c;
 }
 
 #endif /* HAVE_XEN */

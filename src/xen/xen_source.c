@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The Xen source: runs in dom0 and reads the hypervisor directly through
  * libxenctrl (one getdomaininfolist hypercall for every domain), xenstore
- * (a domain's name, read once per domain), /proc/net/dev (vifs) and
+ * (a domain's name, read once per domain, with bounded waits:
+ * xen_xsclient.c), /proc/net/dev (vifs) and
  * /sys/bus/xen-backend (VBDs). libxenstat is not used: it returns nothing
  * at all when one of its collectors fails, re-reads every name and issues a
  * hypercall per vCPU on each refresh. Here each collector fails alone and
@@ -13,6 +14,7 @@
 #include "xgtop/xen/xen_cmt.h"
 #include "xgtop/xen/xen_backends.h"
 #include "xgtop/xen/xen_trace_live.h"
+#include "xgtop/xen/xen_xsclient.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +28,6 @@
 #include "xen_api.h"
 
 #define CAPS_PATH "/proc/xen/capabilities"
-#define XS_SOCKET "/var/run/xenstored/socket"
 
 /* What we remember of a domain between refreshes: its name is read from
  * xenstore only when (domid, handle) is new. Kept sorted by domid, like the
@@ -43,7 +44,8 @@ struct dom_memo {
 struct xg_source {
 	const struct xg_config *cfg;
 	xentoollog_logger quiet;
-	struct xen_api x;            /* the Xen libraries, xch and xsh */
+	struct xen_api x;            /* the Xen libraries and xch */
+	struct xsc *xs;              /* xenstore */
 	char hypervisor[64], sched[32], hostname[64];
 	bool want_vcpus, want_net, want_disk, want_pcpus;
 	xc_domaininfo_t *info;
@@ -125,6 +127,30 @@ static const char *sched_name(int id)
 	}
 }
 
+/* XGTOP_XS_STATS=1: one line on stderr at exit with what reading
+ * xenstore cost and the most one domain made it read (the lab's check
+ * that a hostile guest's cost stays bounded). */
+static void print_xs_stats(const struct xg_source *s)
+{
+	const char *env = getenv("XGTOP_XS_STATS");
+	if (!env || !*env || *env == '0' || !s->xs)
+		return;
+	struct xsc_stats st;
+	struct gpr_stats g = { 0 };
+	xsc_stats(s->xs, &st);
+	if (s->gpr)
+		gpr_stats(s->gpr, &g);
+	fprintf(stderr, "xgtop xenstore: %llu refreshes, %llu reads, %llu bytes; per refresh at most "
+		"%llu reads in %.1f ms; one domain at most %llu reads and %llu bytes; largest answer "
+		"%llu bytes; longest wait %.1f ms; %llu timeouts, %llu failures, %llu connects\n",
+		(unsigned long long)st.refreshes, (unsigned long long)st.requests,
+		(unsigned long long)st.bytes, (unsigned long long)st.max_refresh_reqs,
+		(double)st.max_refresh_ns / 1e6, (unsigned long long)g.max_dom_reqs,
+		(unsigned long long)g.max_dom_bytes, (unsigned long long)st.max_answer,
+		(double)st.max_wait_ns / 1e6, (unsigned long long)st.timeouts,
+		(unsigned long long)st.failures, (unsigned long long)st.connects);
+}
+
 static void xen_close(struct xg_source *s)
 {
 	if (!s)
@@ -132,8 +158,8 @@ static void xen_close(struct xg_source *s)
 	xtl_close(s->trace);    /* restores the hypervisor's trace settings */
 	cmt_close(s->cmt);
 	gpr_close(s->gpr);
-	if (s->x.xsh)
-		s->x.xs_close(s->x.xsh);
+	print_xs_stats(s);
+	xsc_close(s->xs);
 	if (s->x.xch)
 		s->x.xc_interface_close(s->x.xch);
 	xen_api_unload(&s->x);
@@ -169,7 +195,8 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	s->want_pcpus = !cfg || !cfg->batch || cfg->record;
 	s->want_net = !cfg || !cfg->nonet;
 	s->want_disk = !cfg || !cfg->nodisk;
-	if (xen_api_load(&s->x, XEN_API_ALL, err)) {
+	/* libxenstore is the guest agent's: dom0 reads xenstore itself. */
+	if (xen_api_load(&s->x, XEN_API_ALL & ~(1u << XEN_LIB_STORE), err)) {
 		xen_close(s);
 		return -1;
 	}
@@ -182,13 +209,10 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	}
 	/* xenstored's socket first; the xenbus device is the way in when
 	 * xenstore runs in a stub domain. */
-	s->x.xsh = s->x.xs_open(XS_OPEN_SOCKETONLY);
-	if (!s->x.xsh && access(XS_SOCKET, F_OK))
-		s->x.xsh = s->x.xs_open(0);
-	if (!s->x.xsh) {
-		int e = errno;
+	s->xs = xsc_open(NULL, err);
+	if (!s->xs) {
 		xen_close(s);
-		return xg_fail_errno(err, e, "xen: cannot connect to xenstore (is xenstored running?)");
+		return -1;
 	}
 
 	/* The first hypercall doubles as the check that privcmd works. */
@@ -211,7 +235,7 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 		s->hostname[0] = 0;
 	s->trace = xtl_open(&s->x, cfg);
 	if (!cfg || !cfg->nocache) {
-		s->gpr = gpr_open(&s->x);
+		s->gpr = gpr_open(s->xs);
 		s->cmt = cmt_open_xc(&s->x, cfg && cfg->cmt_attach, err);
 		if (!s->cmt) {
 			xen_close(s);
@@ -241,20 +265,17 @@ static int fetch_domains(struct xg_source *s, struct xg_err *err)
 	}
 }
 
+/* The toolstack writes the name and a guest may not change it; it is
+ * still cut to what a sample holds, and escaped where it is shown. ok
+ * false: not there yet (a domain being built), or xenstore failed: asked
+ * again at the next refresh. */
 static char *read_name(struct xg_source *s, uint32_t domid, bool *ok)
 {
-	char path[64];
-	unsigned len = 0;
+	char path[64], name[sizeof(((struct xg_dom *)0)->name)];
+	size_t len = 0;
 	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
-	char *v = s->x.xs_read(s->x.xsh, XBT_NULL, path, &len);
-	*ok = v != NULL;
-	if (!v)
-		return xg_strdup("");
-	char *name = xg_malloc((size_t)len + 1);
-	memcpy(name, v, len);
-	name[len] = 0;
-	free(v);
-	return name;
+	*ok = xsc_read(s->xs, path, name, sizeof(name), &len) == XSC_OK;
+	return xg_strdup(*ok ? name : "");
 }
 
 /* Matches this refresh's domains against the memo (both sorted by domid);
@@ -479,6 +500,7 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 	out->host.real_ns = xg_now_real_ns();
 	if (fetch_domains(s, err))
 		return XG_COLLECT_ERROR;
+	xsc_begin(s->xs);
 	if (update_memo(s))
 		xb_net_forget(&s->net);
 

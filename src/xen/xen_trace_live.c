@@ -6,6 +6,7 @@
 #ifdef HAVE_XEN
 
 #include "xgtop/xen/xen_trace_live.h"
+#include "xgtop/xen/xen_rundir.h"
 #include "xgtop/trace/xentrace_account.h"
 
 #include <errno.h>
@@ -33,7 +34,7 @@
 #define XTL_MASK TRC_SCHED_MIN    /* runstate changes + continue-running */
 /* Where a monitor that died without restoring (SIGKILL) left the settings
  * it had changed; the next start puts them back. */
-#define XTL_STATE_FILE "/run/xgtop-trace.state"
+#define XTL_STATE_FILE XG_RUN_DIR "/trace.state"
 
 enum xtl_mode { XTL_OFF, XTL_ACTIVE, XTL_UNAVAILABLE };
 
@@ -152,7 +153,8 @@ static void state_write(struct xtl *t)
 	char buf[96];
 	int n = snprintf(buf, sizeof(buf), "%ld %#x %d %d\n", (long)getpid(), t->saved_mask,
 			 t->mask_changed, t->we_enabled);
-	int fd = open(XTL_STATE_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = rundir_make(XG_RUN_DIR) ?
+		 open(XTL_STATE_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
 	if (fd < 0)
 		return;
 	bool ok = write(fd, buf, (size_t)n) == n;
@@ -177,7 +179,7 @@ static bool state_recover(struct xtl *t)
 	int changed = 0, enabled = 0;
 	int n = fscanf(f, "%ld %x %d %d", &pid, &mask, &changed, &enabled);
 	fclose(f);
-	if (n == 4 && pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) == 0)
+	if (n == 4 && !rundir_owner_gone(pid))
 		return false;   /* its writer still runs (in another pid namespace?) */
 	bool disabled = false;
 	if (n == 4) {

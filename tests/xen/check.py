@@ -448,6 +448,8 @@ check("speed-xgtop-no-costlier-than-xentop", ok and bool(b) and a <= b,
 
 import check_cmt  # noqa: E402  CMT/MBM and xgtop --agent (check_cmt.py)
 check_cmt.run(check, read, rc_of)
+import check_trust  # noqa: E402  a hostile guest, xenstored stopped, signals (check_trust.py)
+check_trust.run(J)
 
 print("%d passed, %d failed" % (J.passed, J.failed))
 sys.exit(1 if J.failed else 0)

@@ -162,5 +162,10 @@ note "LIFECYCLE"
 # 6. CMT/MBM (unsupported here) and guest-reported counters (xgtop --agent).
 sh /usr/local/bin/cmt-agent-dom0.sh "$OUT"
 
-# 7. Scheduler time from the live trace buffers (same boot).
+# 7. A hostile guest, xenstored stopped and resumed, signals to the
+#    full-screen view and the daemon (dom0-trust.sh; xg-new idle again
+#    afterwards).
+/bin/sh /usr/local/bin/dom0-trust.sh "$OUT" > "$OUT/dom0-trust.log" 2>&1
+
+# 8. Scheduler time from the live trace buffers (same boot).
 /bin/sh /usr/local/bin/dom0-sched.sh "$OUT" > "$OUT/dom0-sched.log" 2>&1

@@ -106,7 +106,10 @@ install -m 0644 "$HERE/dom0-lib.sh" "$R/usr/local/bin/dom0-lib.sh"
 # The scheduler checks (dom0-sched.sh): their tools, xentrace, and terminfo
 # for the full-screen view.
 install -m 0755 "$HERE/dom0-sched.sh" "$R/usr/local/bin/dom0-sched.sh"
-for f in "$HERE/../../build/tools/xg-tbuf-state" "$HERE/../../build/tools/xg-pty" "$XGLAB_XENBIN/xentrace"; do
+# util-linux setpriv (busybox's cannot set the bounding set): dom0-trust.sh
+# runs xgtop without any capability.
+for f in "$HERE/../../build/tools/xg-tbuf-state" "$HERE/../../build/tools/xg-pty" "$XGLAB_XENBIN/xentrace" \
+	/usr/bin/setpriv; do
 	[ -x "$f" ] || continue
 	f=$(readlink -f "$f")
 	elf "$R" "$f"

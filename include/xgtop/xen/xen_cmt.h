@@ -4,7 +4,8 @@
  * and local), per socket and summed. Xen keeps one monitoring ID (RMID)
  * per domain; RMID 0 means "not monitored". xgtop gives domains an RMID
  * only with --cmt-attach and then detaches exactly the ones it attached,
- * on close and at exit. The hypervisor calls go through a table so the
+ * on close and at exit, and after a SIGKILL at the next start (a state
+ * file: cmt_keep_state). The hypervisor calls go through a table so the
  * bookkeeping and the MBM wrap handling are tested without Xen.
  * Rules and every message: doc/cmt-agent.md. */
 #ifndef XGTOP_XEN_CMT_H
@@ -44,6 +45,13 @@ struct xg_cmt;
  * (--cmt-attach) was asked for: then NULL and err says why nothing can be
  * attached. */
 struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, struct xg_err *err);
+/* Keeps a file in dir (created, mode 0700) listing the domains this
+ * handle has attached, so that a run killed before it could detach them
+ * is cleaned up by the next start, and takes over the files there of runs
+ * that are gone: at the first cmt_collect, each of their domains still
+ * alive with an RMID is this handle's (with attach), or detached at once
+ * (without). Nothing when CMT is off. */
+void cmt_keep_state(struct xg_cmt *c, const char *dir);
 /* Fills XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL and the per-socket
  * slots of every domain of s (already listed, with id, handle and gen),
  * attaching RMIDs when allowed. now_ns: monotonic time of the sample. */
