@@ -30,6 +30,14 @@ int hist_slot(enum xg_col c)
 	return -1;
 }
 
+uint64_t hist_cols(void)
+{
+	uint64_t m = 0;
+	for (int k = 0; k < XG_HIST_NCOLS; k++)
+		m |= 1ull << xg_hist_cols[k];
+	return m;
+}
+
 #define SLOT_FLOATS XG_HIST_NCOLS
 #define SLOT_BYTES (SLOT_FLOATS * sizeof(float))
 
