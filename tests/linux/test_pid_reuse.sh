@@ -46,7 +46,9 @@ if len(loop) < 2 or len(sleeper) < 3:
 if mine.index(sleeper[0]) < mine.index(loop[-1]):
     sys.exit("FAIL: the loop's rows after the sleeper's")
 num = lambda r, k: float(r[k]) if r[k] != "" else float("nan")
-expect("loop CPU% (last row)", num(loop[-1], "cpu_pct"), ">=", 30)
+# (its last row's interval ends with the kill, and a loaded machine gives
+# it less than a core: the busiest of its rows counts)
+expect("loop CPU% (busiest row)", max(num(r, "cpu_pct") for r in loop[1:]), ">=", 30)
 # the first sleeper row may have no rates (a new process: a new baseline)
 for i, r in enumerate(sleeper[1:]):
     expect("sleeper CPU%% (row %d)" % (i + 2), num(r, "cpu_pct"), "<=", 1)
