@@ -83,7 +83,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
-.PHONY: all man run test check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
+.PHONY: all man run test lint check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
 	fuzz-bins soak mutate install deps deb clean tools
 
 all: $(BIN)
@@ -140,7 +140,17 @@ run:
 # source on real processes, trace oracle ...). The last line is the count.
 test:
 	@contrib/install-deps.sh
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory check
+
+# clang's warnings (-Werror) on every source: gcc alone misses some that the
+# clang-built fuzz harnesses would only hit late in CI (an unused static
+# inline function, for one).
+lint:
+	@command -v clang >/dev/null || { echo "lint: clang not installed (make deps)"; exit 1; }
+	@for f in $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS) $(FUZZ_SRCS); do \
+	  clang -fsyntax-only $(filter-out -O2 -g -MMD -MP,$(CFLAGS)) -Werror -Isrc $$f || exit 1; \
+	done; echo "lint: clang -Wall -Wextra clean on $(words $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS) $(FUZZ_SRCS)) files"
 
 # With SANITIZE=1 the suites run on the instrumented build (tests/san.sh
 # says which, and fails on any sanitizer report).

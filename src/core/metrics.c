@@ -151,16 +151,6 @@ ROW_FN bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *
 	return no_delta(pr, f, why);
 }
 
-ROW_FN void rate(struct fill *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
-{
-	double d = 0;
-	uint8_t why = 0;
-	if (delta(pr, f, &d, &why))
-		set(r, c, scale * d / pr->dt_s);
-	else
-		unset(r, c, why);
-}
-
 ROW_FN void gauge(struct fill *r, const struct pair *pr, enum xg_col c, enum xg_field f)
 {
 	if (dom_has(pr->c, f))
