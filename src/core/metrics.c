@@ -111,6 +111,29 @@ ROW_FN void unset(struct fill *f, enum xg_col c, uint8_t why)
 	f->r->why[c] = why;
 }
 
+/* The formulas, shared by the general path and its usual case
+ * (fill_usual): the same operations in the same order, so the same
+ * figures to the last bit. */
+ROW_FN double rate_value(double scale, uint64_t delta, double dt_s)
+{
+	return scale * (double)delta / dt_s;
+}
+
+ROW_FN double share_value(double d, double total)
+{
+	return 100.0 * d / total;
+}
+
+ROW_FN double hit_value(double dref, double dmiss)
+{
+	return 100.0 * (1.0 - dmiss / dref);
+}
+
+ROW_FN double mpki_value(double dmiss, double dinstr)
+{
+	return 1000.0 * dmiss / dinstr;
+}
+
 /* The reason a field of the current sample is invalid, as a row reason. */
 static uint8_t field_why(const struct pair *pr, enum xg_field f)
 {
@@ -151,16 +174,6 @@ ROW_FN bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *
 	return no_delta(pr, f, why);
 }
 
-ROW_FN void rate(struct fill *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
-{
-	double d = 0;
-	uint8_t why = 0;
-	if (delta(pr, f, &d, &why))
-		set(r, c, scale * d / pr->dt_s);
-	else
-		unset(r, c, why);
-}
-
 ROW_FN void gauge(struct fill *r, const struct pair *pr, enum xg_col c, enum xg_field f)
 {
 	if (dom_has(pr->c, f))
@@ -177,7 +190,7 @@ ROW_FN void hit_ratio(struct fill *r, enum xg_col c, bool ok, double dref, doubl
 	else if (dref <= 0)
 		unset(r, c, XG_WHY_NOREFS);
 	else
-		set(r, c, 100.0 * (1.0 - dmiss / dref));
+		set(r, c, hit_value(dref, dmiss));
 }
 
 #define SCHED_COLS (COL(XG_COL_RUN) | COL(XG_COL_WAIT) | COL(XG_COL_BLK) | COL(XG_COL_OFF))
@@ -202,7 +215,7 @@ static uint64_t fill_sched(struct xg_row *row, const double d[XG_RS_COUNT], cons
 		else if (total <= 0)
 			unset(r, cols[i], XG_WHY_NOTIME);
 		else
-			set(r, cols[i], 100.0 * d[i] / total);
+			set(r, cols[i], share_value(d[i], total));
 	}
 	/* Running, waiting and blocked are only meaningful together. */
 	enum xg_runstate miss = !ok[XG_RS_RUNNING] ? XG_RS_RUNNING :
@@ -256,10 +269,10 @@ static uint64_t fill_dom_sched(struct xg_row *r, const struct pair *pr)
 	 * in fill_sched's order, so the figures are the same). */
 	double total = sd[0] + sd[1] + sd[2] + sd[3];
 	if (sok[0] && sok[1] && sok[2] && sok[3] && total > 0) {
-		r->v[XG_COL_RUN] = 100.0 * sd[XG_RS_RUNNING] / total;
-		r->v[XG_COL_WAIT] = 100.0 * sd[XG_RS_RUNNABLE] / total;
-		r->v[XG_COL_BLK] = 100.0 * sd[XG_RS_BLOCKED] / total;
-		r->v[XG_COL_OFF] = 100.0 * sd[XG_RS_OFFLINE] / total;
+		r->v[XG_COL_RUN] = share_value(sd[XG_RS_RUNNING], total);
+		r->v[XG_COL_WAIT] = share_value(sd[XG_RS_RUNNABLE], total);
+		r->v[XG_COL_BLK] = share_value(sd[XG_RS_BLOCKED], total);
+		r->v[XG_COL_OFF] = share_value(sd[XG_RS_OFFLINE], total);
 		valid = SCHED_COLS;
 	} else {
 		valid = fill_sched(r, sd, sok, swhy);
@@ -333,7 +346,7 @@ ROW_FN void rate_of(struct fill *r, const struct rates *x, const struct pair *pr
 	uint64_t a = x->cv[f], b = x->pv[f];
 	uint8_t why;
 	if (((x->both >> f) & 1) && a >= b)
-		set(r, c, scale * (double)(a - b) / x->dt);
+		set(r, c, rate_value(scale, a - b, x->dt));
 	else if (!no_delta(pr, f, &why))
 		unset(r, c, why);
 }
@@ -377,7 +390,7 @@ ROW_FN void fill_cache(struct fill *r, const struct pair *pr, uint64_t cols)
 	else if (d <= 0)
 		unset(r, XG_COL_MPKI, XG_WHY_NOINSTR);
 	else
-		set(r, XG_COL_MPKI, 1000.0 * dmiss / d);
+		set(r, XG_COL_MPKI, mpki_value(dmiss, d));
 }
 
 /* The columns a domain row computes from its samples (not HOST, NAME and
@@ -390,6 +403,78 @@ ROW_FN void fill_cache(struct fill *r, const struct pair *pr, uint64_t cols)
 #define PMU_COLS(miss, hit) (COL(miss) | COL(hit))
 #define BD_COLS (PMU_COLS(XG_COL_MISS_GU, XG_COL_HIT_GU) | PMU_COLS(XG_COL_MISS_GK, XG_COL_HIT_GK) | \
 		 PMU_COLS(XG_COL_MISS_H, XG_COL_HIT_H))
+
+#define F(f) (1ull << (f))
+/* The counters the history's columns read (and CPU% and the runstates,
+ * which the summary reads): their usual case has a path of its own. */
+static const enum xg_field usual_counters[] = {
+	XG_F_CPU_NS, XG_F_NET_RX_BYTES, XG_F_NET_TX_BYTES, XG_F_NET_RX_PKTS, XG_F_NET_TX_PKTS,
+	XG_F_DISK_RD_OPS, XG_F_DISK_WR_OPS, XG_F_DISK_RD_BYTES, XG_F_DISK_WR_BYTES,
+	XG_F_RUN_NS, XG_F_WAIT_NS, XG_F_BLK_NS, XG_F_OFF_NS, XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR,
+	XG_F_MBM_TOTAL,
+};
+#define USUAL_FIELDS (F(XG_F_CPU_NS) | F(XG_F_MEM) | F(XG_F_NET_RX_BYTES) | F(XG_F_NET_TX_BYTES) | \
+		      F(XG_F_NET_RX_PKTS) | F(XG_F_NET_TX_PKTS) | F(XG_F_DISK_RD_OPS) | F(XG_F_DISK_WR_OPS) | \
+		      F(XG_F_DISK_RD_BYTES) | F(XG_F_DISK_WR_BYTES) | F(XG_F_RUN_NS) | F(XG_F_WAIT_NS) | \
+		      F(XG_F_BLK_NS) | F(XG_F_OFF_NS) | F(XG_F_LLC_REF) | F(XG_F_LLC_MISS) | F(XG_F_INSTR) | \
+		      F(XG_F_L3_OCC) | F(XG_F_MBM_TOTAL))
+#define USUAL_COLS (COL(XG_COL_CPU_PCT) | COL(XG_COL_MEM) | COL(XG_COL_NET_RX) | COL(XG_COL_NET_TX) | \
+		    COL(XG_COL_NET_RXP) | COL(XG_COL_NET_TXP) | COL(XG_COL_DISK_RD) | COL(XG_COL_DISK_WR) | \
+		    COL(XG_COL_DISK_RDB) | COL(XG_COL_DISK_WRB) | SCHED_COLS | COL(XG_COL_LLC_REF) | \
+		    COL(XG_COL_LLC_MISS) | CACHE_COLS | COL(XG_COL_L3_OCC) | COL(XG_COL_MEM_BW))
+
+/* The usual case of those columns, which the full-screen view computes for
+ * every domain: every field they read measured in both samples, no counter
+ * gone backwards, some vCPU time, references and instructions in the
+ * interval. Then none has a reason to give, and one pass computes them
+ * with the general path's formulas. False (nothing written) otherwise. */
+static bool fill_usual(struct fill *r, const struct pair *pr)
+{
+	if ((pr->both & USUAL_FIELDS) != USUAL_FIELDS)
+		return false;
+	const uint64_t *c = pr->c->v, *p = pr->p->v;
+	bool up = true;
+#if defined(__GNUC__)
+#pragma GCC unroll 17   /* a compare per field, with no loop around it */
+#endif
+	for (size_t k = 0; k < XG_ARRAY_LEN(usual_counters); k++)
+		up &= c[usual_counters[k]] >= p[usual_counters[k]];
+#define D(f) (c[f] - p[f])
+	double sd[XG_RS_COUNT];
+	for (int i = 0; i < XG_RS_COUNT; i++)
+		sd[i] = (double)D(sched_field(i));
+	double total = sd[0] + sd[1] + sd[2] + sd[3];
+	double dref = (double)D(XG_F_LLC_REF), dmiss = (double)D(XG_F_LLC_MISS), dinstr = (double)D(XG_F_INSTR);
+	if (!up || !(total > 0) || !(dref > 0) || !(dinstr > 0))
+		return false;
+	double *v = r->r->v, dt = pr->dt_s;
+	v[XG_COL_CPU_PCT] = rate_value(100.0 / 1e9, D(XG_F_CPU_NS), dt);
+	v[XG_COL_MEM] = (double)c[XG_F_MEM];
+	v[XG_COL_NET_RX] = rate_value(1.0, D(XG_F_NET_RX_BYTES), dt);
+	v[XG_COL_NET_TX] = rate_value(1.0, D(XG_F_NET_TX_BYTES), dt);
+	v[XG_COL_NET_RXP] = rate_value(1.0, D(XG_F_NET_RX_PKTS), dt);
+	v[XG_COL_NET_TXP] = rate_value(1.0, D(XG_F_NET_TX_PKTS), dt);
+	v[XG_COL_DISK_RD] = rate_value(1.0, D(XG_F_DISK_RD_OPS), dt);
+	v[XG_COL_DISK_WR] = rate_value(1.0, D(XG_F_DISK_WR_OPS), dt);
+	v[XG_COL_DISK_RDB] = rate_value(1.0, D(XG_F_DISK_RD_BYTES), dt);
+	v[XG_COL_DISK_WRB] = rate_value(1.0, D(XG_F_DISK_WR_BYTES), dt);
+	for (int i = 0; i < XG_RS_COUNT; i++)
+		v[XG_COL_RUN + i] = share_value(sd[i], total);
+	v[XG_COL_LLC_REF] = rate_value(1.0, D(XG_F_LLC_REF), dt);
+	v[XG_COL_LLC_MISS] = rate_value(1.0, D(XG_F_LLC_MISS), dt);
+	v[XG_COL_HIT] = hit_value(dref, dmiss);
+	v[XG_COL_MPKI] = mpki_value(dmiss, dinstr);
+	v[XG_COL_L3_OCC] = (double)c[XG_F_L3_OCC];
+	v[XG_COL_MEM_BW] = rate_value(1.0, D(XG_F_MBM_TOTAL), dt);
+#undef D
+	r->valid |= USUAL_COLS;
+	if (pr->ws) {   /* as fill_dom_sched adds them */
+		pr->ws->wait_ns += sd[XG_RS_RUNNABLE];
+		for (int i = 0; i < XG_RS_COUNT; i++)
+			pr->ws->total_ns += sd[i];
+	}
+	return true;
+}
 
 /* Computes the columns of cols (and the others computed with them) into
  * the row; returns which it computed. */
@@ -404,19 +489,24 @@ static uint64_t fill_dom_row(struct fill *r, const struct pair *pr, uint64_t col
 		{ XG_PMU_HOST, XG_COL_MISS_H, XG_COL_HIT_H },
 	};
 	cols &= DOM_COLS;
-	if (cols & COL(XG_COL_ID))
+	uint64_t rest = cols;
+	if ((cols & USUAL_COLS) == USUAL_COLS && fill_usual(r, pr))
+		rest &= ~USUAL_COLS;
+	if (rest & COL(XG_COL_ID))
 		set(r, XG_COL_ID, pr->c->id);
-	fill_rates(r, pr, cols);
-	fill_gauges(r, pr, cols);
-	if (cols & SCHED_COLS) {
+	if (!(rest & ~COL(XG_COL_ID)))
+		return cols;   /* the usual case covered the rest */
+	fill_rates(r, pr, rest);
+	fill_gauges(r, pr, rest);
+	if (rest & SCHED_COLS) {
 		cols |= SCHED_COLS;
 		r->valid = (r->valid & ~SCHED_COLS) | fill_dom_sched(r->r, pr);
 	}
-	if (cols & CACHE_COLS)
-		fill_cache(r, pr, cols);
-	for (size_t i = 0; i < XG_ARRAY_LEN(bd) && (cols & BD_COLS); i++) {
+	if (rest & CACHE_COLS)
+		fill_cache(r, pr, rest);
+	for (size_t i = 0; i < XG_ARRAY_LEN(bd) && (rest & BD_COLS); i++) {
 		uint64_t m = PMU_COLS(bd[i].miss, bd[i].hit);
-		if (!(cols & m))
+		if (!(rest & m))
 			continue;
 		cols |= m;
 		r->valid = (r->valid & ~m) | fill_pmu_where(r->r, pr, bd[i].w, bd[i].miss, bd[i].hit);
