@@ -114,9 +114,9 @@ ROW_FN void unset(struct fill *f, enum xg_col c, uint8_t why)
 /* The formulas, shared by the general path and its usual case
  * (fill_usual): the same operations in the same order, so the same
  * figures to the last bit. */
-ROW_FN double rate_value(double scale, uint64_t delta, double dt_s)
+ROW_FN double rate_value(double scale, double delta, double dt_s)
 {
-	return scale * (double)delta / dt_s;
+	return scale * delta / dt_s;
 }
 
 ROW_FN double share_value(double d, double total)
@@ -346,7 +346,7 @@ ROW_FN void rate_of(struct fill *r, const struct rates *x, const struct pair *pr
 	uint64_t a = x->cv[f], b = x->pv[f];
 	uint8_t why;
 	if (((x->both >> f) & 1) && a >= b)
-		set(r, c, rate_value(scale, a - b, x->dt));
+		set(r, c, rate_value(scale, (double)(a - b), x->dt));
 	else if (!no_delta(pr, f, &why))
 		unset(r, c, why);
 }
@@ -405,14 +405,29 @@ ROW_FN void fill_cache(struct fill *r, const struct pair *pr, uint64_t cols)
 		 PMU_COLS(XG_COL_MISS_H, XG_COL_HIT_H))
 
 #define F(f) (1ull << (f))
-/* The counters the history's columns read (and CPU% and the runstates,
- * which the summary reads): their usual case has a path of its own. */
-static const enum xg_field usual_counters[] = {
-	XG_F_CPU_NS, XG_F_NET_RX_BYTES, XG_F_NET_TX_BYTES, XG_F_NET_RX_PKTS, XG_F_NET_TX_PKTS,
-	XG_F_DISK_RD_OPS, XG_F_DISK_WR_OPS, XG_F_DISK_RD_BYTES, XG_F_DISK_WR_BYTES,
-	XG_F_RUN_NS, XG_F_WAIT_NS, XG_F_BLK_NS, XG_F_OFF_NS, XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR,
-	XG_F_MBM_TOTAL,
+/* The counters the history's columns read (with CPU% and the runstates,
+ * which the summary reads): the rates first, each with its column and
+ * scale, then those that give shares and ratios. Their usual case has a
+ * path of its own. */
+enum { USUAL_RATES = 12 };
+static const struct {
+	enum xg_field f;
+	enum xg_col c;
+	double scale;
+} usual[] = {
+	{ XG_F_CPU_NS, XG_COL_CPU_PCT, 100.0 / 1e9 },
+	{ XG_F_NET_RX_BYTES, XG_COL_NET_RX, 1.0 }, { XG_F_NET_TX_BYTES, XG_COL_NET_TX, 1.0 },
+	{ XG_F_NET_RX_PKTS, XG_COL_NET_RXP, 1.0 }, { XG_F_NET_TX_PKTS, XG_COL_NET_TXP, 1.0 },
+	{ XG_F_DISK_RD_OPS, XG_COL_DISK_RD, 1.0 }, { XG_F_DISK_WR_OPS, XG_COL_DISK_WR, 1.0 },
+	{ XG_F_DISK_RD_BYTES, XG_COL_DISK_RDB, 1.0 }, { XG_F_DISK_WR_BYTES, XG_COL_DISK_WRB, 1.0 },
+	{ XG_F_LLC_REF, XG_COL_LLC_REF, 1.0 }, { XG_F_LLC_MISS, XG_COL_LLC_MISS, 1.0 },
+	{ XG_F_MBM_TOTAL, XG_COL_MEM_BW, 1.0 },
+	/* from here on no rate: d[] is indexed by these positions */
+	{ XG_F_RUN_NS, XG_COL_RUN, 0 }, { XG_F_WAIT_NS, XG_COL_WAIT, 0 }, { XG_F_BLK_NS, XG_COL_BLK, 0 },
+	{ XG_F_OFF_NS, XG_COL_OFF, 0 }, { XG_F_INSTR, XG_COL_MPKI, 0 },
 };
+enum { U_REF = 9, U_MISS = 10, U_RUN = USUAL_RATES, U_INSTR = USUAL_RATES + XG_RS_COUNT, U_N };
+_Static_assert(XG_ARRAY_LEN(usual) == U_N, "usual[] and its positions agree");
 #define USUAL_FIELDS (F(XG_F_CPU_NS) | F(XG_F_MEM) | F(XG_F_NET_RX_BYTES) | F(XG_F_NET_TX_BYTES) | \
 		      F(XG_F_NET_RX_PKTS) | F(XG_F_NET_TX_PKTS) | F(XG_F_DISK_RD_OPS) | F(XG_F_DISK_WR_OPS) | \
 		      F(XG_F_DISK_RD_BYTES) | F(XG_F_DISK_WR_BYTES) | F(XG_F_RUN_NS) | F(XG_F_WAIT_NS) | \
@@ -433,40 +448,37 @@ static bool fill_usual(struct fill *r, const struct pair *pr)
 	if ((pr->both & USUAL_FIELDS) != USUAL_FIELDS)
 		return false;
 	const uint64_t *c = pr->c->v, *p = pr->p->v;
-	bool up = true;
+	double d[U_N];
+	uint64_t any = 0;
+	/* One pass, unrolled. A counter that went backwards leaves a
+	 * difference of 2^63 or more: the top bit of any then sends the
+	 * domain to the general path (which also takes the impossible rise by
+	 * 2^63 in one interval). Below it the signed conversion gives the
+	 * unsigned one's value, without its test. */
 #if defined(__GNUC__)
-#pragma GCC unroll 17   /* a compare per field, with no loop around it */
+#pragma GCC unroll 17
 #endif
-	for (size_t k = 0; k < XG_ARRAY_LEN(usual_counters); k++)
-		up &= c[usual_counters[k]] >= p[usual_counters[k]];
-#define D(f) (c[f] - p[f])
-	double sd[XG_RS_COUNT];
-	for (int i = 0; i < XG_RS_COUNT; i++)
-		sd[i] = (double)D(sched_field(i));
+	for (int k = 0; k < U_N; k++) {
+		uint64_t x = c[usual[k].f] - p[usual[k].f];
+		any |= x;
+		d[k] = (double)(int64_t)x;
+	}
+	const double *sd = d + U_RUN;
 	double total = sd[0] + sd[1] + sd[2] + sd[3];
-	double dref = (double)D(XG_F_LLC_REF), dmiss = (double)D(XG_F_LLC_MISS), dinstr = (double)D(XG_F_INSTR);
-	if (!up || !(total > 0) || !(dref > 0) || !(dinstr > 0))
+	if ((any >> 63) || !(total > 0) || !(d[U_REF] > 0) || !(d[U_INSTR] > 0))
 		return false;
 	double *v = r->r->v, dt = pr->dt_s;
-	v[XG_COL_CPU_PCT] = rate_value(100.0 / 1e9, D(XG_F_CPU_NS), dt);
-	v[XG_COL_MEM] = (double)c[XG_F_MEM];
-	v[XG_COL_NET_RX] = rate_value(1.0, D(XG_F_NET_RX_BYTES), dt);
-	v[XG_COL_NET_TX] = rate_value(1.0, D(XG_F_NET_TX_BYTES), dt);
-	v[XG_COL_NET_RXP] = rate_value(1.0, D(XG_F_NET_RX_PKTS), dt);
-	v[XG_COL_NET_TXP] = rate_value(1.0, D(XG_F_NET_TX_PKTS), dt);
-	v[XG_COL_DISK_RD] = rate_value(1.0, D(XG_F_DISK_RD_OPS), dt);
-	v[XG_COL_DISK_WR] = rate_value(1.0, D(XG_F_DISK_WR_OPS), dt);
-	v[XG_COL_DISK_RDB] = rate_value(1.0, D(XG_F_DISK_RD_BYTES), dt);
-	v[XG_COL_DISK_WRB] = rate_value(1.0, D(XG_F_DISK_WR_BYTES), dt);
+#if defined(__GNUC__)
+#pragma GCC unroll 12
+#endif
+	for (int k = 0; k < USUAL_RATES; k++)
+		v[usual[k].c] = rate_value(usual[k].scale, d[k], dt);
 	for (int i = 0; i < XG_RS_COUNT; i++)
 		v[XG_COL_RUN + i] = share_value(sd[i], total);
-	v[XG_COL_LLC_REF] = rate_value(1.0, D(XG_F_LLC_REF), dt);
-	v[XG_COL_LLC_MISS] = rate_value(1.0, D(XG_F_LLC_MISS), dt);
-	v[XG_COL_HIT] = hit_value(dref, dmiss);
-	v[XG_COL_MPKI] = mpki_value(dmiss, dinstr);
+	v[XG_COL_HIT] = hit_value(d[U_REF], d[U_MISS]);
+	v[XG_COL_MPKI] = mpki_value(d[U_MISS], d[U_INSTR]);
+	v[XG_COL_MEM] = (double)c[XG_F_MEM];
 	v[XG_COL_L3_OCC] = (double)c[XG_F_L3_OCC];
-	v[XG_COL_MEM_BW] = rate_value(1.0, D(XG_F_MBM_TOTAL), dt);
-#undef D
 	r->valid |= USUAL_COLS;
 	if (pr->ws) {   /* as fill_dom_sched adds them */
 		pr->ws->wait_ns += sd[XG_RS_RUNNABLE];
