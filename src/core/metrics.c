@@ -793,12 +793,8 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 	double dt = prev && cur->host.mono_ns > prev->host.mono_ns
 			    ? (double)(cur->host.mono_ns - prev->host.mono_ns) / 1e9 : 0;
 	size_t need = cur->ndom + (rows & XG_ROWS_VCPUS ? cur->nvcpu : 0) +
-		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0), old = out->cap;
+		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0);
 	xg_grow(&out->rows, &out->cap, need, sizeof(*out->rows));
-	/* Every value defined, measured or not: the history converts a row's
-	 * values in one run and marks the unmeasured ones after. */
-	if (out->cap > old)
-		memset(out->rows + old, 0, (out->cap - old) * sizeof(*out->rows));
 	out->cur = cur;
 	out->prev = prev;
 	out->n = cur->ndom;
