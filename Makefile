@@ -5,6 +5,7 @@
 PREFIX  ?= /usr/local
 CC      ?= cc
 BUILD   := build
+BIN     := xgtop
 PKG     := pkg-config
 
 CFLAGS  ?= -O2 -g
@@ -12,27 +13,60 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP
 ifneq ($(CI),)
 CFLAGS  += -Werror
 endif
-LDLIBS  := -lm
+
+# Instrumented builds keep their own directory and binary, so they never
+# clobber the normal build. SANITIZE=1: AddressSanitizer + UBSan in
+# build/san (`make SANITIZE=1 test` runs the suites on it); FUZZ=1: clang
+# with libFuzzer's instrumentation in build/fuzz, for tests/fuzz.
+ifneq ($(SANITIZE),)
+BUILD   := build/san
+BIN     := $(BUILD)/xgtop
+# (gcc's -Wmaybe-uninitialized misfires on instrumented code)
+CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	   -Wno-maybe-uninitialized
+LDFLAGS += -fsanitize=address,undefined
+endif
+ifneq ($(FUZZ),)
+BUILD   := build/fuzz
+BIN     := $(BUILD)/xgtop
+CC      := clang
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	   -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+endif
+
+LDLIBS  := -lm -pthread
 
 # Required: ncursesw and zlib.
 CFLAGS  += $(shell $(PKG) --cflags ncursesw zlib)
 LDLIBS  += $(shell $(PKG) --libs ncursesw zlib)
 
-# Optional: Xen tools libraries (libxenstat, libxenctrl).
+# The optional libraries below are not linked into xgtop: the code that
+# needs them loads them (src/core/dynlib.c) by the soname of the library
+# found here, so a command that does not use them starts without them.
+# $(call SONAME,xenctrl) is "libxenctrl.so.4.17".
+SONAME   = $(or $(shell readelf -d "$$($(CC) -print-file-name=lib$(1).so)" 2>/dev/null | \
+	     sed -n 's/.*soname: \[\(.*\)\]/\1/p'),lib$(1).so)
+
+# Optional: Xen tools libraries (libxenctrl, libxenstore ...), loaded when the
+# Xen source opens (src/xen/xen_api.c). Tools that call Xen link them.
 ifeq ($(shell $(PKG) --exists xenstat xencontrol && echo y),y)
-CFLAGS  += -DHAVE_XEN $(shell $(PKG) --cflags xenstat xencontrol xenstore xenevtchn xenforeignmemory)
-LDLIBS  += $(shell $(PKG) --libs xenstat xencontrol xenstore xenevtchn xenforeignmemory) -pthread
+XEN_PC  := xencontrol xenstore xenevtchn xenforeignmemory
+CFLAGS  += -DHAVE_XEN $(shell $(PKG) --cflags $(XEN_PC))
+XEN_LIBS := $(shell $(PKG) --libs $(XEN_PC))
+$(BUILD)/obj/xen/xen_api.o: CFLAGS += -DXEN_SO_CTRL='"$(call SONAME,xenctrl)"' \
+	-DXEN_SO_STORE='"$(call SONAME,xenstore)"' -DXEN_SO_EVTCHN='"$(call SONAME,xenevtchn)"' \
+	-DXEN_SO_FMEM='"$(call SONAME,xenforeignmemory)"'
 HAVE_XEN := 1
 endif
 # Optional: libpfm4 (no .pc file in Debian; probe the header).
 ifeq ($(shell echo 'int main(void){return pfm_initialize();}' | $(CC) -x c -include perfmon/pfmlib_perf_event.h - -lpfm -o /dev/null 2>/dev/null && echo y),y)
 CFLAGS  += -DHAVE_PFM
-LDLIBS  += -lpfm
+$(BUILD)/obj/pmu/pmu_events.o: CFLAGS += -DPFM_SO='"$(call SONAME,pfm)"'
 endif
 # Optional: libmicrohttpd for the Prometheus exporter.
 ifeq ($(shell $(PKG) --exists libmicrohttpd && echo y),y)
 CFLAGS  += -DHAVE_MHD $(shell $(PKG) --cflags libmicrohttpd)
-LDLIBS  += $(shell $(PKG) --libs libmicrohttpd) -pthread
+$(BUILD)/obj/exporter/expo_http.o: CFLAGS += -DMHD_SO='"$(call SONAME,microhttpd)"'
 endif
 
 # src/<stage>/*.c: one folder per pipeline stage (see src/README.md).
@@ -45,12 +79,16 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
+REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
-.PHONY: all man run test check test-unit test-xen test-pmu bench fuzz install deps deb clean tools
+.PHONY: all man run test check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
+	fuzz-bins soak mutate install deps deb clean tools
 
-all: xgtop
+all: $(BIN)
 
-xgtop: $(OBJS)
+$(BIN): $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -70,9 +108,25 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxgtop.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(CMOCKA)
 
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a | $(BUILD)/tools
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(XEN_LIBS)
+
+# The PMU tests count this workload's page faults: a sanitizer's own (its
+# shadow memory) would swamp them, so it is built without one.
+$(BUILD)/tools/xgtop-pmu-work: tests/tools/xgtop-pmu-work.c | $(BUILD)/tools
+	$(CC) $(filter-out -fsanitize=%,$(CFLAGS)) -o $@ $< -pthread
 
 tools: $(TOOL_BINS)
+
+# libFuzzer harnesses (with FUZZ=1): each links the parsers it calls.
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS)
+
+fuzz-bins: $(FUZZ_BINS)
+
+# The same harnesses without libFuzzer, for tests/fuzz/test_regress.sh.
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libxgtop.a $(LDLIBS)
 
 # Installs what is missing (as root), builds, and starts the monitor on
 # this host. The build runs in a sub-make so it sees freshly installed
@@ -88,8 +142,10 @@ test:
 	@contrib/install-deps.sh
 	@$(MAKE) --no-print-directory check
 
-check: xgtop $(UNIT_BINS) $(TOOL_BINS)
-	@tests/run.sh
+# With SANITIZE=1 the suites run on the instrumented build (tests/san.sh
+# says which, and fails on any sanitizer report).
+check: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(REPLAY_BINS)
+	@$(if $(SANITIZE),tests/san.sh $(BUILD),tests/run.sh)
 
 test-unit: $(UNIT_BINS)
 	@tests/run.sh unit
@@ -106,10 +162,29 @@ test-pmu: xgtop $(TOOL_BINS)
 bench: xgtop $(TOOL_BINS)
 	@bench/run.sh
 
-# Fuzzes every parser of outside input (FUZZ_SECONDS each, default 60).
-fuzz:
+# The full-screen view's tests once more with xgtop under valgrind.
+test-valgrind: xgtop $(TOOL_BINS)
+	@tests/valgrind.sh
+
+# bench/soak.sh: 2,000 domains with churn at 10 refreshes a second in the
+# full-screen view, recording and exporting, for SOAK_SECONDS (default 600;
+# CI runs 60).
+soak: xgtop $(TOOL_BINS)
+	@bench/soak.sh
+
+# tests/mutate.sh: small deliberate bugs, one at a time, each must fail a test.
+mutate: xgtop $(TOOL_BINS) $(UNIT_BINS)
+	@tests/mutate.sh
+
+# Fuzzes every parser of outside input: FUZZ_SECONDS each (default 60);
+# fuzz-ci shares FUZZ_BUDGET seconds (default 200) among the harnesses.
+fuzz: xgtop $(TOOL_BINS)
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
 	@tests/fuzz/run.sh
-	@tests/fuzz/run_record.sh
+
+fuzz-ci: xgtop $(TOOL_BINS)
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
+	@FUZZ_BUDGET=$${FUZZ_BUDGET:-200} tests/fuzz/run.sh
 
 # The man page's COLUMNS section is generated from the column table.
 man: man/xgtop.1
@@ -135,6 +210,6 @@ deps:
 	@contrib/install-deps.sh
 
 clean:
-	rm -rf $(BUILD) xgtop
+	rm -rf $(BUILD) $(BIN)
 
 -include $(OBJS:.o=.d)

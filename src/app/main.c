@@ -39,7 +39,7 @@ static const char usage_text[] =
 "       xgtop --replay FILE [OPTION]...\n"
 "       xgtop --source trace FILE [--window S] [OPTION]...\n"
 "       xgtop --source remote URL[,URL...] [OPTION]...   (pool view)\n"
-"       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
+"       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat] [--threads N]\n"
 "       xgtop report --replay FILE [--from TIME] [--to TIME] [-o text|csv|json]\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
@@ -414,11 +414,17 @@ static void settings_begin(struct xg_settings *st, struct xg_engine *e, const st
 {
 	char path[4096];
 	const char *p = cfg->config_file;
+	long other = -1;
 	if (!p && cfg->output == XG_OUT_TEXT && settings_default_path(path, sizeof(path)))
 		p = path;
+	if (p == path && geteuid() == 0 && (other = settings_foreign_owner(path, 0)) >= 0)
+		p = NULL;
 	settings_load(st, cfg->no_config ? NULL : p);
 	settings_apply(st, &e->view, cfg);
-	if (st->nwarn > 1)
+	if (other >= 0 && !cfg->no_config)
+		snprintf(e->notice, sizeof(e->notice), "settings file %.400s not used: it is on a path of "
+			 "uid %ld and xgtop runs as root (--config names a file)", path, other);
+	else if (st->nwarn > 1)
 		snprintf(e->notice, sizeof(e->notice), "%.500s (and %u more)", st->warn, st->nwarn - 1);
 	else
 		snprintf(e->notice, sizeof(e->notice), "%s", st->warn);

@@ -85,10 +85,13 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	return -1;
 }
 
-/* "90", "90s", "15m", "1h30m", "2d": nanoseconds. */
+/* "90", "90s", "15m", "1h30m", "2d": nanoseconds. At most 1e9 s (31
+ * years) in all: parts that each fit could otherwise add up past 2^64 ns
+ * and wrap round to an early time. */
 static bool parse_duration(const char *s, uint64_t *ns)
 {
 	uint64_t total = 0;
+	double secs = 0;
 	if (!*s)
 		return false;
 	while (*s) {
@@ -105,7 +108,8 @@ static bool parse_duration(const char *s, uint64_t *ns)
 		case 0: break;
 		default: return false;
 		}
-		if (v * (double)unit > 1e9)
+		secs += v * (double)unit;
+		if (!(secs <= 1e9))
 			return false;
 		total += (uint64_t)(v * (double)unit * 1e9 + 0.5);
 		s = end;

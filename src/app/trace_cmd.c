@@ -6,6 +6,7 @@
 #include "xgtop/outputs/json.h"
 #include "xgtop/trace/xentrace_account.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ struct trace_opts {
 	bool hz_given;
 	const struct trace_format *out;
 	bool compat;
+	unsigned threads;   /* 0: xt_file_threads() */
 };
 
 struct trace_run {
@@ -199,13 +201,15 @@ static const struct trace_format formats[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "Usage: xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]\n"
+	        "Usage: xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat] [--threads N]\n"
 	        "Per-domain and per-vCPU running, runnable, blocked, offline and lost time\n"
 	        "from an xentrace file.\n"
 	        "  --cpu-hz HZ         TSC rate: 2.4G, 2400M, 2400000000 (default: estimated\n"
 	        "                      from context-switch records when the trace has them)\n"
 	        "  -o FORMAT           text (default), csv (one row per vCPU) or json\n"
-	        "  --xenalyze-compat   account as xenalyze --summary does, for comparisons\n");
+	        "  --xenalyze-compat   account as xenalyze --summary does, for comparisons\n"
+	        "  --threads N         decode with up to N threads, 1 to 8 (default: one\n"
+	        "                      per CPU it may use, at most 8); the figures are the same\n");
 }
 
 static const struct trace_format *format_find(const char *name)
@@ -224,6 +228,20 @@ static void format_names(char *buf, size_t n)
 	fmt_list_or(buf, n, names, XG_ARRAY_LEN(formats));
 }
 
+static int parse_threads(const char *arg, unsigned *threads)
+{
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > XT_THREADS_MAX) {
+		fprintf(stderr, "xgtop trace: --threads %s: expected a number from 1 to %d\n", arg,
+		        XT_THREADS_MAX);
+		return -1;
+	}
+	*threads = (unsigned)n;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct trace_opts *o)
 {
 	char names[64];
@@ -231,6 +249,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
 		{ "cpu-hz", required_argument, NULL, 'H' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "xenalyze-compat", no_argument, NULL, 'X' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -256,6 +275,10 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
 			break;
 		case 'X':
 			o->compat = true;
+			break;
+		case 'T':
+			if (parse_threads(optarg, &o->threads))
+				return 2;
 			break;
 		case 'h':
 			usage(stdout);
@@ -329,7 +352,7 @@ int trace_main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	memset(&r, 0, sizeof(r));
-	if (xt_file_load(&r.fe, o.file, !o.hz_given, &err)) {
+	if (xt_file_load(&r.fe, o.file, !o.hz_given, o.threads, &err)) {
 		fprintf(stderr, "xgtop trace: %s\n", err.msg);
 		xt_file_free(&r.fe);
 		return 2;

@@ -226,6 +226,25 @@ bool settings_default_path(char *buf, size_t n)
 	return len > 0 && (size_t)len < n;
 }
 
+long settings_foreign_owner(const char *path, unsigned uid)
+{
+	size_t n = strlen(path);
+	char *d = xg_strdup(path);
+	long who = -1;
+	/* Each directory on the way ("/home", "/home/u" ...), then the file. */
+	for (size_t i = 1; i <= n && who < 0; i++) {
+		if (i < n && path[i] != '/')
+			continue;
+		d[i] = 0;
+		struct stat sb;
+		if (lstat(d, &sb) == 0 && sb.st_uid != uid && sb.st_uid != 0)
+			who = (long)sb.st_uid;
+		d[i] = path[i];
+	}
+	free(d);
+	return who;
+}
+
 XG_PRINTF(2, 3)
 static void warn(struct xg_settings *st, const char *fmt, ...)
 {

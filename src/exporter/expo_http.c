@@ -17,6 +17,7 @@
 #include <string.h>
 
 #ifdef HAVE_MHD
+#include "xgtop/core/dynlib.h"
 #include <microhttpd.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -30,7 +31,13 @@
 /* Bounds on what a client can hold: see doc/exporter.md. */
 #define EXPO_CONNECTIONS 64
 #define EXPO_PER_CLIENT 16
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+/* tests/fuzz/fuzz_exporter drops its connections without waiting for
+ * libmicrohttpd to notice, which it sometimes does only at the timeout. */
+#define EXPO_IDLE_S 1
+#else
 #define EXPO_IDLE_S 10
+#endif
 #define EXPO_HEADER_BYTES (16 * 1024)
 
 struct snap {
@@ -38,10 +45,32 @@ struct snap {
 	struct MHD_Response *resp[XG_EXPO_FMT_COUNT];
 };
 
+#ifndef MHD_SO
+#define MHD_SO "libmicrohttpd.so"
+#endif
+
+/* libmicrohttpd is loaded when the exporter starts, not linked: it brings
+ * GnuTLS and half a dozen more libraries that every other start of xgtop
+ * would load for nothing. */
+#define MHD_API(F) \
+	F(MHD_start_daemon) F(MHD_stop_daemon) F(MHD_get_daemon_info) F(MHD_queue_response) \
+	F(MHD_lookup_connection_value) F(MHD_create_response_from_buffer) \
+	F(MHD_create_response_from_buffer_with_free_callback) F(MHD_add_response_header) \
+	F(MHD_destroy_response)
+struct mhd_api {
+	void *so;
+#define MHD_SLOT(fn) __typeof__(fn) *fn;
+	MHD_API(MHD_SLOT)
+#undef MHD_SLOT
+};
+#define MHD_FN(fn) XG_DL_FN(struct mhd_api, fn)
+static const struct xg_dl_fn mhd_fns[] = { MHD_API(MHD_FN) };
+
 /* The fixed answers, created once and queued to any number of connections. */
 enum { R_PAGE, R_NOT_FOUND, R_METHOD, R_NOT_READY, R_COUNT };
 
 struct xg_exporter {
+	struct mhd_api m;
 	struct MHD_Daemon *mhd;
 	pthread_mutex_t lock;           /* only for taking or swapping cur */
 	struct snap *cur;
@@ -55,13 +84,13 @@ struct xg_exporter {
 	char where[300];
 };
 
-static void snap_put(struct snap *s)
+static void snap_put(const struct xg_exporter *x, struct snap *s)
 {
 	if (!s || atomic_fetch_sub(&s->ref, 1) != 1)
 		return;
 	for (int f = 0; f < XG_EXPO_FMT_COUNT; f++)
 		if (s->resp[f])
-			MHD_destroy_response(s->resp[f]);
+			x->m.MHD_destroy_response(s->resp[f]);
 	free(s);
 }
 
@@ -129,10 +158,10 @@ static enum MHD_Result answer_metrics(struct xg_exporter *x, struct MHD_Connecti
 {
 	struct snap *s = snap_get(x);
 	if (!s)
-		return MHD_queue_response(conn, MHD_HTTP_SERVICE_UNAVAILABLE, x->fixed[R_NOT_READY]);
-	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	enum MHD_Result rc = MHD_queue_response(conn, MHD_HTTP_OK, s->resp[expo_negotiate(accept)]);
-	snap_put(s);
+		return x->m.MHD_queue_response(conn, MHD_HTTP_SERVICE_UNAVAILABLE, x->fixed[R_NOT_READY]);
+	const char *accept = x->m.MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	enum MHD_Result rc = x->m.MHD_queue_response(conn, MHD_HTTP_OK, s->resp[expo_negotiate(accept)]);
+	snap_put(x, s);
 	return rc;
 }
 
@@ -145,29 +174,32 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	/* Answer at once, body or not: nothing here reads one. */
 	*upload_size = 0;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->fixed[R_METHOD]);
+		return x->m.MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, x->fixed[R_METHOD]);
 	if (!strcmp(url, "/metrics"))
 		return answer_metrics(x, conn);
 	if (!strcmp(url, "/"))
-		return MHD_queue_response(conn, MHD_HTTP_OK, x->fixed[R_PAGE]);
-	return MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, x->fixed[R_NOT_FOUND]);
+		return x->m.MHD_queue_response(conn, MHD_HTTP_OK, x->fixed[R_PAGE]);
+	return x->m.MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, x->fixed[R_NOT_FOUND]);
 }
 
 /* Out of memory is fatal, as for every allocation (xg_malloc). */
-static struct MHD_Response *typed(struct MHD_Response *r, size_t n, const char *type)
+static struct MHD_Response *typed(const struct xg_exporter *x, struct MHD_Response *r, size_t n,
+                                   const char *type)
 {
 	if (!r) {
 		fprintf(stderr, "xgtop: out of memory allocating an HTTP response of %zu bytes\n", n);
 		exit(1);
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	x->m.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	return r;
 }
 
-static struct MHD_Response *text_response(const char *body, const char *type)
+static struct MHD_Response *text_response(const struct xg_exporter *x, const char *body,
+                                          const char *type)
 {
 	size_t n = strlen(body);
-	return typed(MHD_create_response_from_buffer(n, (void *)body, MHD_RESPMEM_PERSISTENT), n, type);
+	return typed(x, x->m.MHD_create_response_from_buffer(n, (void *)body, MHD_RESPMEM_PERSISTENT),
+		     n, type);
 }
 
 static void make_fixed(struct xg_exporter *x)
@@ -176,12 +208,12 @@ static void make_fixed(struct xg_exporter *x)
 		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>xgtop exporter</title></head>\n"
 		"<body><h1>xgtop exporter</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 	const char *plain = "text/plain; charset=utf-8";
-	x->fixed[R_PAGE] = text_response(page, "text/html; charset=utf-8");
-	x->fixed[R_NOT_FOUND] = text_response("not found: this exporter serves /metrics\n", plain);
-	x->fixed[R_METHOD] = text_response("method not allowed: use GET or HEAD\n", plain);
-	MHD_add_response_header(x->fixed[R_METHOD], MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	x->fixed[R_NOT_READY] = text_response("no refresh yet\n", plain);
-	MHD_add_response_header(x->fixed[R_NOT_READY], MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	x->fixed[R_PAGE] = text_response(x, page, "text/html; charset=utf-8");
+	x->fixed[R_NOT_FOUND] = text_response(x, "not found: this exporter serves /metrics\n", plain);
+	x->fixed[R_METHOD] = text_response(x, "method not allowed: use GET or HEAD\n", plain);
+	x->m.MHD_add_response_header(x->fixed[R_METHOD], MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	x->fixed[R_NOT_READY] = text_response(x, "no refresh yet\n", plain);
+	x->m.MHD_add_response_header(x->fixed[R_NOT_READY], MHD_HTTP_HEADER_RETRY_AFTER, "1");
 }
 
 static void update_stats(struct xg_expo_stats *st, const struct xg_sample *s, int rc)
@@ -217,14 +249,14 @@ void exporter_publish(struct xg_exporter *x, const struct xg_sample *s, int rc)
 		struct xg_strbuf b = { 0 };
 		expo_render(&b, (enum xg_expo_fmt)f, s, &x->st);
 		/* The response owns the text from here and frees it with the response. */
-		n->resp[f] = typed(MHD_create_response_from_buffer_with_free_callback(b.len, b.p, free),
+		n->resp[f] = typed(x, x->m.MHD_create_response_from_buffer_with_free_callback(b.len, b.p, free),
 				   b.len, xg_expo_content_type[f]);
 	}
 	pthread_mutex_lock(&x->lock);
 	struct snap *old = x->cur;
 	x->cur = n;
 	pthread_mutex_unlock(&x->lock);
-	snap_put(old);
+	snap_put(x, old);
 }
 
 /* The first address of at->host, with at->port. */
@@ -254,7 +286,7 @@ static struct MHD_Daemon *start(struct xg_exporter *x, struct sockaddr_storage *
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	struct MHD_Daemon *d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, x,
+	struct MHD_Daemon *d = x->m.MHD_start_daemon(flags, 0, NULL, NULL, on_request, x,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, x,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)sa,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)EXPO_CONNECTIONS,
@@ -277,6 +309,13 @@ struct xg_exporter *exporter_open(const struct xg_listen *at, xg_log_fn *log, vo
 	char host[INET6_ADDRSTRLEN] = "?";
 	getnameinfo((struct sockaddr *)&sa, sizeof(sa), host, sizeof(host), NULL, 0, NI_NUMERICHOST);
 	struct xg_exporter *x = xg_calloc(1, sizeof(*x));
+	struct xg_err e = { 0 };
+	x->m.so = xg_dl_load(MHD_SO, "libmicrohttpd", mhd_fns, XG_ARRAY_LEN(mhd_fns), &x->m, &e);
+	if (!x->m.so) {
+		xg_fail(err, "--export: %s", e.msg);
+		free(x);
+		return NULL;
+	}
 	pthread_mutex_init(&x->lock, NULL);
 	pthread_mutex_init(&x->log_lock, NULL);
 	make_fixed(x);
@@ -292,7 +331,7 @@ struct xg_exporter *exporter_open(const struct xg_listen *at, xg_log_fn *log, vo
 		exporter_close(x);
 		return NULL;
 	}
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(x->mhd, MHD_DAEMON_INFO_BIND_PORT);
+	const union MHD_DaemonInfo *info = x->m.MHD_get_daemon_info(x->mhd, MHD_DAEMON_INFO_BIND_PORT);
 	snprintf(x->where, sizeof(x->where), sa.ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", host,
 		 info ? info->port : at->port);
 	return x;
@@ -308,13 +347,14 @@ void exporter_close(struct xg_exporter *x)
 	if (!x)
 		return;
 	if (x->mhd)
-		MHD_stop_daemon(x->mhd);
-	snap_put(x->cur);
+		x->m.MHD_stop_daemon(x->mhd);
+	snap_put(x, x->cur);
 	for (int i = 0; i < R_COUNT; i++)
 		if (x->fixed[i])
-			MHD_destroy_response(x->fixed[i]);
+			x->m.MHD_destroy_response(x->fixed[i]);
 	pthread_mutex_destroy(&x->lock);
 	pthread_mutex_destroy(&x->log_lock);
+	xg_dl_close(x->m.so);
 	free(x);
 }
 

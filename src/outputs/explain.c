@@ -37,14 +37,18 @@ void explain_columns(FILE *f)
 void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 {
 	const struct xg_host *h = &t->cur->host;
-	fprintf(f, "Source: %s (%s), %zu domains, interval %.3f s\n", h->source, h->hypervisor,
+	/* Host strings and reasons may come from a recording or another
+	 * host: escaped like names, so they cannot drive the terminal. */
+	char e1[sizeof(h->source) * 4], e2[sizeof(h->hypervisor) * 4], e3[1024];
+	fprintf(f, "Source: %s (%s), %zu domains, interval %.3f s\n",
+		xg_escape_name(e1, sizeof(e1), h->source), xg_escape_name(e2, sizeof(e2), h->hypervisor),
 		t->ndom_rows, t->sum.interval_s);
 	/* The events only when something counts them. */
 	const char *why = sample_cache_uncounted(t->cur);
 	if (why)
-		fprintf(f, "Cache columns count nothing: %s\n", why);
+		fprintf(f, "Cache columns count nothing: %s\n", xg_escape_name(e3, sizeof(e3), why));
 	else if (h->cache_events[0])
-		fprintf(f, "Cache columns count: %s\n", h->cache_events);
+		fprintf(f, "Cache columns count: %s\n", xg_escape_name(e3, sizeof(e3), h->cache_events));
 	fputc('\n', f);
 	fprintf(f, "Columns:\n");
 	for (int c = 0; c < XG_COL_COUNT; c++) {
@@ -70,8 +74,10 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	fprintf(f, "\nWhy '-':\n");
 	for (size_t k = 0; k < R.n; k++) {
 		const struct xg_reason *p = &R.v[k];
+		char why[1024];
 		fprintf(f, "  %-10s %u %s%s: %s\n", xg_columns[p->col].header, p->count,
-			p->socket ? "socket row" : "domain", p->count == 1 ? "" : "s", p->why);
+			p->socket ? "socket row" : "domain", p->count == 1 ? "" : "s",
+			xg_escape_name(why, sizeof(why), p->why));
 	}
 	if (R.more)
 		fprintf(f, "  (" XG_WHY_MORE ")\n");

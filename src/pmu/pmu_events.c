@@ -10,7 +10,11 @@
 #include <strings.h>
 
 #ifdef HAVE_PFM
+#include "xgtop/core/dynlib.h"
 #include <perfmon/pfmlib_perf_event.h>
+#ifndef PFM_SO
+#define PFM_SO "libpfm.so"
+#endif
 #endif
 
 enum xg_pmu_vendor pmu_vendor_parse(const char *cpuinfo)
@@ -83,47 +87,108 @@ static bool is_hw_type(uint32_t type)
 }
 
 #ifdef HAVE_PFM
-static bool pfm_ready(void)
+/* libpfm4 is loaded only while the events are chosen: nothing else needs
+ * it, and its event tables make it slow to load (every start of xgtop
+ * paid for it when it was linked in). */
+struct pfm_api {
+	void *so;
+	__typeof__(pfm_initialize) *pfm_initialize;
+	__typeof__(pfm_terminate) *pfm_terminate;
+	__typeof__(pfm_get_os_event_encoding) *pfm_get_os_event_encoding;
+	__typeof__(pfm_strerror) *pfm_strerror;
+	bool ready;
+	char why[sizeof(((struct xg_err *)0)->msg)];   /* when not loaded */
+};
+
+#define PFM_FN(fn) XG_DL_FN(struct pfm_api, fn)
+static const struct xg_dl_fn pfm_fns[] = {
+	PFM_FN(pfm_initialize) PFM_FN(pfm_terminate) PFM_FN(pfm_get_os_event_encoding) PFM_FN(pfm_strerror)
+};
+
+static void pfm_load(struct pfm_api *pfm)
 {
-	/* pfm_initialize is idempotent and keeps its result. */
-	return pfm_initialize() == PFM_SUCCESS;
+	struct xg_err e = { 0 };
+	memset(pfm, 0, sizeof(*pfm));
+	pfm->so = xg_dl_load(PFM_SO, "libpfm4", pfm_fns, XG_ARRAY_LEN(pfm_fns), pfm, &e);
+	if (pfm->so)
+		pfm->ready = pfm->pfm_initialize() == PFM_SUCCESS;
+	else
+		snprintf(pfm->why, sizeof(pfm->why), "%s", e.msg);
 }
 
-static int pfm_encode(const char *name, struct perf_event_attr *attr)
+static void pfm_unload(struct pfm_api *pfm)
 {
+	/* Its tables would be left allocated (and lost) once it is unloaded. */
+	if (pfm->ready)
+		pfm->pfm_terminate();
+	xg_dl_close(pfm->so);
+}
+
+/* Why only perf's generic names can be encoded, or NULL. */
+static const char *pfm_missing(const struct pfm_api *pfm)
+{
+	return pfm->so ? NULL : pfm->why;
+}
+
+/* 0 (PFM_SUCCESS) or a libpfm4 error code. */
+static int pfm_encode(const struct pfm_api *pfm, const char *name, struct perf_event_attr *attr)
+{
+	if (!pfm->so)
+		return PFM_ERR_NOINIT;
+	if (!pfm->ready)
+		return PFM_ERR_NOINIT;
 	pfm_perf_encode_arg_t arg;
 	memset(&arg, 0, sizeof(arg));
 	memset(attr, 0, sizeof(*attr));
 	arg.attr = attr;
 	arg.size = sizeof(arg);
-	int rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	int rc = pfm->pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	attr->size = sizeof(*attr);
 	return rc;
 }
+
+static void pfm_why(const struct pfm_api *pfm, int rc, const char *name, char *why, size_t whyn)
+{
+	snprintf(why, whyn, "event '%s': %s (libpfm4)", name, pfm->pfm_strerror(rc));
+}
+#else
+struct pfm_api {
+	char unused;
+};
+static void pfm_load(struct pfm_api *pfm) { (void)pfm; }
+static void pfm_unload(struct pfm_api *pfm) { (void)pfm; }
+static const char *pfm_missing(const struct pfm_api *pfm)
+{
+	(void)pfm;
+	return "built without libpfm4";
+}
+static int pfm_encode(const struct pfm_api *pfm, const char *name, struct perf_event_attr *attr)
+{
+	(void)pfm, (void)name, (void)attr;
+	return -1;
+}
+static void pfm_why(const struct pfm_api *pfm, int rc, const char *name, char *why, size_t whyn)
+{
+	(void)pfm, (void)rc, (void)why, (void)whyn, (void)name;
+}
 #endif
 
-/* Encodes name into e; on failure writes why and returns false. */
-static bool encode(struct pmu_ev *e, const char *name, char *why, size_t whyn)
+/* Encodes name into e (libpfm4 first, then perf's generic names); on
+ * failure writes why and returns false. */
+static bool encode(const struct pfm_api *pfm, struct pmu_ev *e, const char *name, char *why,
+                   size_t whyn)
 {
 	snprintf(e->name, sizeof(e->name), "%s", name);
-	bool ok = false;
-#ifdef HAVE_PFM
-	int rc = pfm_ready() ? pfm_encode(name, &e->attr) : PFM_ERR_NOINIT;
-	ok = rc == PFM_SUCCESS;
-	if (!ok && !pmu_generic_encode(name, &e->attr)) {
-		snprintf(why, whyn, "event '%s': %s (libpfm4)", name, pfm_strerror(rc));
+	int rc = pfm_encode(pfm, name, &e->attr);
+	if (rc && !pmu_generic_encode(name, &e->attr)) {
+		if (pfm_missing(pfm))
+			snprintf(why, whyn, "event '%s' unknown: %.120s, so only perf generic names (cycles, "
+				 "instructions, cache-misses, page-faults ...) are known", name,
+				 pfm_missing(pfm));
+		else
+			pfm_why(pfm, rc, name, why, whyn);
 		return false;
 	}
-	ok = true;
-#else
-	ok = pmu_generic_encode(name, &e->attr);
-	if (!ok) {
-		snprintf(why, whyn, "event '%s' unknown: built without libpfm4, so only perf "
-			 "generic names (cycles, instructions, cache-misses, page-faults ...) are known",
-			 name);
-		return false;
-	}
-#endif
 	/* libpfm4 excludes guest mode by default; a QEMU/KVM thread's guest
 	 * time belongs to its domain, so count both unless the user chose
 	 * with :mg= / :mh=. */
@@ -134,7 +199,7 @@ static bool encode(struct pmu_ev *e, const char *name, char *why, size_t whyn)
 	e->attr.disabled = 0;
 	e->hw = is_hw_type(e->attr.type);
 	e->present = true;
-	return ok;
+	return true;
 }
 
 struct pair {
@@ -182,7 +247,8 @@ static const struct pair other_pairs[] = {
 	  "cache-references/cache-misses)" },
 };
 
-static int select_default(struct pmu_evset *set, enum xg_pmu_vendor vendor, struct xg_err *err)
+static int select_default(const struct pfm_api *pfm, struct pmu_evset *set,
+                          enum xg_pmu_vendor vendor, struct xg_err *err)
 {
 	const struct pair *pairs = other_pairs;
 	size_t n = XG_ARRAY_LEN(other_pairs);
@@ -193,19 +259,22 @@ static int select_default(struct pmu_evset *set, enum xg_pmu_vendor vendor, stru
 		pairs = amd_pairs;
 		n = XG_ARRAY_LEN(amd_pairs);
 	}
-#ifndef HAVE_PFM
-	(void)pairs;
-	(void)n;
-	(void)err;
-	snprintf(set->why_all, sizeof(set->why_all), "%s", XG_PMU_WHY_NOPFM);
-	snprintf(set->label, sizeof(set->label), "not counted: %s", XG_PMU_WHY_NOPFM);
-	return 0;
+	if (pfm_missing(pfm)) {
+#ifdef HAVE_PFM
+		snprintf(set->why_all, sizeof(set->why_all), "%.200s: name perf events with --events",
+			 pfm_missing(pfm));
 #else
+		snprintf(set->why_all, sizeof(set->why_all), "%s", XG_PMU_WHY_NOPFM);
+#endif
+		snprintf(set->label, sizeof(set->label), "not counted: %.*s",
+			 (int)(sizeof(set->label) - 14), set->why_all);
+		return 0;
+	}
 	char why[256];
 	for (size_t i = 0; i < n; i++) {
 		struct pmu_ev r = { 0 }, m = { 0 };
-		if (!encode(&r, pairs[i].ref, why, sizeof(why)) ||
-		    !encode(&m, pairs[i].miss, why, sizeof(why)))
+		if (!encode(pfm, &r, pairs[i].ref, why, sizeof(why)) ||
+		    !encode(pfm, &m, pairs[i].miss, why, sizeof(why)))
 			continue;
 		set->ev[XG_PMU_REF] = r;
 		set->ev[XG_PMU_MISS] = m;
@@ -214,11 +283,10 @@ static int select_default(struct pmu_evset *set, enum xg_pmu_vendor vendor, stru
 	}
 	if (!set->ev[XG_PMU_REF].present)
 		return xg_fail(err, "no cache event pair could be encoded: %s", why);
-	if (!encode(&set->ev[XG_PMU_INSTR], "instructions", why, sizeof(why)) ||
-	    !encode(&set->ev[XG_PMU_CYCLES], "cycles", why, sizeof(why)))
+	if (!encode(pfm, &set->ev[XG_PMU_INSTR], "instructions", why, sizeof(why)) ||
+	    !encode(pfm, &set->ev[XG_PMU_CYCLES], "cycles", why, sizeof(why)))
 		return xg_fail(err, "%s", why);
 	return 0;
-#endif
 }
 
 /* Trims blanks at both ends in place. */
@@ -232,7 +300,8 @@ static char *trim(char *s)
 	return s;
 }
 
-static int select_list(struct pmu_evset *set, const char *list, struct xg_err *err)
+static int select_list(const struct pfm_api *pfm, struct pmu_evset *set, const char *list,
+                       struct xg_err *err)
 {
 	char buf[1024], why[256];
 	if (strlen(list) >= sizeof(buf))
@@ -256,7 +325,7 @@ static int select_list(struct pmu_evset *set, const char *list, struct xg_err *e
 			return xg_fail(err, "--events: empty event name in '%s'", list);
 		if (!strcmp(name, "-"))
 			continue;
-		if (!encode(&set->ev[i], name, why, sizeof(why)))
+		if (!encode(pfm, &set->ev[i], name, why, sizeof(why)))
 			return xg_fail(err, "--events: %s", why);
 	}
 	/* Slots after the list keep the default instructions and cycles, so
@@ -265,7 +334,7 @@ static int select_list(struct pmu_evset *set, const char *list, struct xg_err *e
 		if (i < XG_PMU_INSTR)
 			continue;
 		const char *dfl = i == XG_PMU_INSTR ? "instructions" : "cycles";
-		if (!encode(&set->ev[i], dfl, why, sizeof(why)))
+		if (!encode(pfm, &set->ev[i], dfl, why, sizeof(why)))
 			return xg_fail(err, "%s", why);
 	}
 	snprintf(set->label, sizeof(set->label), "events named by --events: references = %.100s, "
@@ -280,7 +349,11 @@ int pmu_events_select(struct pmu_evset *set, const char *list, enum xg_pmu_vendo
 {
 	memset(set, 0, sizeof(*set));
 	set->vendor = vendor;
-	int rc = list && *list ? select_list(set, list, err) : select_default(set, vendor, err);
+	struct pfm_api pfm;
+	pfm_load(&pfm);
+	int rc = list && *list ? select_list(&pfm, set, list, err)
+			       : select_default(&pfm, set, vendor, err);
+	pfm_unload(&pfm);
 	if (rc)
 		return rc;
 	for (int i = 0; i < XG_PMU_EVENT_COUNT; i++) {

@@ -382,8 +382,10 @@ static int cmp_sub(const void *a, const void *b)
 static void emit(struct build *b)
 {
 	struct xg_sample *out = b->out;
-	qsort(b->vc, b->nvc, sizeof(*b->vc), cmp_sub);
-	qsort(b->sk, b->nsk, sizeof(*b->sk), cmp_sub);
+	if (b->nvc)   /* qsort's array may not be NULL, even empty */
+		qsort(b->vc, b->nvc, sizeof(*b->vc), cmp_sub);
+	if (b->nsk)
+		qsort(b->sk, b->nsk, sizeof(*b->sk), cmp_sub);
 	size_t iv = 0, is = 0;
 	for (size_t i = 0; i < b->ndom; i++) {
 		struct xg_dom *d = sample_add_dom(out, b->dom[i].id);

@@ -65,6 +65,7 @@ static int remote_open(struct xg_source **out, const struct xg_config *cfg, stru
 	for (size_t i = 0; i < n; i++) {
 		s->h[i].t = t[i];
 		sample_init(&s->h[i].last);
+		rm_fetch_init(&s->h[i].f, &s->h[i].t);
 	}
 	free(t);
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
@@ -123,9 +124,10 @@ static void fetch_round(struct xg_source *s)
 	struct rm_fetch **want = xg_calloc(s->n, sizeof(*want));
 	struct xg_sample tmp;
 	sample_init(&tmp);
+	/* Each fetch keeps its buffer and resolved address from round to
+	 * round (a fresh rm_fetch_init here leaked both every refresh). */
 	for (size_t i = 0; i < s->n; i++) {
 		s->h[i].fresh = false;
-		rm_fetch_init(&s->h[i].f, &s->h[i].t);  /* keeps nothing of the last round */
 		want[i] = &s->h[i].f;
 	}
 	size_t nw = s->n;

@@ -50,7 +50,7 @@ static int trace_open(struct xg_source **out, const struct xg_config *cfg, struc
 		return xg_fail(err, "--source trace needs a trace file: --source trace FILE");
 	double window = cfg->window_s > 0 ? cfg->window_s : 1.0;
 	struct xg_source *s = xg_calloc(1, sizeof(*s));
-	if (xt_file_load(&s->fe, cfg->trace_file, !(cfg->trace_cpu_hz > 0), err)) {
+	if (xt_file_load(&s->fe, cfg->trace_file, !(cfg->trace_cpu_hz > 0), 0, err)) {
 		trace_close(s);
 		return -1;
 	}

@@ -100,6 +100,7 @@ static bool is_chunk_header(uint32_t hdr)
 	return (hdr & 0x0fffffffu) == XT_CPU_CHANGE && ((hdr >> 28) & 7) >= 2;
 }
 
+
 /* One record in file mode at p (size bytes, complete). */
 static int file_record(struct xt_decoder *dec, const uint8_t *p, size_t size, struct xg_err *err)
 {
@@ -130,6 +131,7 @@ static int file_record(struct xt_decoder *dec, const uint8_t *p, size_t size, st
 		dec->chunk_left = win;
 		dec->chunk_start = off;
 		dec->in_chunk = win > 0;
+		dec->skipping = !xt_share_has(dec->share, cpu);
 		dec->offset += size;
 		return 0;
 	}
@@ -339,12 +341,45 @@ static bool stream_open(const struct stream *b)
 	return b->k < XT_PRE_CAP && b->stop - b->p >= 40;
 }
 
+/* The chunk header at q, if it is whole before end and well formed: its
+ * size in *hs, the chunk's pCPU and size in *cpu and *win, the chunk
+ * whole before end too. */
+static bool chunk_at(const uint8_t *q, const uint8_t *end, size_t *hs, uint32_t *cpu,
+                     uint32_t *win)
+{
+	if (end - q < 12 || !is_chunk_header(rd32(q)))
+		return false;
+	uint32_t hdr = rd32(q);
+	*hs = xt_rec_size(hdr);
+	if ((size_t)(end - q) < *hs)
+		return false;
+	const uint8_t *d = q + 4 + ((hdr >> 31) ? 8 : 0);
+	*cpu = rd32(d);
+	*win = rd32(d + 4);
+	return *cpu < XT_MAX_PCPU && *win % 4 == 0 && *win <= (size_t)(end - q) - *hs;
+}
+
+/* The header of the next chunk this decoder decodes, from q on, other
+ * threads' chunks skipped (see chunk_at). NULL when the buffer ends first
+ * or a header looks wrong (decoding reports that when it gets there). */
+static const uint8_t *next_own(const struct xt_decoder *dec, const struct feed_pos *f,
+                               const uint8_t *q, size_t *hs, uint32_t *cpu, uint32_t *win)
+{
+	while (chunk_at(q, f->end, hs, cpu, win)) {
+		if (xt_share_has(dec->share, *cpu))
+			return q;
+		q += *hs + *win;
+	}
+	return NULL;
+}
+
 /* A chunk to scan ahead alongside pCPU cpu's chunk, which ends at stop:
- * the last pending one if it can go on, else the chunk after it (or after
- * this one), if that is whole in the buffer and for a pCPU with a TSC
- * already and no pending results (nothing else touches its counters until
- * decoding gets there). Its header is checked again, and any error
- * reported, when decoding gets there. Returns its slot, or -1. */
+ * the last pending one if it can go on, else the next chunk this decoder
+ * decodes after it (or after this one), if that is whole in the buffer
+ * and for a pCPU with a TSC already and no pending results (nothing else
+ * touches its counters until decoding gets there). Its header is checked
+ * again, and any error reported, when decoding gets there. Returns its
+ * slot, or -1. */
 static int partner(struct xt_decoder *dec, uint32_t cpu, const uint8_t *stop,
                    const struct feed_pos *f, struct stream *b)
 {
@@ -355,16 +390,11 @@ static int partner(struct xt_decoder *dec, uint32_t cpu, const uint8_t *stop,
 			return (int)dec->npre - 1;
 		stop = at(f, last->end);
 	}
-	if (dec->npre == XT_PRE_MAX || f->end - stop < 12)
+	size_t hs;
+	uint32_t bcpu, win;
+	if (dec->npre == XT_PRE_MAX || !(stop = next_own(dec, f, stop, &hs, &bcpu, &win)))
 		return -1;
-	uint32_t hdr = rd32(stop);
-	size_t hs = xt_rec_size(hdr);
-	if (!is_chunk_header(hdr) || (size_t)(f->end - stop) < hs)
-		return -1;
-	const uint8_t *d = stop + 4 + ((hdr >> 31) ? 8 : 0);
-	uint32_t bcpu = rd32(d), win = rd32(d + 4);
-	if (bcpu == cpu || bcpu >= dec->npcpu || !dec->pcpu[bcpu].has_tsc || win % 4 || win < 40 ||
-	    win > (size_t)(f->end - stop) - hs)
+	if (bcpu == cpu || bcpu >= dec->npcpu || !dec->pcpu[bcpu].has_tsc || win < 40)
 		return -1;
 	for (size_t i = 0; i < dec->npre; i++)
 		if (dec->pre[i].cpu == bcpu)
@@ -526,11 +556,26 @@ static size_t scan_chunk(struct xt_decoder *dec, const uint8_t *p, const uint8_t
 	return (size_t)(p - start);
 }
 
+/* Passes over the open chunk, another thread's, as far as the buffer
+ * goes; true while the chunk goes on past it. */
+static bool skip_chunk(struct xt_decoder *dec, const uint8_t **p, const uint8_t *end)
+{
+	size_t avail = (size_t)(end - *p);
+	size_t used = dec->chunk_left < avail ? (size_t)dec->chunk_left : avail;
+	*p += used;
+	dec->offset += used;
+	dec->chunk_left -= used;
+	dec->in_chunk = dec->chunk_left > 0;
+	return dec->in_chunk;
+}
+
 int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct xg_err *err)
 {
 	const uint8_t *p = buf, *end = p + len;
 	if (dec->failed)
 		return xg_fail(err, "corrupt trace at byte %llu", (unsigned long long)dec->fail_offset);
+	if (dec->in_chunk && dec->skipping && skip_chunk(dec, &p, end))
+		return 0;
 	/* Finish a record split by the previous feed. */
 	if (dec->ncarry) {
 		while (dec->ncarry < 4 && p < end)
@@ -553,6 +598,11 @@ int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct x
 			return -1;
 	}
 	while ((size_t)(end - p) >= 4) {
+		if (dec->in_chunk && dec->skipping) {
+			if (skip_chunk(dec, &p, end))
+				break;
+			continue;
+		}
 		if (dec->in_chunk) {
 			size_t avail = (size_t)(end - p);
 			bool chunk_ends = dec->chunk_left <= avail;
@@ -615,6 +665,34 @@ int xt_decode_finish(struct xt_decoder *dec, struct xg_err *err)
 		return xg_fail(err, "empty trace: no TRC_TRACE_CPU_CHANGE chunk at byte 0");
 	}
 	return 0;
+}
+
+bool xt_chunk_bytes(const void *buf, size_t len, size_t upto, uint64_t **bytes, size_t *n)
+{
+	const uint8_t *p = buf, *end = p + len, *stop = p + (upto < len ? upto : len);
+	size_t cap = 0, hs;
+	uint32_t cpu, win;
+	*bytes = NULL;
+	*n = 0;
+	for (; p < stop; p += hs + win) {
+		if (!chunk_at(p, end, &hs, &cpu, &win))
+			return false;
+		if (cpu >= *n) {
+			xg_grow(bytes, &cap, (size_t)cpu + 1, sizeof(**bytes));
+			memset(*bytes + *n, 0, (cpu + 1 - *n) * sizeof(**bytes));
+			*n = (size_t)cpu + 1;
+		}
+		(*bytes)[cpu] += win;
+	}
+	return true;
+}
+
+void xt_decoder_absorb(struct xt_decoder *dec, const struct xt_decoder *from)
+{
+	for (size_t p = 0; p < from->npcpu; p++)
+		if (xt_share_has(from->share, (uint32_t)p))
+			*pcpu_get(dec, (uint32_t)p) = from->pcpu[p];
+	dec->records += from->records;
 }
 
 int xt_decode_raw(struct xt_decoder *dec, uint32_t pcpu, const void *buf, size_t len,

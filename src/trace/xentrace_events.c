@@ -211,6 +211,39 @@ void xt_events_add_wanted(struct xt_events *e, uint32_t pcpu, const struct xt_wa
 	}
 }
 
+/* Widens the trace's TSC span to [first, last]. */
+static void widen(struct xt_events *e, uint64_t first, uint64_t last)
+{
+	if (!e->has_tsc || first < e->first_tsc)
+		e->first_tsc = first;
+	if (!e->has_tsc || last > e->last_tsc)
+		e->last_tsc = last;
+	e->has_tsc = true;
+}
+
+void xt_events_absorb(struct xt_events *e, struct xt_events *from, const struct xt_share *share)
+{
+	for (size_t p = 0; p < from->nq; p++) {
+		if (!xt_share_has(share, (uint32_t)p))
+			continue;
+		struct xt_evq *q = queue(e, (uint32_t)p);
+		free(q->ev);
+		*q = from->q[p];
+		memset(&from->q[p], 0, sizeof(from->q[p]));
+	}
+	if (from->has_tsc)
+		widen(e, from->first_tsc, from->last_tsc);
+	e->lost_records += from->lost_records;
+	e->lost_events += from->lost_events;
+	e->sched_records += from->sched_records;
+	e->short_records += from->short_records;
+	/* The estimate is a median: the samples' order does not matter. */
+	xg_grow(&e->hz_samples, &e->hz_cap, e->nhz + from->nhz, sizeof(double));
+	if (from->nhz)
+		memcpy(e->hz_samples + e->nhz, from->hz_samples, from->nhz * sizeof(double));
+	e->nhz += from->nhz;
+}
+
 void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last)
 {
 	struct xt_evq *q = queue(e, p);
@@ -219,11 +252,7 @@ void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t la
 	if (!q->has_first || last > q->last_tsc)
 		q->last_tsc = last;
 	q->has_first = true;
-	if (!e->has_tsc || first < e->first_tsc)
-		e->first_tsc = first;
-	if (!e->has_tsc || last > e->last_tsc)
-		e->last_tsc = last;
-	e->has_tsc = true;
+	widen(e, first, last);
 }
 
 void xt_events_close(struct xt_events *e)

@@ -12,8 +12,7 @@
 #include <time.h>
 
 #ifdef HAVE_XEN
-#undef __STRICT_ANSI__
-#include <xenstore.h>
+#include "xen_api.h"
 
 /* Pauses ns, returning early when *stop is set. */
 static void pause_ns(uint64_t ns, volatile sig_atomic_t *stop)
@@ -25,12 +24,12 @@ static void pause_ns(uint64_t ns, volatile sig_atomic_t *stop)
 
 /* Writes every key in one transaction, so a reader sees one publication
  * (time_ns changes with each). */
-static int publish(struct xs_handle *xs, const struct xg_guestpub *p, struct xg_err *err)
+static int publish(const struct xen_api *x, const struct xg_guestpub *p, struct xg_err *err)
 {
 	char val[XG_GP_NKEYS][XG_GP_VAL_MAX];
 	gp_format(p, val);
 	for (int attempt = 0; attempt < 5; attempt++) {
-		xs_transaction_t t = xs_transaction_start(xs);
+		xs_transaction_t t = x->xs_transaction_start(x->xsh);
 		if (t == XBT_NULL)
 			return xg_fail_errno(err, errno, "agent: xenstore transaction");
 		bool ok = true;
@@ -38,17 +37,17 @@ static int publish(struct xs_handle *xs, const struct xg_guestpub *p, struct xg_
 			char path[64];
 			snprintf(path, sizeof(path), XG_GP_DIR "/%s", xg_gp_key[k]);
 			if (val[k][0])
-				ok = xs_write(xs, t, path, val[k], (unsigned)strlen(val[k]));
+				ok = x->xs_write(x->xsh, t, path, val[k], (unsigned)strlen(val[k]));
 			else
-				ok = xs_rm(xs, t, path) || errno == ENOENT;
+				ok = x->xs_rm(x->xsh, t, path) || errno == ENOENT;
 		}
 		int e = errno;
 		if (!ok) {
-			xs_transaction_end(xs, t, true);
+			x->xs_transaction_end(x->xsh, t, true);
 			return xg_fail_errno(err, e, "agent: cannot write " XG_GP_DIR " in this guest's "
 					     "xenstore directory");
 		}
-		if (xs_transaction_end(xs, t, false))
+		if (x->xs_transaction_end(x->xsh, t, false))
 			return 0;
 		if (errno != EAGAIN)
 			return xg_fail_errno(err, errno, "agent: xenstore transaction end");
@@ -76,6 +75,21 @@ static void fill_pub(struct xg_pmu *pmu, struct xg_sample *s, struct xg_guestpub
 	}
 }
 
+/* libxenstore and this guest's xenstore. */
+static int agent_connect(struct xen_api *x, struct xg_err *err)
+{
+	struct xg_err e = { 0 };
+	if (xen_api_load(x, 1u << XEN_LIB_STORE, &e))
+		return xg_fail(err, "agent: %s", e.msg);
+	x->xsh = x->xs_open(0);
+	if (x->xsh)
+		return 0;
+	int errnum = errno;
+	xen_api_unload(x);
+	return xg_fail_errno(err, errnum, "agent: cannot reach xenstore (not a Xen guest, or no "
+			     "/dev/xen/xenbus: mount -t xenfs xenfs /proc/xen)");
+}
+
 int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct xg_err *err)
 {
 	struct xg_pmu *pmu = pmu_open(cfg, err);
@@ -96,15 +110,13 @@ int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct x
 			"only (software events work everywhere: --events page-faults,context-switches)\n",
 			why ? why : "unknown reason");
 	}
-	struct xs_handle *xs = xs_open(0);
-	if (!xs) {
-		int e = errno;
+	struct xen_api x = { 0 };
+	if (agent_connect(&x, err)) {
 		pmu_close(pmu);
-		return xg_fail_errno(err, e, "agent: cannot reach xenstore (not a Xen guest, or no "
-				     "/dev/xen/xenbus: mount -t xenfs xenfs /proc/xen)");
+		return -1;
 	}
 	unsigned len = 0;
-	char *domid = xs_read(xs, XBT_NULL, "domid", &len);
+	char *domid = x.xs_read(x.xsh, XBT_NULL, "domid", &len);
 
 	struct xg_guestpub p;
 	memset(&p, 0, sizeof(p));
@@ -123,7 +135,7 @@ int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct x
 	while (!*stop) {
 		fill_pub(pmu, &s, &p);
 		struct xg_err werr = { 0 };
-		if (publish(xs, &p, &werr)) {
+		if (publish(&x, &p, &werr)) {
 			/* The first write tells whether this can work at all. */
 			if (!n) {
 				*err = werr;
@@ -142,7 +154,7 @@ int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct x
 			break;
 		pause_ns(gap, stop);
 		/* dom0 may ask every agent to stop, without a way into the guest. */
-		char *req = xs_read(xs, XBT_NULL, XG_GP_DIR "/stop", &len);
+		char *req = x.xs_read(x.xsh, XBT_NULL, XG_GP_DIR "/stop", &len);
 		if (req) {
 			free(req);
 			fprintf(stderr, "xgtop agent: stopped by dom0 (" XG_GP_DIR "/stop)\n");
@@ -150,10 +162,11 @@ int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct x
 		}
 	}
 	/* Gone, not stale: dom0 then says there is no agent. */
-	xs_rm(xs, XBT_NULL, XG_GP_DIR);
+	x.xs_rm(x.xsh, XBT_NULL, XG_GP_DIR);
 	free(domid);
 	sample_free(&s);
-	xs_close(xs);
+	x.xs_close(x.xsh);
+	xen_api_unload(&x);
 	pmu_close(pmu);
 	return rc;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Readers for dom0's backend counters: vifs in /proc/net/dev, VBDs in
- * /sys/bus/xen-backend. Files stay open between refreshes where the kernel
- * regenerates them on a re-read, to keep each refresh to a few syscalls. */
+ * /sys/bus/xen-backend. Files stay open between refreshes (the kernel
+ * regenerates them on a read from offset 0), to keep each refresh to a
+ * few syscalls. */
 #include "xgtop/xen/xen_backends.h"
 
 #include <dirent.h>
@@ -200,10 +201,22 @@ void xb_vbd_init(struct xb_vbd_reader *r, const char *root)
 	r->dirfd = -1;
 }
 
+static void files_close(struct xb_vbd_files *f)
+{
+	for (int i = 0; i < XB_VBD_NSTATS; i++) {
+		if (f->fd[i] >= 0)
+			close(f->fd[i]);
+		f->fd[i] = -1;
+	}
+}
+
 void xb_vbd_close(struct xb_vbd_reader *r)
 {
 	if (r->dir)
 		closedir(r->dir);
+	for (size_t i = 0; i < r->ndev; i++)
+		files_close(&r->dev[i]);
+	free(r->dev);
 	memset(r, 0, sizeof(*r));
 	r->dirfd = -1;
 }
@@ -220,15 +233,23 @@ static bool parse_vbd_name(const char *name, enum xb_vbd_type *type, uint32_t *d
 	return parse_id_pair(name + 4, '-', domid, dev);
 }
 
-static bool read_stat(int dfd, const char *dev, const char *what, uint64_t *out)
+static const char *const stat_name[XB_VBD_NSTATS] = {
+	"oo_req", "rd_req", "wr_req", "rd_sect", "wr_sect",
+};
+
+static void files_open(int dfd, struct xb_vbd_files *f)
 {
-	char path[300], buf[64];
-	snprintf(path, sizeof(path), "%s/statistics/%s", dev, what);
-	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t k = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	char path[300];
+	for (int i = 0; i < XB_VBD_NSTATS; i++) {
+		snprintf(path, sizeof(path), "%s/statistics/%s", f->name, stat_name[i]);
+		f->fd[i] = openat(dfd, path, O_RDONLY | O_CLOEXEC);
+	}
+}
+
+static bool read_stat(int fd, uint64_t *out)
+{
+	char buf[64];
+	ssize_t k = fd < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, 0);
 	if (k <= 0)
 		return false;
 	buf[k] = 0;
@@ -239,6 +260,63 @@ static bool read_stat(int dfd, const char *dev, const char *what, uint64_t *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+static bool read_stats(const struct xb_vbd_files *f, struct xb_vbd *b)
+{
+	uint64_t *v[XB_VBD_NSTATS] = { &b->oo_req, &b->rd_req, &b->wr_req, &b->rd_sect, &b->wr_sect };
+	for (int i = 0; i < XB_VBD_NSTATS; i++)
+		if (!read_stat(f->fd[i], v[i]))
+			return false;
+	return true;
+}
+
+/* The device's files, opened on first sight (the first XB_VBD_KEEP
+ * devices keep them; others use *tmp for this pass only). */
+static struct xb_vbd_files *files_of(struct xb_vbd_reader *r, const char *name,
+                                     struct xb_vbd_files *tmp)
+{
+	for (size_t i = 0; i < r->ndev; i++)
+		if (!strcmp(r->dev[i].name, name))
+			return &r->dev[i];
+	struct xb_vbd_files *f = tmp;
+	if (r->ndev < XB_VBD_KEEP) {
+		xg_grow(&r->dev, &r->dev_cap, r->ndev + 1, sizeof(*r->dev));
+		f = &r->dev[r->ndev++];
+	}
+	snprintf(f->name, sizeof(f->name), "%.63s", name);   /* parsed: at most 21 */
+	files_open(r->dirfd, f);
+	return f;
+}
+
+/* Reads the statistics of the device `name` into b; files that fail
+ * are opened again once (the device may have been re-created). */
+static void vbd_stats(struct xb_vbd_reader *r, const char *name, struct xb_vbd *b)
+{
+	struct xb_vbd_files tmp;
+	struct xb_vbd_files *f = files_of(r, name, &tmp);
+	f->seen = true;
+	b->ok = read_stats(f, b);
+	if (!b->ok) {
+		files_close(f);
+		files_open(r->dirfd, f);
+		b->ok = read_stats(f, b);
+	}
+	if (f == &tmp)
+		files_close(f);
+}
+
+/* Devices not listed in this pass are gone: their files are closed. */
+static void forget_unseen(struct xb_vbd_reader *r)
+{
+	for (size_t i = 0; i < r->ndev;) {
+		if (r->dev[i].seen) {
+			r->dev[i++].seen = false;
+			continue;
+		}
+		files_close(&r->dev[i]);
+		r->dev[i] = r->dev[--r->ndev];
+	}
 }
 
 int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t *cap,
@@ -262,11 +340,7 @@ int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t 
 		struct xb_vbd b = { 0 };
 		if (!parse_vbd_name(de->d_name, &b.type, &b.domid, &b.dev))
 			continue;
-		b.ok = read_stat(r->dirfd, de->d_name, "oo_req", &b.oo_req) &&
-		       read_stat(r->dirfd, de->d_name, "rd_req", &b.rd_req) &&
-		       read_stat(r->dirfd, de->d_name, "wr_req", &b.wr_req) &&
-		       read_stat(r->dirfd, de->d_name, "rd_sect", &b.rd_sect) &&
-		       read_stat(r->dirfd, de->d_name, "wr_sect", &b.wr_sect);
+		vbd_stats(r, de->d_name, &b);
 		xg_grow(out, cap, *n + 1, sizeof(**out));
 		(*out)[(*n)++] = b;
 		errno = 0;
@@ -278,5 +352,6 @@ int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t 
 		r->dirfd = -1;
 		return xg_fail_errno(err, e, "cannot list %s", path);
 	}
+	forget_unseen(r);
 	return 0;
 }

@@ -3,12 +3,15 @@
  * handling. The hypervisor calls come from a table (xen_cmt_xc.c for
  * libxenctrl, a fake in the unit tests). */
 #include "xgtop/xen/xen_cmt.h"
+#include "xgtop/xen/xen_rundir.h"
+#include "xen_cmt_state.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ATTACH_RETRY_NS 10000000000ull  /* after a failed attach (no RMID free ...) */
 
@@ -33,6 +36,13 @@ struct xg_cmt {
 	uint32_t cpus[XG_CMT_SOCK_MAX];
 	unsigned nsock;
 	struct xg_carry doms;               /* struct cmt_dom, by domid */
+	/* The state file (cmt_keep_state): where, what it says now, and
+	 * the domains a killed run left attached, to take over or detach
+	 * at the first collect. */
+	char state[256];
+	char *state_text;
+	struct cmt_left *left;
+	size_t nleft;
 };
 
 /* exit() anywhere (an allocation failure, a library) skips the source's
@@ -121,6 +131,54 @@ struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, stru
 		cmt_owner = c;
 	}
 	return c;
+}
+
+void cmt_keep_state(struct xg_cmt *c, const char *dir)
+{
+	if (c->why_all[0] || !rundir_make(dir))
+		return;   /* no RMID can be attached, or nowhere to say so */
+	snprintf(c->state, sizeof(c->state), "%s/cmt.%ld.state", dir, (long)getpid());
+	cmts_claim(dir, &c->left, &c->nleft);
+}
+
+static void detach_failed(uint32_t id)
+{
+	fprintf(stderr, "xgtop: could not detach CMT from domain %u: %s (run: xl psr-cmt-detach %u)\n",
+		id, strerror(errno), id);
+}
+
+/* A domain a killed run attached, if d is still that domain and has an
+ * RMID: ours now, to keep with --cmt-attach (and detach at exit), else
+ * detached at once. */
+static void adopt(struct xg_cmt *c, const struct xg_dom *d, struct cmt_dom *cd)
+{
+	for (size_t i = 0; i < c->nleft; i++) {
+		uint32_t rmid = 0;
+		if (c->left[i].id != d->id || memcmp(c->left[i].handle, d->handle, sizeof(d->handle)) ||
+		    c->ops->get_rmid(c->h, d->id, &rmid) || !rmid)
+			continue;
+		if (c->attach)
+			cd->ours = true;
+		else if (c->ops->detach(c->h, d->id))
+			detach_failed(d->id);
+		return;
+	}
+}
+
+/* The state file says which domains have an RMID of ours now. */
+static void save_state(struct xg_cmt *c)
+{
+	struct cmt_left *v = xg_calloc(c->doms.n + 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < c->doms.n; i++) {
+		const struct cmt_dom *cd = carry_at(&c->doms, i);
+		if (!cd->ours)
+			continue;
+		v[n].id = cd->ident.id;
+		memcpy(v[n++].handle, cd->ident.handle, sizeof(v->handle));
+	}
+	cmts_write(c->state, v, n, &c->state_text);
+	free(v);
 }
 
 const char *cmt_why(const struct xg_cmt *c)
@@ -275,11 +333,18 @@ void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
 		 * the old domain's RMID with it); a renamed domain keeps its
 		 * entry, so the RMID we attached is still ours to detach, and
 		 * not attached twice. */
-		read_dom(c, s, d, carry_take(&c->doms, d, XG_SAME_OBJECT), now_ns);
+		struct cmt_dom *cd = carry_take(&c->doms, d, XG_SAME_OBJECT);
+		if (c->nleft)
+			adopt(c, d, cd);
+		read_dom(c, s, d, cd, now_ns);
 	}
 	/* Entries left behind belong to domains that are gone: Xen released
-	 * their RMIDs when it destroyed them, nothing to detach. */
+	 * their RMIDs when it destroyed them, nothing to detach. So did a
+	 * killed run's domains not seen now. */
 	carry_end(&c->doms);
+	c->nleft = 0;
+	if (c->state[0])
+		save_state(c);
 }
 
 int cmt_close(struct xg_cmt *c)
@@ -295,14 +360,18 @@ int cmt_close(struct xg_cmt *c)
 		/* ESRCH: the domain went away since the last refresh, and its
 		 * RMID with it. */
 		if (c->ops->detach(c->h, cd->ident.id) && errno != ESRCH) {
-			fprintf(stderr, "xgtop: could not detach CMT from domain %u: %s "
-				"(run: xl psr-cmt-detach %u)\n", cd->ident.id, strerror(errno), cd->ident.id);
+			detach_failed(cd->ident.id);
 			failed++;
 		}
 	}
+	/* A detach that failed stays written down: the next start tries it. */
+	if (c->state[0] && !failed)
+		cmts_write(c->state, NULL, 0, &c->state_text);
 	if (cmt_owner == c)
 		cmt_owner = NULL;
 	carry_free(&c->doms);
+	free(c->state_text);
+	free(c->left);
 	free(c);
 	return failed;
 }

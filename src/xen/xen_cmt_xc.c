@@ -3,28 +3,30 @@
 #ifdef HAVE_XEN
 
 #include "xgtop/xen/xen_cmt.h"
+#include "xgtop/xen/xen_rundir.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The Xen public headers use GNU C and refuse strict ISO C. */
-#undef __STRICT_ANSI__
-#include <xenctrl.h>
+#include "xen_api.h"
 
+/* h is the source's struct xen_api: its functions and its xch. */
 static int x_enabled(void *h)
 {
-	return xc_psr_cmt_enabled(h);
+	const struct xen_api *x = h;
+	return x->xc_psr_cmt_enabled(x->xch);
 }
 
 /* Xen cannot say whether the CPU lacks CMT or the boot option is missing;
  * its command line can. */
 static void x_why_off(void *h, char *buf, size_t n)
 {
+	const struct xen_api *x = h;
 	xen_commandline_t cl;
 	memset(cl, 0, sizeof(cl));
-	if (xc_version(h, XENVER_commandline, &cl) < 0) {
+	if (x->xc_version(x->xch, XENVER_commandline, &cl) < 0) {
 		snprintf(buf, n, "CMT not supported by this CPU/Xen: xc_psr_cmt_enabled = 0 "
 			 "(boot Xen with psr=cmt)");
 		return;
@@ -42,12 +44,19 @@ static void x_why_off(void *h, char *buf, size_t n)
 			 "(boot Xen with psr=cmt)");
 }
 
-static int x_mask(void *h, uint32_t *m) { return xc_psr_cmt_get_l3_event_mask(h, m); }
-static int x_upscaling(void *h, uint32_t *f) { return xc_psr_cmt_get_l3_upscaling_factor(h, f); }
-static int x_total(void *h, uint32_t *n) { return xc_psr_cmt_get_total_rmid(h, n); }
-static int x_get_rmid(void *h, uint32_t d, uint32_t *r) { return xc_psr_cmt_get_domain_rmid(h, d, r); }
-static int x_attach(void *h, uint32_t d) { return xc_psr_cmt_attach(h, d); }
-static int x_detach(void *h, uint32_t d) { return xc_psr_cmt_detach(h, d); }
+#define XC(h) ((const struct xen_api *)(h))
+static int x_mask(void *h, uint32_t *m) { return XC(h)->xc_psr_cmt_get_l3_event_mask(XC(h)->xch, m); }
+static int x_upscaling(void *h, uint32_t *f)
+{
+	return XC(h)->xc_psr_cmt_get_l3_upscaling_factor(XC(h)->xch, f);
+}
+static int x_total(void *h, uint32_t *n) { return XC(h)->xc_psr_cmt_get_total_rmid(XC(h)->xch, n); }
+static int x_get_rmid(void *h, uint32_t d, uint32_t *r)
+{
+	return XC(h)->xc_psr_cmt_get_domain_rmid(XC(h)->xch, d, r);
+}
+static int x_attach(void *h, uint32_t d) { return XC(h)->xc_psr_cmt_attach(XC(h)->xch, d); }
+static int x_detach(void *h, uint32_t d) { return XC(h)->xc_psr_cmt_detach(XC(h)->xch, d); }
 
 static int x_get_data(void *h, uint32_t rmid, uint32_t cpu, enum xg_sock_event ev, uint64_t *val)
 {
@@ -57,16 +66,16 @@ static int x_get_data(void *h, uint32_t rmid, uint32_t cpu, enum xg_sock_event e
 	/* libxenctrl returns -1 without touching errno when the counter has
 	 * its Error/Unavailable bits set; errno 0 tells the caller so. */
 	errno = 0;
-	return xc_psr_cmt_get_data(h, rmid, cpu, type[ev], val, NULL);
+	return XC(h)->xc_psr_cmt_get_data(XC(h)->xch, rmid, cpu, type[ev], val, NULL);
 }
 
 static int x_socket_cpus(void *h, uint32_t *cpus, unsigned max)
 {
 	unsigned n = 0;
-	if (xc_cputopoinfo(h, &n, NULL) || !n)
+	if (XC(h)->xc_cputopoinfo(XC(h)->xch, &n, NULL) || !n)
 		return -1;
 	xc_cputopo_t *topo = xg_calloc(n, sizeof(*topo));
-	if (xc_cputopoinfo(h, &n, topo)) {
+	if (XC(h)->xc_cputopoinfo(XC(h)->xch, &n, topo)) {
 		int e = errno;
 		free(topo);
 		errno = e;
@@ -112,9 +121,13 @@ static const struct xg_cmt_ops xc_ops = {
 	.get_data = x_get_data,
 };
 
-struct xg_cmt *cmt_open_xc(struct xc_interface_core *xch, bool attach, struct xg_err *err)
+struct xg_cmt *cmt_open_xc(const struct xen_api *x, bool attach, struct xg_err *err)
 {
-	return cmt_open(&xc_ops, xch, attach, err);
+	/* The ops take no const handle; they only read through it. */
+	struct xg_cmt *c = cmt_open(&xc_ops, (void *)(uintptr_t)x, attach, err);
+	if (c)
+		cmt_keep_state(c, XG_RUN_DIR);
+	return c;
 }
 
 #endif /* HAVE_XEN */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The Xen source: runs in dom0 and reads the hypervisor directly through
  * libxenctrl (one getdomaininfolist hypercall for every domain), xenstore
- * (a domain's name, read once per domain), /proc/net/dev (vifs) and
+ * (a domain's name, read once per domain, with bounded waits:
+ * xen_xsclient.c), /proc/net/dev (vifs) and
  * /sys/bus/xen-backend (VBDs). libxenstat is not used: it returns nothing
  * at all when one of its collectors fails, re-reads every name and issues a
  * hypercall per vCPU on each refresh. Here each collector fails alone and
@@ -13,6 +14,7 @@
 #include "xgtop/xen/xen_cmt.h"
 #include "xgtop/xen/xen_backends.h"
 #include "xgtop/xen/xen_trace_live.h"
+#include "xgtop/xen/xen_xsclient.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,14 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The Xen public headers use GNU C (anonymous unions, aligned attributes)
- * and refuse to compile under strict ISO C, which -std=c11 announces. */
-#undef __STRICT_ANSI__
-#include <xenctrl.h>
-#include <xenstore.h>
+#include "xen_api.h"
 
 #define CAPS_PATH "/proc/xen/capabilities"
-#define XS_SOCKET "/var/run/xenstored/socket"
 
 /* What we remember of a domain between refreshes: its name is read from
  * xenstore only when (domid, handle) is new. Kept sorted by domid, like the
@@ -47,10 +44,10 @@ struct dom_memo {
 struct xg_source {
 	const struct xg_config *cfg;
 	xentoollog_logger quiet;
-	xc_interface *xch;
-	struct xs_handle *xsh;
+	struct xen_api x;            /* the Xen libraries and xch */
+	struct xsc *xs;              /* xenstore */
 	char hypervisor[64], sched[32], hostname[64];
-	bool want_vcpus, want_net, want_disk;
+	bool want_vcpus, want_net, want_disk, want_pcpus;
 	xc_domaininfo_t *info;
 	size_t ninfo, info_cap;
 	xc_cpuinfo_t *cpuinfo;       /* per-pCPU idle time, refilled each refresh */
@@ -130,6 +127,30 @@ static const char *sched_name(int id)
 	}
 }
 
+/* XGTOP_XS_STATS=1: one line on stderr at exit with what reading
+ * xenstore cost and the most one domain made it read (the lab's check
+ * that a hostile guest's cost stays bounded). */
+static void print_xs_stats(const struct xg_source *s)
+{
+	const char *env = getenv("XGTOP_XS_STATS");
+	if (!env || !*env || *env == '0' || !s->xs)
+		return;
+	struct xsc_stats st;
+	struct gpr_stats g = { 0 };
+	xsc_stats(s->xs, &st);
+	if (s->gpr)
+		gpr_stats(s->gpr, &g);
+	fprintf(stderr, "xgtop xenstore: %llu refreshes, %llu reads, %llu bytes; per refresh at most "
+		"%llu reads in %.1f ms; one domain at most %llu reads and %llu bytes; largest answer "
+		"%llu bytes; longest wait %.1f ms; %llu timeouts, %llu failures, %llu connects\n",
+		(unsigned long long)st.refreshes, (unsigned long long)st.requests,
+		(unsigned long long)st.bytes, (unsigned long long)st.max_refresh_reqs,
+		(double)st.max_refresh_ns / 1e6, (unsigned long long)g.max_dom_reqs,
+		(unsigned long long)g.max_dom_bytes, (unsigned long long)st.max_answer,
+		(double)st.max_wait_ns / 1e6, (unsigned long long)st.timeouts,
+		(unsigned long long)st.failures, (unsigned long long)st.connects);
+}
+
 static void xen_close(struct xg_source *s)
 {
 	if (!s)
@@ -137,10 +158,11 @@ static void xen_close(struct xg_source *s)
 	xtl_close(s->trace);    /* restores the hypervisor's trace settings */
 	cmt_close(s->cmt);
 	gpr_close(s->gpr);
-	if (s->xsh)
-		xs_close(s->xsh);
-	if (s->xch)
-		xc_interface_close(s->xch);
+	print_xs_stats(s);
+	xsc_close(s->xs);
+	if (s->x.xch)
+		s->x.xc_interface_close(s->x.xch);
+	xen_api_unload(&s->x);
 	for (size_t i = 0; i < s->nmemo; i++)
 		free(s->memo[i].name);
 	free(s->memo);
@@ -169,28 +191,32 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	 * something can show them (-v, or the interactive screen where `v`
 	 * may turn them on at any time). */
 	s->want_vcpus = !cfg || cfg->vcpus || !cfg->batch;
+	/* Per-pCPU idle times feed the header meters and recordings only. */
+	s->want_pcpus = !cfg || !cfg->batch || cfg->record;
 	s->want_net = !cfg || !cfg->nonet;
 	s->want_disk = !cfg || !cfg->nodisk;
+	/* libxenstore is the guest agent's: dom0 reads xenstore itself. */
+	if (xen_api_load(&s->x, XEN_API_ALL & ~(1u << XEN_LIB_STORE), err)) {
+		xen_close(s);
+		return -1;
+	}
 
-	s->xch = xc_interface_open(&s->quiet, &s->quiet, 0);
-	if (!s->xch) {
+	s->x.xch = s->x.xc_interface_open(&s->quiet, &s->quiet, 0);
+	if (!s->x.xch) {
 		int e = errno;
 		xen_close(s);
 		return xg_fail_errno(err, e, "xen: cannot open the hypervisor interface (libxenctrl)");
 	}
 	/* xenstored's socket first; the xenbus device is the way in when
 	 * xenstore runs in a stub domain. */
-	s->xsh = xs_open(XS_OPEN_SOCKETONLY);
-	if (!s->xsh && access(XS_SOCKET, F_OK))
-		s->xsh = xs_open(0);
-	if (!s->xsh) {
-		int e = errno;
+	s->xs = xsc_open(NULL, err);
+	if (!s->xs) {
 		xen_close(s);
-		return xg_fail_errno(err, e, "xen: cannot connect to xenstore (is xenstored running?)");
+		return -1;
 	}
 
 	/* The first hypercall doubles as the check that privcmd works. */
-	long ver = xc_version(s->xch, XENVER_version, NULL);
+	long ver = s->x.xc_version(s->x.xch, XENVER_version, NULL);
 	if (ver < 0) {
 		int e = errno;
 		xen_close(s);
@@ -198,19 +224,19 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	}
 	xen_extraversion_t extra;
 	memset(extra, 0, sizeof(extra));
-	if (xc_version(s->xch, XENVER_extraversion, &extra) < 0)
+	if (s->x.xc_version(s->x.xch, XENVER_extraversion, &extra) < 0)
 		extra[0] = 0;
 	snprintf(s->hypervisor, sizeof(s->hypervisor), "Xen %ld.%ld%.*s",
 		 (ver >> 16) & 0xffff, ver & 0xffff, (int)sizeof(extra), extra);
 	int sid = 0;
-	const char *sn = xc_sched_id(s->xch, &sid) == 0 ? sched_name(sid) : NULL;
+	const char *sn = s->x.xc_sched_id(s->x.xch, &sid) == 0 ? sched_name(sid) : NULL;
 	snprintf(s->sched, sizeof(s->sched), "%s", sn ? sn : "");
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		s->hostname[0] = 0;
-	s->trace = xtl_open(s->xch, cfg);
+	s->trace = xtl_open(&s->x, cfg);
 	if (!cfg || !cfg->nocache) {
-		s->gpr = gpr_open(s->xsh);
-		s->cmt = cmt_open_xc(s->xch, cfg && cfg->cmt_attach, err);
+		s->gpr = gpr_open(s->xs);
+		s->cmt = cmt_open_xc(&s->x, cfg && cfg->cmt_attach, err);
 		if (!s->cmt) {
 			xen_close(s);
 			return -1;
@@ -229,7 +255,7 @@ static int fetch_domains(struct xg_source *s, struct xg_err *err)
 		if (s->info_cap - s->ninfo < 64)
 			xg_grow(&s->info, &s->info_cap, s->ninfo + 64, sizeof(*s->info));
 		unsigned room = (unsigned)(s->info_cap - s->ninfo);
-		int got = xc_domain_getinfolist(s->xch, first, room, s->info + s->ninfo);
+		int got = s->x.xc_domain_getinfolist(s->x.xch, first, room, s->info + s->ninfo);
 		if (got < 0)
 			return xg_fail_errno(err, errno, "xen: cannot list domains (getdomaininfolist)");
 		s->ninfo += (size_t)got;
@@ -239,20 +265,17 @@ static int fetch_domains(struct xg_source *s, struct xg_err *err)
 	}
 }
 
+/* The toolstack writes the name and a guest may not change it; it is
+ * still cut to what a sample holds, and escaped where it is shown. ok
+ * false: not there yet (a domain being built), or xenstore failed: asked
+ * again at the next refresh. */
 static char *read_name(struct xg_source *s, uint32_t domid, bool *ok)
 {
-	char path[64];
-	unsigned len = 0;
+	char path[64], name[sizeof(((struct xg_dom *)0)->name)];
+	size_t len = 0;
 	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
-	char *v = xs_read(s->xsh, XBT_NULL, path, &len);
-	*ok = v != NULL;
-	if (!v)
-		return xg_strdup("");
-	char *name = xg_malloc((size_t)len + 1);
-	memcpy(name, v, len);
-	name[len] = 0;
-	free(v);
-	return name;
+	*ok = xsc_read(s->xs, path, name, sizeof(name), &len) == XSC_OK;
+	return xg_strdup(*ok ? name : "");
 }
 
 /* Matches this refresh's domains against the memo (both sorted by domid);
@@ -332,7 +355,7 @@ static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom
 	for (size_t k = 0; k < n; k++) {
 		xc_vcpuinfo_t vi;
 		v[k].id = (uint32_t)k;
-		if (xc_vcpu_getinfo(s->xch, d->id, (uint32_t)k, &vi) == 0) {
+		if (s->x.xc_vcpu_getinfo(s->x.xch, d->id, (uint32_t)k, &vi) == 0) {
 			v[k].online = vi.online;
 			v[k].cpu_ns = vi.cpu_time;
 			v[k].valid = XG_VCPU_CPU_VALID;
@@ -434,7 +457,7 @@ static void collect_pcpus(struct xg_source *s, struct xg_sample *out, const xc_p
 	char why[128];
 	int n = 0, max = (int)pi->max_cpu_id + 1;
 	xg_grow(&s->cpuinfo, &s->cpuinfo_cap, (size_t)max, sizeof(*s->cpuinfo));
-	if (xc_getcpuinfo(s->xch, max, s->cpuinfo, &n) < 0) {
+	if (s->x.xc_getcpuinfo(s->x.xch, max, s->cpuinfo, &n) < 0) {
 		snprintf(why, sizeof(why), "xc_getcpuinfo: %s", strerror(errno));
 		out->pcpu_why = sample_reason(out, why);
 		return;
@@ -457,7 +480,7 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 
 	xc_physinfo_t pi;
 	memset(&pi, 0, sizeof(pi));
-	if (xc_physinfo(s->xch, &pi) == 0) {
+	if (s->x.xc_physinfo(s->x.xch, &pi) == 0) {
 		out->host.pcpus = pi.nr_cpus;
 		out->host.cpu_khz = pi.cpu_khz;
 		out->host.mem_total = (uint64_t)pi.total_pages * XC_PAGE_SIZE;
@@ -465,7 +488,10 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 		host_mark(&out->host, XG_H_PCPUS);
 		host_mark(&out->host, XG_H_CPU_KHZ);
 		host_mark(&out->host, XG_H_MEM);
-		collect_pcpus(s, out, &pi);
+		if (s->want_pcpus)
+			collect_pcpus(s, out, &pi);
+		else
+			out->pcpu_why = sample_reason(out, "not collected: no pCPU meters in batch mode");
 	} else {
 		out->pcpu_why = sample_reason(out, "xc_physinfo failed: no pCPU count");
 	}
@@ -474,6 +500,7 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 	out->host.real_ns = xg_now_real_ns();
 	if (fetch_domains(s, err))
 		return XG_COLLECT_ERROR;
+	xsc_begin(s->xs);
 	if (update_memo(s))
 		xb_net_forget(&s->net);
 

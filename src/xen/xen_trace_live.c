@@ -6,6 +6,7 @@
 #ifdef HAVE_XEN
 
 #include "xgtop/xen/xen_trace_live.h"
+#include "xgtop/xen/xen_rundir.h"
 #include "xgtop/trace/xentrace_account.h"
 
 #include <errno.h>
@@ -21,10 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#undef __STRICT_ANSI__   /* the Xen public headers need GNU C */
-#include <xenctrl.h>
-#include <xenevtchn.h>
-#include <xenforeignmemory.h>
+#include "xen_api.h"
 #include <xen/trace.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -36,7 +34,7 @@
 #define XTL_MASK TRC_SCHED_MIN    /* runstate changes + continue-running */
 /* Where a monitor that died without restoring (SIGKILL) left the settings
  * it had changed; the next start puts them back. */
-#define XTL_STATE_FILE "/run/xgtop-trace.state"
+#define XTL_STATE_FILE XG_RUN_DIR "/trace.state"
 
 enum xtl_mode { XTL_OFF, XTL_ACTIVE, XTL_UNAVAILABLE };
 
@@ -47,7 +45,7 @@ struct xtl_cpu {
 };
 
 struct xtl {
-	xc_interface *xch;
+	const struct xen_api *x;  /* NULL: rings in memory (xtl_open_mem) */
 	const struct xg_config *cfg;
 	bool notrace;
 	bool want_on;
@@ -155,7 +153,8 @@ static void state_write(struct xtl *t)
 	char buf[96];
 	int n = snprintf(buf, sizeof(buf), "%ld %#x %d %d\n", (long)getpid(), t->saved_mask,
 			 t->mask_changed, t->we_enabled);
-	int fd = open(XTL_STATE_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = rundir_make(XG_RUN_DIR) ?
+		 open(XTL_STATE_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
 	if (fd < 0)
 		return;
 	bool ok = write(fd, buf, (size_t)n) == n;
@@ -180,14 +179,14 @@ static bool state_recover(struct xtl *t)
 	int changed = 0, enabled = 0;
 	int n = fscanf(f, "%ld %x %d %d", &pid, &mask, &changed, &enabled);
 	fclose(f);
-	if (n == 4 && pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) == 0)
+	if (n == 4 && !rundir_owner_gone(pid))
 		return false;   /* its writer still runs (in another pid namespace?) */
 	bool disabled = false;
 	if (n == 4) {
 		if (changed)
-			xc_tbuf_set_evt_mask(t->xch, (uint32_t)mask);
+			t->x->xc_tbuf_set_evt_mask(t->x->xch, (uint32_t)mask);
 		if (enabled)
-			disabled = xc_tbuf_disable(t->xch) == 0;
+			disabled = t->x->xc_tbuf_disable(t->x->xch) == 0;
 	}
 	unlink(XTL_STATE_FILE);
 	return disabled;
@@ -195,14 +194,14 @@ static bool state_recover(struct xtl *t)
 
 /* ---- setup and teardown ----------------------------------------------- */
 
-static int tbuf_info(xc_interface *xch, uint32_t *mask, uint64_t *mfn, uint32_t *size)
+static int tbuf_info(const struct xen_api *x, uint32_t *mask, uint64_t *mfn, uint32_t *size)
 {
 	struct xen_sysctl sc;
 	memset(&sc, 0, sizeof(sc));
 	sc.cmd = XEN_SYSCTL_tbuf_op;
 	sc.interface_version = XEN_SYSCTL_INTERFACE_VERSION;
 	sc.u.tbuf_op.cmd = XEN_SYSCTL_TBUFOP_get_info;
-	if (xc_sysctl(xch, &sc))
+	if (x->xc_sysctl(x->xch, &sc))
 		return -1;
 	*mask = sc.u.tbuf_op.evt_mask;
 	*mfn = sc.u.tbuf_op.buffer_mfn;
@@ -214,12 +213,12 @@ static void unmap_all(struct xtl *t)
 {
 	for (size_t i = 0; i < t->ncpu; i++)
 		if (t->cpu[i].meta)
-			xenforeignmemory_unmap(t->fmem, t->cpu[i].meta, t->tbuf_pages);
+			t->x->xenforeignmemory_unmap(t->fmem, t->cpu[i].meta, t->tbuf_pages);
 	free(t->cpu);
 	t->cpu = NULL;
 	t->ncpu = 0;
 	if (t->tinfo)
-		xenforeignmemory_unmap(t->fmem, t->tinfo, t->tinfo_pages);
+		t->x->xenforeignmemory_unmap(t->fmem, t->tinfo, t->tinfo_pages);
 	t->tinfo = NULL;
 }
 
@@ -230,7 +229,7 @@ static int map_buffers(struct xtl *t, uint64_t mfn, uint32_t size, uint32_t max_
 	xen_pfn_t *pfn = xg_calloc(t->tinfo_pages, sizeof(*pfn));
 	for (size_t i = 0; i < t->tinfo_pages; i++)
 		pfn[i] = (xen_pfn_t)(mfn + i);
-	t->tinfo = xenforeignmemory_map(t->fmem, DOMID_XEN, PROT_READ, t->tinfo_pages, pfn, NULL);
+	t->tinfo = t->x->xenforeignmemory_map(t->fmem, DOMID_XEN, PROT_READ, t->tinfo_pages, pfn, NULL);
 	free(pfn);
 	if (!t->tinfo) {
 		set_unavailable(t, "cannot map the trace buffer index (t_info): %s", strerror(errno));
@@ -259,7 +258,7 @@ static int map_buffers(struct xtl *t, uint64_t mfn, uint32_t size, uint32_t max_
 			continue;
 		for (unsigned j = 0; j < t->tbuf_pages; j++)
 			pfn[j] = words[off + j];
-		void *m = xenforeignmemory_map(t->fmem, DOMID_XEN, PROT_READ | PROT_WRITE,
+		void *m = t->x->xenforeignmemory_map(t->fmem, DOMID_XEN, PROT_READ | PROT_WRITE,
 					       t->tbuf_pages, pfn, NULL);
 		if (!m) {
 			int e = errno;
@@ -318,9 +317,9 @@ static void restore(struct xtl *t)
 		return;
 	t->restored = true;
 	if (t->mask_changed)
-		xc_tbuf_set_evt_mask(t->xch, t->saved_mask);
+		t->x->xc_tbuf_set_evt_mask(t->x->xch, t->saved_mask);
 	if (t->we_enabled) {
-		xc_tbuf_disable(t->xch);
+		t->x->xc_tbuf_disable(t->x->xch);
 		/* Xen writes nothing more: leave the buffers empty, as
 		 * xentrace's last pass does, not full of our records. */
 		for (size_t i = 0; i < t->ncpu; i++) {
@@ -340,14 +339,14 @@ static void teardown(struct xtl *t)
 	reg_set(t, false);
 	if (t->xce) {
 		if (t->port >= 0)
-			xenevtchn_unbind(t->xce, (evtchn_port_t)t->port);
-		xenevtchn_close(t->xce);
+			t->x->xenevtchn_unbind(t->xce, (evtchn_port_t)t->port);
+		t->x->xenevtchn_close(t->xce);
 	}
 	t->xce = NULL;
 	t->port = -1;
 	if (t->fmem) {
 		unmap_all(t);
-		xenforeignmemory_close(t->fmem);
+		t->x->xenforeignmemory_close(t->fmem);
 	}
 	t->fmem = NULL;
 	free(t->cpu);    /* in-memory rings (xtl_open_mem) */
@@ -431,7 +430,7 @@ static void *poll_thread(void *arg)
 	struct xtl *t = arg;
 	struct pollfd pf[2] = {
 		{ .fd = t->stop_pipe[0], .events = POLLIN },
-		{ .fd = t->xce ? xenevtchn_fd(t->xce) : -1, .events = POLLIN },
+		{ .fd = t->xce ? t->x->xenevtchn_fd(t->xce) : -1, .events = POLLIN },
 	};
 	for (;;) {
 		int n = poll(pf, 2, XTL_POLL_MS);
@@ -439,9 +438,9 @@ static void *poll_thread(void *arg)
 			break;
 		if (n > 0 && (pf[1].revents & POLLIN)) {
 			/* Xen said a buffer is half full: acknowledge, then read. */
-			xenevtchn_port_or_error_t p = xenevtchn_pending(t->xce);
+			xenevtchn_port_or_error_t p = t->x->xenevtchn_pending(t->xce);
 			if (p >= 0)
-				xenevtchn_unmask(t->xce, (evtchn_port_t)p);
+				t->x->xenevtchn_unmask(t->xce, (evtchn_port_t)p);
 		}
 		pthread_mutex_lock(&t->lock);
 		poll_once(t);
@@ -455,7 +454,7 @@ static int host_tsc(struct xtl *t, uint32_t *max_cpu)
 {
 	xc_physinfo_t pi;
 	memset(&pi, 0, sizeof(pi));
-	if (xc_physinfo(t->xch, &pi)) {
+	if (t->x->xc_physinfo(t->x->xch, &pi)) {
 		set_unavailable(t, "xc_physinfo: %s", strerror(errno));
 		return -1;
 	}
@@ -471,14 +470,14 @@ static int host_tsc(struct xtl *t, uint32_t *max_cpu)
 /* The VIRQ is the lock between consumers: only one may bind it. */
 static int claim_virq(struct xtl *t)
 {
-	t->xce = xenevtchn_open(NULL, 0);
+	t->xce = t->x->xenevtchn_open(NULL, 0);
 	if (!t->xce) {
 		int e = errno;
 		set_unavailable(t, "cannot open /dev/xen/evtchn: %s%s", strerror(e),
 				e == ENOENT ? " (modprobe xen-evtchn)" : "");
 		return -1;
 	}
-	xenevtchn_port_or_error_t port = xenevtchn_bind_virq(t->xce, VIRQ_TBUF);
+	xenevtchn_port_or_error_t port = t->x->xenevtchn_bind_virq(t->xce, VIRQ_TBUF);
 	if (port < 0) {
 		int e = errno;
 		if (e == EEXIST)
@@ -497,23 +496,23 @@ static int claim_virq(struct xtl *t)
 static int enable_tracing(struct xtl *t, uint32_t mask, bool allocated)
 {
 	if (mask != XTL_MASK) {
-		if (xc_tbuf_set_evt_mask(t->xch, XTL_MASK)) {
+		if (t->x->xc_tbuf_set_evt_mask(t->x->xch, XTL_MASK)) {
 			int e = errno;
 			set_unavailable(t, "xc_tbuf_set_evt_mask: %s", perm_or(e, strerror(e)));
 			return -1;
 		}
 		t->mask_changed = true;
 	}
-	xc_cpumap_t all = xc_cpumap_alloc(t->xch);
+	xc_cpumap_t all = t->x->xc_cpumap_alloc(t->x->xch);
 	if (all) {
-		int nb = xc_get_max_cpus(t->xch);
+		int nb = t->x->xc_get_max_cpus(t->x->xch);
 		for (int b = 0; b < nb; b++)
 			all[b / 8] |= (uint8_t)(1u << (b % 8));
-		xc_tbuf_set_cpu_mask(t->xch, all);
+		t->x->xc_tbuf_set_cpu_mask(t->x->xch, all);
 		free(all);
 	}
 	unsigned long tmfn = 0, tsize = 0;
-	if (!xc_tbuf_enable(t->xch, XTL_PAGES, &tmfn, &tsize))
+	if (!t->x->xc_tbuf_enable(t->x->xch, XTL_PAGES, &tmfn, &tsize))
 		return 0;
 	int e = errno;
 	if (e == EPERM || e == EACCES)
@@ -533,13 +532,13 @@ static int take_buffers(struct xtl *t, uint32_t max_cpu)
 	bool recovered = state_recover(t);
 	uint32_t mask = 0, size = 0;
 	uint64_t mfn = 0;
-	if (tbuf_info(t->xch, &mask, &mfn, &size)) {
+	if (tbuf_info(t->x, &mask, &mfn, &size)) {
 		int e = errno;
 		set_unavailable(t, "reading the trace buffer settings: %s", perm_or(e, strerror(e)));
 		return -1;
 	}
 	t->saved_mask = mask;
-	t->fmem = xenforeignmemory_open(NULL, 0);
+	t->fmem = t->x->xenforeignmemory_open(NULL, 0);
 	if (!t->fmem) {
 		set_unavailable(t, "cannot open foreign memory mapping: %s", strerror(errno));
 		return -1;
@@ -560,7 +559,7 @@ static int take_buffers(struct xtl *t, uint32_t max_cpu)
 	if (mfn)
 		return 0;
 	/* xc_tbuf_enable returns 0 even when get_info failed: ask again. */
-	if (tbuf_info(t->xch, &mask, &mfn, &size) || !mfn) {
+	if (tbuf_info(t->x, &mask, &mfn, &size) || !mfn) {
 		set_unavailable(t, "trace buffers not available after enabling them");
 		return -1;
 	}
@@ -623,10 +622,10 @@ static void start_session(struct xtl *t)
 	t->why[0] = 0;
 }
 
-struct xtl *xtl_open(struct xc_interface_core *xch, const struct xg_config *cfg)
+struct xtl *xtl_open(const struct xen_api *x, const struct xg_config *cfg)
 {
 	struct xtl *t = xg_calloc(1, sizeof(*t));
-	t->xch = xch;
+	t->x = x;
 	t->cfg = cfg;
 	t->port = -1;
 	t->stop_pipe[0] = t->stop_pipe[1] = -1;
@@ -724,7 +723,7 @@ void xtl_stats(struct xtl *t, struct xtl_stats *st)
 static void seed_vcpu(struct xtl *t, struct xt_vcpu_acct *v, uint32_t dom_state)
 {
 	xc_vcpuinfo_t vi;
-	if (!t->xch || xc_vcpu_getinfo(t->xch, v->dom, v->vcpu, &vi))
+	if (!t->x || t->x->xc_vcpu_getinfo(t->x->xch, v->dom, v->vcpu, &vi))
 		return;
 	bool stopped = dom_state & (XG_ST_PAUSED | XG_ST_SHUTDOWN | XG_ST_CRASHED | XG_ST_DYING);
 	enum xt_state s = !vi.online ? XT_OFFLINE : vi.running ? XT_RUNNING
@@ -782,8 +781,8 @@ void xtl_fill(struct xtl *t, struct xg_sample *out)
 	 * taken and gives up: put ours back (what we restore stays the same). */
 	uint32_t mask = 0, size = 0;
 	uint64_t mfn = 0;
-	if (t->xch && !tbuf_info(t->xch, &mask, &mfn, &size) && mask != XTL_MASK &&
-	    !xc_tbuf_set_evt_mask(t->xch, XTL_MASK))
+	if (t->x && !tbuf_info(t->x, &mask, &mfn, &size) && mask != XTL_MASK &&
+	    !t->x->xc_tbuf_set_evt_mask(t->x->xch, XTL_MASK))
 		t->mask_changed = true;
 	pthread_mutex_lock(&t->lock);
 	poll_once(t);

@@ -113,6 +113,11 @@ awk -F, '$2 == "busy-03" && $5 == "cpu_pct" { exit !($6 == 14 && $3 == "2026-01-
 	"$tmp/rel.csv" || fail "range: want 14 intervals from 00:00:10 to 00:00:24: $(grep 'busy-03.*cpu_pct' "$tmp/rel.csv")"
 TZ=UTC ./xgtop report --replay "$tmp/steady.xgr" --from +1h30m 2>"$tmp/err" && fail "an empty range is not an error"
 grep -q "no interval of" "$tmp/err" || fail "empty range message: $(cat "$tmp/err")"
+# 18 parts of 1e9 s each fit, their sum in ns does not: it used to wrap
+# round to a time inside the recording (found by tests/fuzz/fuzz_args).
+huge=+$(printf '1e9s%.0s' $(seq 18))
+./xgtop report --replay "$tmp/steady.xgr" --from "$huge" >"$tmp/out" 2>"$tmp/err" && fail "--from $huge gave a report"
+grep -q "bad TIME" "$tmp/err" || fail "--from $huge: $(cat "$tmp/err")"
 
 # --- text and JSON ----------------------------------------------------------
 TZ=UTC ./xgtop report --replay "$tmp/steady.xgr" >"$tmp/out.txt" || fail "text"

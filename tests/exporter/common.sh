@@ -3,6 +3,7 @@
 # test a scratch directory, starts xgtop exporters on free loopback ports
 # and stops whatever the test started.
 cd "$(dirname "$0")/../.." || exit 2
+. tests/listen-port.sh
 [ -x ./xgtop ] || { echo "FAIL: ./xgtop is not built (make)"; exit 1; }
 [ -x build/tools/xgtop-gen ] || { echo "FAIL: build/tools/xgtop-gen is not built (make tools)"; exit 1; }
 command -v curl >/dev/null || { echo "SKIP: curl is needed to scrape the exporter"; exit 77; }
@@ -27,13 +28,7 @@ start_exporter() {
 	./xgtop --daemon --export 127.0.0.1:0 "$@" 2>"$tmp/$name.log" &
 	xpid=$!
 	pids+=("$xpid")
-	port=
-	for _ in $(seq 100); do
-		port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\)/metrics|\1|p' "$tmp/$name.log")
-		[ -n "$port" ] && return 0
-		kill -0 "$xpid" 2>/dev/null || break
-		sleep 0.05
-	done
+	port=$(listen_port "$tmp/$name.log" "$xpid") && return 0
 	cat "$tmp/$name.log"
 	fail "xgtop $* did not start listening"
 }

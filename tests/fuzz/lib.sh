@@ -1,37 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# What the libFuzzer runners share; sourced from the repository root. Sets
-# SECS (FUZZ_SECONDS, default 60) and OUT, and exits 77 without clang.
-SECS=${FUZZ_SECONDS:-60}
+# What tests/fuzz/run.sh needs to run one libFuzzer harness; sourced from
+# the top of the tree. The harnesses are built by `make FUZZ=1 fuzz-bins`
+# (clang, -fsanitize=fuzzer,address,undefined) into build/fuzz.
+OUT=build/fuzz
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 CLANG=${CLANG:-clang}
 command -v "$CLANG" >/dev/null || { echo "SKIP: clang not installed (Debian: clang, libclang-rt-14-dev)"; exit 77; }
-OUT=build/fuzz
-mkdir -p "$OUT"
 
-# fuzz_build NAME HARNESS.c "SOURCES" [CLANG ARGS...]: builds $OUT/NAME with
-# -fsanitize=fuzzer,address,undefined; exits 77 when clang has no libFuzzer
-# runtime, 1 (showing the log) on any other build failure.
-fuzz_build() {
-	local name=$1 harness=$2 srcs=$3
-	shift 3
-	# shellcheck disable=SC2086 # srcs is a list of file names
-	if ! "$CLANG" -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined "$harness" $srcs "$@" -o "$OUT/$name" 2>"$OUT/build-$name.log"; then
-		if grep -q -i 'libclang_rt.fuzzer\|cannot find.*fuzzer' "$OUT/build-$name.log"; then
-			echo "SKIP: clang has no libFuzzer runtime (Debian: libclang-rt-14-dev)"; exit 77
-		fi
-		cat "$OUT/build-$name.log"; exit 1
+# fuzz_replay NAME: runs every input of tests/fuzz/regress/NAME once (each
+# once made the harness fail); 1 when one still does.
+fuzz_replay() {
+	local name=$1 dir=tests/fuzz/regress/$1
+	[ -d "$dir" ] && [ -n "$(ls -A "$dir")" ] || return 0
+	if ! "$OUT/$name" -runs=1 "$dir"/* >"$OUT/$name-regress.log" 2>&1; then
+		echo "FAIL: $name: an input of $dir fails again"; tail -n 30 "$OUT/$name-regress.log"
+		return 1
 	fi
+	echo "$name: $(ls "$dir" | wc -l) regression inputs pass"
 }
 
-# fuzz_run NAME WHAT CORPUS SEEDS: runs $OUT/NAME for SECS seconds; exits 1
-# on a finding (artifacts $OUT/NAME-crash-* etc.).
+# fuzz_run NAME SECONDS: fuzzes NAME from its seeds and the corpus kept in
+# $OUT/corpus/NAME; prints "NAME SECONDS EXECS CORPUS" on success, 1 on a
+# finding (the input is kept as $OUT/NAME-crash-* and the like).
 fuzz_run() {
-	local name=$1 what=$2 corpus=$3 seeds=$4 rc
-	mkdir -p "$corpus" "$seeds"
-	echo "fuzzing $what for ${SECS}s"
-	"$OUT/$name" -max_total_time="$SECS" -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
-		-artifact_prefix="$OUT/$name-" -print_final_stats=1 "$corpus" "$seeds" 2>"$OUT/$name.log"
+	local name=$1 secs=$2 seeds=$OUT/seeds/$1 corpus=$OUT/corpus/$1 rc
+	rm -rf "$seeds"
+	mkdir -p "$seeds" "$corpus"
+	"seed_${name#fuzz_}" "$seeds" || { echo "FAIL: $name: could not write its seeds"; return 1; }
+	"$OUT/$name" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix="$OUT/$name-" -print_final_stats=1 "$corpus" "$seeds" >"$OUT/$name.log" 2>&1
 	rc=$?
-	tail -n 12 "$OUT/$name.log"
-	[ $rc -eq 0 ] || { echo "fuzzer finding: see $OUT/$name.log and $OUT/$name-crash-*"; exit 1; }
+	if [ $rc -ne 0 ]; then
+		echo "FAIL: $name: fuzzer finding (exit $rc), see $OUT/$name.log:"
+		grep -m 1 -A 25 'ERROR\|==ERROR\|runtime error\|deadly signal' "$OUT/$name.log"
+		ls "$OUT/$name"-* 2>/dev/null | grep -v '\.log$'
+		return 1
+	fi
+	printf '%-10s %5ss %12s execs %6s corpus\n' "$name" "$secs" \
+		"$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/$name.log")" "$(ls "$corpus" | wc -l)"
 }

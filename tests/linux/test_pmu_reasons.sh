@@ -43,6 +43,11 @@ has why.cycles "EMFILE"
 #    cgroup (CPU-wide counters) needs <= 0, unless privileged.
 [ "$(id -u)" = 0 ] || { echo "not root: cannot run as another user or set perf_event_paranoid"; exit 77; }
 command -v setpriv >/dev/null || { echo "setpriv missing (util-linux)"; exit 77; }
+nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+"${nobody[@]}" test -x "$PROBE" && "${nobody[@]}" test -x "$WORK" || {
+	echo "user nobody cannot run $PWD/$PROBE (the checkout is closed to other users, e.g. mode 0700)"
+	exit 77
+}
 par=/proc/sys/kernel/perf_event_paranoid
 old=$(cat $par)
 root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
@@ -50,7 +55,6 @@ cg=${root:+$root/xgtop-pmu-test-$$}
 restore() { echo "$old" >$par; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; }
 trap restore EXIT
 echo 2 >$par || { echo "cannot set $par"; exit 77; }
-nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 out=$("${nobody[@]}" $PROBE --events $SW -- $WORK pages 10) || fail "probe as nobody failed"
 has why.ref "permission denied (EACCES, kernel.perf_event_paranoid=2)"
 has why.ref "set kernel.perf_event_paranoid=1"

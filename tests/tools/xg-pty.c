@@ -2,10 +2,20 @@
 /* Runs a full-screen program on a pseudo-terminal and types keys at given
  * times, for lab checks of interactive exits (busybox has no `script`).
  *   xg-pty KEYS CMD [ARG...]     KEYS = "4:w,10:q" (seconds:key, ...)
+ * A key written ^X is that control character (^C: the terminal sends
+ * SIGINT); !TERM, !HUP or !INT sends that signal to the program instead of
+ * typing; a time written u means "when xg-pty gets SIGUSR1" (each SIGUSR1
+ * releases the next such key), for a script that waits for a state first.
  * The screen output is discarded except the last 4 KiB, written to stderr
- * when the program fails. Exits with the program's status (124 when it
- * has not exited 20 s after the last key). */
+ * when the program fails. After the program exits, one line on stderr
+ * says whether it left the terminal as it found it:
+ *   xg-pty: after exit: canonical=yes echo=yes screen-restored=yes
+ * (line mode and echo back on, and the alternate screen left). Exits with
+ * the program's status (124 when it has not exited 20 s after the last
+ * key). */
 #include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
@@ -13,10 +23,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
-struct key { double at; char c; };
+struct key { double at; char c; int sig; bool on_usr1; };
+
+static int sig_named(const char *name)
+{
+	return !strcmp(name, "TERM") ? SIGTERM : !strcmp(name, "HUP") ? SIGHUP
+	       : !strcmp(name, "INT") ? SIGINT : 0;
+}
+
+static volatile sig_atomic_t usr1;
+static void on_usr1(int sig) { (void)sig; usr1++; }
+
+/* Whether the terminal is back in line mode with echo, as a new pty is
+ * (read through the slave side: that is the terminal the program set). */
+static void report_tty(int master, const char *tail, size_t ntail)
+{
+	struct termios tio;
+	const char *name = ptsname(master);
+	int sfd = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+	bool got = sfd >= 0 && tcgetattr(sfd, &tio) == 0;
+	if (sfd >= 0)
+		close(sfd);
+	bool left = memmem(tail, ntail, "\033[?1049l", 8) != NULL;
+	fprintf(stderr, "xg-pty: after exit: canonical=%s echo=%s screen-restored=%s\n",
+		!got ? "unknown" : tio.c_lflag & ICANON ? "yes" : "no",
+		!got ? "unknown" : tio.c_lflag & ECHO ? "yes" : "no", left ? "yes" : "no");
+}
 
 static double now_s(void)
 {
@@ -39,8 +75,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "xg-pty: bad key '%s'\n", tok);
 			return 2;
 		}
-		keys[nk].at = atof(tok);
-		keys[nk++].c = colon[1];
+		keys[nk].on_usr1 = tok[0] == 'u';
+		keys[nk].at = keys[nk].on_usr1 ? 0 : atof(tok);
+		keys[nk].sig = colon[1] == '!' ? sig_named(colon + 2) : 0;
+		if (colon[1] == '!' && !keys[nk].sig) {
+			fprintf(stderr, "xg-pty: bad signal '%s'\n", colon + 2);
+			return 2;
+		}
+		keys[nk++].c = colon[1] == '^' && colon[2] ? (char)(colon[2] & 0x1f) : colon[1];
 	}
 	struct winsize ws = { .ws_row = 40, .ws_col = 160 };
 	int fd;
@@ -56,24 +98,38 @@ int main(int argc, char **argv)
 		perror("xg-pty: exec");
 		_exit(127);
 	}
+	signal(SIGUSR1, on_usr1);
 	char tail[4096];
 	size_t ntail = 0;
-	double t0 = now_s(), end = t0 + (nk ? keys[nk - 1].at : 0) + 20;
+	double t0 = now_s(), end = t0 + 20;
+	for (size_t i = 0; i < nk; i++)
+		if (!keys[i].on_usr1 && t0 + keys[i].at + 20 > end)
+			end = t0 + keys[i].at + 20;
 	size_t next = 0;
+	sig_atomic_t used = 0;
 	int status = 0;
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
 			break;
 		double t = now_s();
+		/* A u key not signalled yet: the 20 s start when it is typed,
+		 * and the signal may take 100 s to come. */
+		bool pending = next < nk && keys[next].on_usr1;
+		if (pending && usr1 == used && end < t + 20)
+			end = t + 20 < t0 + 120 ? t + 20 : t0 + 120;
 		if (t > end) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			fprintf(stderr, "xg-pty: still running 20 s after the last key\n");
+			fprintf(stderr, "xg-pty: still running 20 s after the last key%s\n",
+				pending && usr1 == used ? " (no SIGUSR1 came)" : "");
 			return 124;
 		}
-		if (next < nk && t - t0 >= keys[next].at) {
-			if (write(fd, &keys[next].c, 1) != 1)
+		if (pending ? usr1 > used : next < nk && t - t0 >= keys[next].at) {
+			used += pending;
+			if (keys[next].sig)
+				kill(pid, keys[next].sig);
+			else if (write(fd, &keys[next].c, 1) != 1)
 				perror("xg-pty: write");
 			next++;
 		}
@@ -101,6 +157,7 @@ int main(int argc, char **argv)
 		}
 	}
 	int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	report_tty(fd, tail, ntail);
 	if (rc)
 		fwrite(tail, 1, ntail, stderr);
 	return rc;

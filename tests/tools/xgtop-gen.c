@@ -66,6 +66,7 @@ struct opts {
 	unsigned long pcpus;         /* per-pCPU times (0 = none) */
 	unsigned long hosts;         /* a pool of this many hosts (0 = one host, no pool) */
 	bool vms;                    /* KVM VMs: the VM fields and the host's VM flag */
+	unsigned long churn;         /* vm-NNN domains destroyed (and back) per sample */
 };
 
 #define SOCK_MAX 8
@@ -128,6 +129,23 @@ static void role_of(const struct opts *o, unsigned long i, unsigned long k, stru
 	                       1e5, 0.2, 5e7, 1.0, 1, 1e6, false, false);
 }
 
+/* --churn N: the vm-NNN domains go in turn, N a sample, each domain once
+ * every this many samples. */
+static unsigned long churn_cycle(const struct opts *o)
+{
+	unsigned long vms = o->domains > 12 ? o->domains - 12 : 0;
+	return o->churn && vms ? (vms + o->churn - 1) / o->churn : 0;
+}
+
+/* With --churn, where domain i >= 12 is in its cycle at sample k: 0 =
+ * destroyed (absent), 1 = created again (same id, next gen, new name,
+ * counters from 0), half the cycle later = its network counters reset. */
+static unsigned long churn_phase(const struct opts *o, unsigned long i, unsigned long k)
+{
+	unsigned long c = churn_cycle(o);
+	return c && i >= 12 && k ? (k + c - (i - 12) % c) % c : ~0ul;
+}
+
 static bool present(const struct opts *o, unsigned long i, unsigned long k)
 {
 	unsigned long t = o->samples ? o->samples : 30;
@@ -135,7 +153,25 @@ static bool present(const struct opts *o, unsigned long i, unsigned long k)
 		return k >= t / 3;
 	if (i == 9)
 		return k < 2 * t / 3;
-	return true;
+	return churn_phase(o, i, k) != 0;
+}
+
+/* Before domain i's step at sample k: a new incarnation starts from 0
+ * (reuse-10 at T/2, a churned domain back), a churned one's network
+ * counters go back to 0 half a cycle later. */
+static void restart(const struct opts *o, unsigned long i, unsigned long k, struct dstate *st)
+{
+	unsigned long t = o->samples ? o->samples : 30, ph = churn_phase(o, i, k);
+	if ((i == 10 && k == t / 2 && k > 0) || ph == 1) {
+		uint32_t g = st->gen + 1;
+		memset(st, 0, sizeof(*st));
+		st->gen = g;
+	} else if (ph != ~0ul && ph == churn_cycle(o) / 2 + 1) {
+		static const enum xg_field net[] = { XG_F_NET_RX_BYTES, XG_F_NET_TX_BYTES, XG_F_NET_RX_PKTS,
+			XG_F_NET_TX_PKTS, XG_F_NET_RX_DROP };
+		for (size_t q = 0; q < XG_ARRAY_LEN(net); q++)
+			st->v[net[q]] = 0;
+	}
 }
 
 static uint64_t inc(const struct opts *o, uint32_t id, uint32_t gen, unsigned what, unsigned long k,
@@ -257,6 +293,8 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 	handle_of(o, d->id, d->gen, d->handle);
 	if (r->name)
 		snprintf(d->name, sizeof(d->name), "%s", r->name);
+	else if (d->gen)
+		snprintf(d->name, sizeof(d->name), "vm-%03lu.%u", i, d->gen);
 	else
 		snprintf(d->name, sizeof(d->name), "vm-%03lu", i);
 	d->state = r->cpu >= 50 || i == 0 ? XG_ST_RUNNING : XG_ST_BLOCKED;
@@ -413,11 +451,7 @@ static int generate(const struct opts *o, const char *out)
 				st[i].alive = false;
 				continue;
 			}
-			if (i == 10 && k == t / 2 && k > 0) {
-				uint32_t g = st[i].gen + 1;
-				memset(&st[i], 0, sizeof(st[i]));
-				st[i].gen = g;
-			}
+			restart(o, i, k, &st[i]);
 			if (st[i].alive)
 				step_dom(o, i, k, &r, &st[i], ival);
 			st[i].alive = true;
@@ -612,7 +646,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
 	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms]\n"
-	           "                 [--slow MS]\n"
+	           "                 [--slow MS] [--churn N]\n"
 	           "                 [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE | --dump-hosts FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
@@ -658,6 +692,8 @@ int main(int argc, char **argv)
 			o.pcpus = (unsigned long)u;
 		} else if (!strcmp(a, "--hosts") && v && xg_parse_u64(v, &u) && u >= 1 && u <= 64) {
 			o.hosts = (unsigned long)u;
+		} else if (!strcmp(a, "--churn") && v && xg_parse_u64(v, &u)) {
+			o.churn = (unsigned long)u;
 		} else if (!strcmp(a, "--slow") && v && xg_parse_u64(v, &u)) {
 			o.slow_ms = (long)u;
 		} else if (!strcmp(a, "--steady")) {

@@ -2,13 +2,8 @@
 # Shared by tests/trace/test_*.sh: locates the repository, the xgtop trace
 # entry point and the shared data folder (../shared beside the clone).
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-SHARED_DATA=${XGTOP_SHARED_DATA:-$(cd "$ROOT/.." && pwd)/shared/data}
-if [ ! -d "$SHARED_DATA" ]; then
-	# A git worktree lives elsewhere: try beside the main checkout.
-	common=$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
-	[ -n "$common" ] && [ -d "$(dirname "$common")/../shared/data" ] &&
-		SHARED_DATA=$(cd "$(dirname "$common")/../shared/data" && pwd)
-fi
+. "$ROOT/tests/shared-data.sh"
+SHARED_DATA=${SHARED_DATA:-$ROOT/../shared/data}   # for the SKIP lines' "absent" path
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

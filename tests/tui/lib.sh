@@ -69,12 +69,21 @@ wait_match() {
 
 keys() { tm send-keys -t t "$@"; }
 
+# What make SANITIZE=1 check and make test-valgrind set for xgtop, passed
+# into the pane's otherwise empty environment.
+san_env() {
+	local v
+	for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
+		[ -n "${!v}" ] && printf "%s='%s' " "$v" "${!v}"
+	done
+}
+
 # A shell in a fixed-size pane, with a prompt we can recognise. A plain
 # POSIX sh, not bash: bash repairs the tty modes of a job that died, which
 # would hide a monitor that failed to restore them.
 start_shell() {
 	tm new-session -d -s t -x "$W" -y "$H" \
-		"env -i PATH=$PATH HOME=$TMP TERM=xterm-256color LANG=C.UTF-8 \
+		"env -i PATH=$PATH HOME=$TMP TERM=xterm-256color LANG=C.UTF-8 $(san_env)\
 		 TZ=UTC PS1='tui-test\$ ' sh -i"
 	tm set-option -t t status off >/dev/null
 	wait_for 'tui-test$'

@@ -77,6 +77,22 @@ static void schedstat(void **state)
 	assert_false(lx_parse_schedstat("99999999999999999999999 1 1", &run, &wait));  /* overflow */
 }
 
+/* statm's resident pages; cgroup.stat's count of cgroups below */
+static void statm_and_descendants(void **state)
+{
+	(void)state;
+	uint64_t v;
+	assert_true(lx_parse_statm("2203 453 391 218 0 110 0\n", &v));
+	assert_int_equal(v, 453);
+	assert_true(lx_parse_statm("0 0 0 0 0 0 0\n", &v));   /* a kernel thread */
+	assert_int_equal(v, 0);
+	assert_false(lx_parse_statm("2203\n", &v));
+	assert_false(lx_parse_statm("", &v));
+	assert_true(lx_parse_cg_descendants("nr_descendants 41\nnr_dying_descendants 3\n", &v));
+	assert_int_equal(v, 41);
+	assert_false(lx_parse_cg_descendants("nr_dying_descendants 3\n", &v));
+}
+
 static void cpu_stat(void **state)
 {
 	(void)state;
@@ -143,6 +159,23 @@ static void net_dev(void **state)
 	assert_int_equal(n.tx_drop, 5);
 	assert_false(lx_parse_net_dev("only one line\n", &n));
 	assert_false(lx_parse_net_dev("h1\nh2\n eth0: 1 2 3\n", &n));   /* cut short */
+	/* Into a domain: each figure to its own field (a container's own
+	 * namespace counts from its side, as the guest's view). */
+	assert_true(lx_parse_net_dev(t, &n));
+	struct xg_sample s;
+	sample_init(&s);
+	struct xg_dom *d = sample_add_dom(&s, 1);
+	lx_fill_net(&s, d, &n, NULL);
+	static const struct { enum xg_field f; uint64_t v; } want[] = {
+		{ XG_F_NETS, 2 }, { XG_F_NET_RX_BYTES, 145418 }, { XG_F_NET_TX_BYTES, 5848 },
+		{ XG_F_NET_RX_PKTS, 108 }, { XG_F_NET_TX_PKTS, 16 }, { XG_F_NET_RX_ERRS, 1 },
+		{ XG_F_NET_TX_ERRS, 3 }, { XG_F_NET_RX_DROP, 2 }, { XG_F_NET_TX_DROP, 5 },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_true(dom_has(d, want[i].f));
+		assert_int_equal(d->v[want[i].f], want[i].v);
+	}
+	sample_free(&s);
 }
 
 static void meminfo(void **state)
@@ -261,6 +294,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stat_plain),     cmocka_unit_test(stat_hostile_comm),
 		cmocka_unit_test(stat_broken),    cmocka_unit_test(schedstat),
+		cmocka_unit_test(statm_and_descendants),
 		cmocka_unit_test(cpu_stat),       cmocka_unit_test(io_stat),
 		cmocka_unit_test(proc_io),        cmocka_unit_test(meminfo),
 		cmocka_unit_test(net_dev),

@@ -121,7 +121,8 @@ static void sched_split_and_cache(void **state)
 	struct xg_table t = { 0 };
 	pair_init(&a, &b, 0, NS);
 	struct xg_dom *x = dom(&a, 5, "x", 0), *y = dom(&b, 5, "x", NS / 2);
-	uint64_t s0[4] = { 10, 10, 10, 10 }, s1[4] = { 10 + 600, 10 + 200, 10 + 200, 10 };
+	/* Every state a different share, so two states swapped show. */
+	uint64_t s0[4] = { 10, 10, 10, 10 }, s1[4] = { 10 + 600, 10 + 250, 10 + 150, 10 };
 	for (int i = 0; i < 4; i++) {
 		dom_set(x, XG_F_RUN_NS + i, s0[i]);
 		dom_set(y, XG_F_RUN_NS + i, s1[i]);
@@ -140,8 +141,8 @@ static void sched_split_and_cache(void **state)
 	metrics_compute(&a, &b, false, &t);
 	const struct xg_row *r = &t.rows[0];
 	assert_float_equal(r->v[XG_COL_RUN], 60.0, 1e-9);
-	assert_float_equal(r->v[XG_COL_WAIT], 20.0, 1e-9);
-	assert_float_equal(r->v[XG_COL_BLK], 20.0, 1e-9);
+	assert_float_equal(r->v[XG_COL_WAIT], 25.0, 1e-9);
+	assert_float_equal(r->v[XG_COL_BLK], 15.0, 1e-9);
 	assert_float_equal(r->v[XG_COL_OFF], 0.0, 1e-9);
 	assert_float_equal(r->v[XG_COL_HIT], 75.0, 1e-9);
 	assert_float_equal(r->v[XG_COL_LLC_MISS], 100.0, 1e-9);
@@ -156,6 +157,30 @@ static void sched_split_and_cache(void **state)
 	metrics_compute(&a, &b, false, &t);
 	assert_false(valid(&t.rows[0], XG_COL_HIT));
 	assert_int_equal(t.rows[0].why[XG_COL_HIT], XG_WHY_NOREFS);
+	pair_free(&a, &b, &t);
+}
+
+/* Each direction of the network and the disk from its own counter: every
+ * figure differs, so any two swapped show. */
+static void io_directions_apart(void **state)
+{
+	(void)state;
+	struct xg_sample a, b;
+	struct xg_table t = { 0 };
+	pair_init(&a, &b, 0, 2 * NS);
+	struct xg_dom *x = dom(&a, 3, "io", 0), *y = dom(&b, 3, "io", 0);
+	static const struct { enum xg_field f; enum xg_col c; uint64_t d; } io[] = {
+		{ XG_F_NET_RX_BYTES, XG_COL_NET_RX, 8000 }, { XG_F_NET_TX_BYTES, XG_COL_NET_TX, 2000 },
+		{ XG_F_NET_RX_PKTS, XG_COL_NET_RXP, 60 }, { XG_F_NET_TX_PKTS, XG_COL_NET_TXP, 20 },
+		{ XG_F_DISK_RD_BYTES, XG_COL_DISK_RDB, 40960 }, { XG_F_DISK_WR_BYTES, XG_COL_DISK_WRB, 16384 },
+	};
+	for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++) {
+		dom_set(x, io[i].f, 1000);
+		dom_set(y, io[i].f, 1000 + io[i].d);
+	}
+	metrics_compute(&a, &b, false, &t);
+	for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+		assert_float_equal(t.rows[0].v[io[i].c], io[i].d / 2.0, 1e-9);
 	pair_free(&a, &b, &t);
 }
 
@@ -624,6 +649,7 @@ int main(void)
 		cmocka_unit_test(cpu_pct_and_first_sample),
 		cmocka_unit_test(baseline_resets),
 		cmocka_unit_test(sched_split_and_cache),
+		cmocka_unit_test(io_directions_apart),
 		cmocka_unit_test(sched_without_offline),
 		cmocka_unit_test(host_wait_share),
 		cmocka_unit_test(pcpu_busy_share),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xgtop/outputs/explain.h"
 #include "xgtop/outputs/json.h"
 #include "xgtop/outputs/output.h"
 #include "../../src/outputs/output_util.h"
@@ -741,6 +742,26 @@ static void text_dash_and_report(void **state)
 	fx_free(x);
 }
 
+/* --explain prints host strings and reasons that a recording or another
+ * host may carry: escaped like names, never a raw control byte. */
+static void explain_escapes(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new(false);
+	snprintf(x->s.host.hypervisor, sizeof(x->s.host.hypervisor), "Xen\x1b]0;t\x07");
+	x->t.rows[1].why[XG_COL_CPU_PCT] = sample_reason(&x->s, "gone\x1b[2J");
+	struct out o;
+	out_open(&o);
+	explain_write(o.f, &x->t, &x->v);
+	char *out = out_close(&o);
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strchr(out, '\x07'));
+	assert_non_null(strstr(out, "(Xen\\x1b]0;t\\x07)"));
+	assert_non_null(strstr(out, "1 domain: gone\\x1b[2J\n"));
+	free(out);
+	fx_free(x);
+}
+
 static void report_when_all_measured(void **state)
 {
 	(void)state;
@@ -864,6 +885,7 @@ int main(void)
 		cmocka_unit_test(chooser_text_not_csv),
 		cmocka_unit_test(text_block_aligned),
 		cmocka_unit_test(text_dash_and_report),
+		cmocka_unit_test(explain_escapes),
 		cmocka_unit_test(report_when_all_measured),
 		cmocka_unit_test(write_error_is_reported),
 		cmocka_unit_test(doc_lists_every_key),

@@ -131,6 +131,34 @@ static void default_path(void **state)
 	assert_false(settings_default_path(b, sizeof(b)));
 }
 
+/* Under sudo, HOME may still be a user's: root leaves a settings file
+ * alone when a directory on its way (or the file) is someone else's. */
+static void foreign_owner(void **state)
+{
+	(void)state;
+	assert_int_equal(settings_foreign_owner("/etc/passwd", 0), -1);
+	char d[64], f[96];
+	snprintf(d, sizeof(d), "/tmp/xgtop-test-owner-XXXXXX");
+	assert_non_null(mkdtemp(d));
+	snprintf(f, sizeof(f), "%s/xgtop/xgtoprc", d);
+	/* Ours (or root's) all the way, existing or not. */
+	assert_int_equal(settings_foreign_owner(f, getuid()), -1);
+	if (getuid() == 0) {
+		assert_int_equal(chown(d, 65534, 65534), 0);
+		assert_int_equal(settings_foreign_owner(f, 0), 65534);
+		/* A symlink of another user's on the way counts, not its target. */
+		char l[96];
+		snprintf(l, sizeof(l), "%s/link", d);
+		assert_int_equal(chown(d, 0, 0), 0);
+		assert_int_equal(symlink("/etc", l), 0);
+		assert_int_equal(lchown(l, 65534, 65534), 0);
+		snprintf(f, sizeof(f), "%s/link/xgtoprc", d);
+		assert_int_equal(settings_foreign_owner(f, 0), 65534);
+		unlink(l);
+	}
+	rmdir(d);
+}
+
 static void load_apply(struct xg_settings *st, struct xg_view *v, const struct xg_config *cfg,
 		       const char *path)
 {
@@ -276,6 +304,7 @@ int main(void)
 		cmocka_unit_test(parse_lines),
 		cmocka_unit_test(parse_broken),
 		cmocka_unit_test(default_path),
+		cmocka_unit_test(foreign_owner),
 		cmocka_unit_test_setup(apply_beneath_command_line, setup_one),
 		cmocka_unit_test_setup(warnings_and_broken, setup_one),
 		cmocka_unit_test_setup(save_what_changed, setup_one),

@@ -102,6 +102,27 @@ static void ties_keep_id_order(void **state)
 	view_free(&v);
 }
 
+/* Text columns sort with a comparator: ties still go in table (id) order,
+ * in both directions (--sort state lists every running domain by id). */
+static void text_ties_keep_id_order(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	char buf[256];
+	snprintf(rows[2].state, sizeof(rows[2].state), "--b---");
+	snprintf(rows[3].state, sizeof(rows[3].state), "--b---");
+	view_init(&v, &cfg);
+	view_sort_by(&v, XG_COL_STATE);
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "alpha Beta web-01 web-02 gamma delta ");
+	v.reverse = !v.reverse;
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma delta alpha Beta web-01 web-02 ");
+	view_free(&v);
+}
+
 /* Values the sort's first pass cannot tell apart (the same top 32 bits of
  * their keys) still come out in order, ties in table order. */
 static void close_values_in_order(void **state)
@@ -478,6 +499,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(sort_numeric_unmeasured_last, setup),
 		cmocka_unit_test_setup(ties_keep_id_order, setup),
+		cmocka_unit_test_setup(text_ties_keep_id_order, setup),
 		cmocka_unit_test_setup(close_values_in_order, setup),
 		cmocka_unit_test_setup(order_kept_while_sorted, setup),
 		cmocka_unit_test_setup(filter_and_vmfile, setup),

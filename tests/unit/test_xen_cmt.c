@@ -10,11 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "xgtop/xen/xen_cmt.h"
+#include "tmpdir.h"
 
 #define NDOM 8
 #define S 1000000000ull
@@ -436,6 +439,163 @@ static void detached_at_exit(void **state)
 	munmap(f, sizeof(*f));
 }
 
+/* ---- after SIGKILL: the next start cleans up ---- */
+
+static struct fake *shared_fake(unsigned ndom)
+{
+	struct fake *f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			      -1, 0);
+	assert_true(f != MAP_FAILED);
+	fake_init(f, ndom);
+	return f;
+}
+
+static char *slurp(const char *path)
+{
+	static char b[1024];
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return NULL;
+	size_t n = fread(b, 1, sizeof(b) - 1, fp);
+	fclose(fp);
+	b[n] = 0;
+	return b;
+}
+
+/* A module on f keeping its state file in sdir; s lists f's domains. */
+static struct xg_cmt *open_kept(struct fake *f, bool attach, struct xg_sample *s, const char *sdir)
+{
+	struct xg_cmt *c = open_on(f, attach, s);
+	cmt_keep_state(c, sdir);
+	return c;
+}
+
+/* The state file of the run with that pid, in the test's directory. */
+static const char *state_file(long pid)
+{
+	static char b[64];
+	snprintf(b, sizeof(b), "run/cmt.%ld.state", pid);
+	return tmp(b);
+}
+
+static void cleanup(struct fake *f, struct xg_sample *s)
+{
+	sample_free(s);
+	munmap(f, sizeof(*f));
+	tmpdir_remove();
+}
+
+/* A run with --cmt-attach killed after attaching: its state file. */
+static pid_t killed_run(struct fake *f, const char *sdir)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct xg_sample s;
+		cmt_collect(open_kept(f, true, &s, sdir), &s, 0);
+		raise(SIGKILL);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	return pid;
+}
+
+static void cleaned_after_kill(void **state)
+{
+	(void)state;
+	struct fake *f = shared_fake(3);
+	assert_int_equal(tmpdir_make("cmt-kill"), 0);
+	const char *sdir = tmp("run");
+	pid_t pid = killed_run(f, sdir);
+	assert_true(f->rmid[0] && f->rmid[1] && f->rmid[2]);
+	assert_int_equal(f->detach_calls, 0);
+	char *text = slurp(state_file(pid));
+	assert_non_null(text);
+	assert_non_null(strstr(text, "dom 1 02000000000000000000000000000000"));
+	/* Meanwhile domain 2 was destroyed and its id went to another domain,
+	 * which someone attached: not the killed run's to detach. */
+	struct xg_sample s;
+	struct xg_cmt *c = open_kept(f, false, &s, sdir);
+	s.dom[2].handle[0] = 99;
+	cmt_collect(c, &s, 0);
+	assert_int_equal(f->rmid[0], 0);
+	assert_int_equal(f->rmid[1], 0);
+	assert_int_not_equal(f->rmid[2], 0);
+	assert_int_equal(f->detach_calls, 2);
+	assert_null(slurp(state_file(pid)));
+	assert_string_equal(why(&s, 0, XG_F_L3_OCC),
+			    "not monitored: the domain has no CMT RMID (xgtop --cmt-attach, or "
+			    "xl psr-cmt-attach DOMID)");
+	assert_int_equal(cmt_close(c), 0);
+	struct stat sb;
+	assert_int_not_equal(stat(state_file(getpid()), &sb), 0);   /* it attached nothing */
+	cleanup(f, &s);
+}
+
+/* A --cmt-attach run takes the killed run's domains over: no second
+ * attach, one detach each at its own exit; its file lists them meanwhile. */
+static void attach_run_takes_over(void **state)
+{
+	(void)state;
+	struct fake *f = shared_fake(2);
+	assert_int_equal(tmpdir_make("cmt-takeover"), 0);
+	const char *sdir = tmp("run");
+	killed_run(f, sdir);
+	struct xg_sample s;
+	struct xg_cmt *c = open_kept(f, true, &s, sdir);
+	cmt_collect(c, &s, 0);
+	assert_int_equal(f->attach_calls, 2);   /* the killed run's two */
+	uint32_t ours[4];
+	assert_int_equal(cmt_attached(c, ours, 4), 2);
+	char *text = slurp(state_file(getpid()));
+	assert_non_null(text);
+	assert_non_null(strstr(text, "dom 0 01000000000000000000000000000000\ndom 1 02"));
+	assert_int_equal(cmt_close(c), 0);
+	assert_int_equal(f->detach_calls, 2);
+	assert_int_equal(f->rmid[0] | f->rmid[1], 0);
+	assert_null(slurp(state_file(getpid())));
+	cleanup(f, &s);
+}
+
+/* The file of a run that still runs is left alone. */
+static void live_run_left_alone(void **state)
+{
+	(void)state;
+	struct fake *f = shared_fake(2);
+	assert_int_equal(tmpdir_make("cmt-live"), 0);
+	const char *sdir = tmp("run");
+	pid_t live = fork();
+	assert_true(live >= 0);
+	if (live == 0) {
+		pause();
+		_exit(0);
+	}
+	mkdir(sdir, 0700);
+	FILE *fp = fopen(state_file(live), "w");
+	assert_non_null(fp);
+	fprintf(fp, "dom 0 01000000000000000000000000000000\n");
+	fclose(fp);
+	f->rmid[0] = 5;
+	f->free_rmids--;
+	struct xg_sample s;
+	struct xg_cmt *c = open_kept(f, false, &s, sdir);
+	cmt_collect(c, &s, 0);
+	assert_int_equal(f->rmid[0], 5);
+	assert_non_null(slurp(state_file(live)));
+	cmt_close(c);
+	/* Once it is gone, the next start detaches. */
+	kill(live, SIGKILL);
+	waitpid(live, NULL, 0);
+	sample_free(&s);
+	c = open_kept(f, false, &s, sdir);
+	cmt_collect(c, &s, 0);
+	assert_int_equal(f->rmid[0], 0);
+	assert_null(slurp(state_file(live)));
+	cmt_close(c);
+	cleanup(f, &s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +608,9 @@ int main(void)
 		cmocka_unit_test(disabled_says_why),
 		cmocka_unit_test(values_per_socket_and_sum),
 		cmocka_unit_test(detached_at_exit),
+		cmocka_unit_test(cleaned_after_kill),
+		cmocka_unit_test(attach_run_takes_over),
+		cmocka_unit_test(live_run_left_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,6 +28,13 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
+static void gone(const char *rel)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -r '%s/%s'", root, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -182,6 +189,25 @@ static void vbds(void **state)
 	/* The directory stays open; a second pass sees the same devices. */
 	assert_int_equal(xb_vbd_read(&r, &b, &n, &cap, &err), 0);
 	assert_int_equal(n, 3);
+	/* The files stay open too, and a pass reads what they say now: new
+	 * counts, a device repaired, one gone, one new. */
+	stats("vbd-1-51712", "4\n", "340\n", "33\n", "34464\n", "8200\n");
+	stats("tap-2-768", NULL, NULL, "5\n", NULL, NULL);
+	gone("sys/bus/xen-backend/devices/vbd-32751-832");
+	stats("vbd-7-768", "0\n", "9\n", "8\n", "72\n", "64\n");
+	assert_int_equal(xb_vbd_read(&r, &b, &n, &cap, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(r.ndev, 3);
+	qsort(b, n, sizeof(*b), by_dev);
+	assert_true(b[0].ok);
+	assert_int_equal(b[0].oo_req, 4);
+	assert_int_equal(b[0].rd_req, 340);
+	assert_int_equal(b[0].wr_sect, 8200);
+	assert_int_equal(b[1].domid, 2);
+	assert_true(b[1].ok);
+	assert_int_equal(b[1].wr_req, 5);
+	assert_int_equal(b[2].domid, 7);
+	assert_int_equal(b[2].rd_sect, 72);
 	xb_vbd_close(&r);
 	free(b);
 }

@@ -12,6 +12,7 @@
 
 #include "xgtop/trace/xentrace_account.h"
 #include "xt_tbuf.h"
+#include "tmpdir.h"
 
 static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed)
 {
@@ -262,6 +263,32 @@ static void load_events(struct xt_events *ev, const struct tbuf *b, xt_rec_fn fn
 	xt_decoder_free(&d);
 }
 
+static void same_events(struct xt_events *a, struct xt_events *b)
+{
+	assert_int_equal(a->nq, b->nq);
+	for (size_t p = 0; p < a->nq; p++) {
+		const struct xt_evq *x = &a->q[p], *y = &b->q[p];
+		assert_int_equal(x->n, y->n);
+		if (x->n)
+			assert_memory_equal(x->ev, y->ev, x->n * sizeof(*x->ev));
+		assert_int_equal(x->has_first, y->has_first);
+		assert_int_equal(x->first_tsc, y->first_tsc);
+		assert_int_equal(x->last_tsc, y->last_tsc);
+	}
+	assert_int_equal(a->has_tsc, b->has_tsc);
+	assert_int_equal(a->first_tsc, b->first_tsc);
+	assert_int_equal(a->last_tsc, b->last_tsc);
+	assert_int_equal(a->sched_records, b->sched_records);
+	assert_int_equal(a->short_records, b->short_records);
+	assert_int_equal(a->lost_records, b->lost_records);
+	assert_int_equal(a->lost_events, b->lost_events);
+	/* The samples come in another order; the estimate is their median. */
+	size_t na, nb;
+	double ha = xt_events_estimate_hz(a, &na), hb = xt_events_estimate_hz(b, &nb);
+	assert_int_equal(na, nb);
+	assert_true(ha == hb);
+}
+
 static void events_fast_path_matches(void **state)
 {
 	(void)state;
@@ -271,22 +298,10 @@ static void events_fast_path_matches(void **state)
 	load_events(&slow, &b, events_add_slow, b.n);
 	load_events(&fast, &b, xt_events_add, b.n);
 	assert_true(slow.sched_records > 1000);
-	assert_int_equal(slow.nq, fast.nq);
-	for (size_t p = 0; p < slow.nq; p++) {
-		assert_int_equal(slow.q[p].n, fast.q[p].n);
-		assert_memory_equal(slow.q[p].ev, fast.q[p].ev, slow.q[p].n * sizeof(struct xt_ev));
-		assert_int_equal(slow.q[p].first_tsc, fast.q[p].first_tsc);
-		assert_int_equal(slow.q[p].last_tsc, fast.q[p].last_tsc);
-	}
-	assert_int_equal(slow.first_tsc, fast.first_tsc);
-	assert_int_equal(slow.last_tsc, fast.last_tsc);
-	assert_int_equal(slow.sched_records, fast.sched_records);
-	assert_int_equal(slow.short_records, fast.short_records);
-	assert_int_equal(slow.lost_records, fast.lost_records);
-	assert_int_equal(slow.lost_events, fast.lost_events);
 	assert_true(slow.nhz > 0);
 	assert_int_equal(slow.nhz, fast.nhz);
 	assert_memory_equal(slow.hz_samples, fast.hz_samples, slow.nhz * sizeof(double));
+	same_events(&slow, &fast);
 	xt_events_free(&slow);
 	xt_events_free(&fast);
 	free(b.b);
@@ -401,6 +416,132 @@ static void vcpu_index_finds_any_id(void **state)
 	xt_acct_free(&a);
 }
 
+/* ---- files decoded by several threads ------------------------------- */
+
+static void same_decoder(const struct xt_decoder *a, const struct xt_decoder *b)
+{
+	assert_int_equal(a->records, b->records);
+	assert_int_equal(a->chunks, b->chunks);
+	assert_int_equal(a->offset, b->offset);
+	assert_int_equal(a->npcpu, b->npcpu);
+	for (size_t p = 0; p < a->npcpu; p++)
+		assert_memory_equal(&a->pcpu[p], &b->pcpu[p], sizeof(a->pcpu[p]));
+}
+
+/* The file b decoded by `threads` threads equals it decoded by one. */
+static void load_like_one(const struct tbuf *b, unsigned threads, bool estimate)
+{
+	const char *path = tmp("trace.bin");
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b->b, 1, b->n, f), b->n);
+	fclose(f);
+	struct xt_file one, many;
+	struct xg_err err;
+	assert_int_equal(xt_file_load(&one, path, estimate, 1, &err), 0);
+	assert_int_equal(xt_file_load(&many, path, estimate, threads, &err), 0);
+	assert_int_equal(one.partial, many.partial);
+	assert_string_equal(one.err.msg, many.err.msg);
+	assert_int_equal(one.size, many.size);
+	same_decoder(&one.dec, &many.dec);
+	same_events(&one.ev, &many.ev);
+	xt_file_free(&one);
+	xt_file_free(&many);
+}
+
+static void threads_decode_like_one(void **state)
+{
+	(void)state;
+	struct tbuf b;
+	for (uint32_t seed = 1; seed <= 24; seed++) {
+		build_seed(&b, seed * 104729);
+		load_like_one(&b, 2 + seed % 4, seed % 2);
+		free(b.b);
+	}
+}
+
+/* A damaged file is decoded by one thread, as ever: same figures before
+ * the fault, same message. */
+static void threads_fall_back_on_faults(void **state)
+{
+	(void)state;
+	struct tbuf b;
+	for (int fault = 0; fault < 4; fault++) {
+		build(&b);
+		uint32_t win, junk = 0x12345678;
+		memcpy(&win, b.b + 8, 4);
+		size_t second = 12 + win;   /* the second chunk's header */
+		if (fault == 0) {           /* its last record overruns the chunk */
+			memcpy(&win, b.b + second + 8, 4);
+			win -= 4;
+			memcpy(b.b + second + 8, &win, 4);
+		} else if (fault == 1) {    /* the file ends inside a record */
+			b.n -= 6;
+		} else if (fault == 2) {    /* not a chunk header */
+			memcpy(b.b + second, &junk, 4);
+		} else {                    /* the last chunk lacks its end */
+			b.n -= 40;
+		}
+		for (unsigned threads = 2; threads <= 4; threads++)
+			load_like_one(&b, threads, true);
+		free(b.b);
+	}
+}
+
+/* pCPUs beyond the owner table go to thread p % n; joined, the shares
+ * are the whole file. */
+static void shares_join_into_whole(void **state)
+{
+	(void)state;
+	struct tbuf b;
+	build(&b);
+	struct xt_events whole, part[3];
+	struct xt_decoder dw, dp[3];
+	struct xg_err err;
+	static const uint8_t owner[] = { 2, 0 };   /* pCPUs 0 and 1; 2 and 3 by p % 3 */
+	struct xt_share sh[3];
+	for (unsigned k = 0; k < 4; k++) {
+		struct xt_decoder *d = k < 3 ? &dp[k] : &dw;
+		struct xt_events *e = k < 3 ? &part[k] : &whole;
+		xt_events_init(e);
+		xt_decoder_init(d, xt_events_add, e);
+		d->sched_only = d->want_infprev = true;
+		if (k < 3) {
+			sh[k] = (struct xt_share){ owner, 2, k, 3 };
+			d->share = &sh[k];
+		}
+		for (size_t o = 0; o < b.n; o += 999)
+			assert_int_equal(xt_decode_feed(d, b.b + o, b.n - o < 999 ? b.n - o : 999, &err), 0);
+		assert_int_equal(xt_decode_finish(d, &err), 0);
+	}
+	for (unsigned k = 1; k < 3; k++) {
+		xt_decoder_absorb(&dp[0], &dp[k]);
+		xt_events_absorb(&part[0], &part[k], &sh[k]);
+	}
+	dp[0].share = NULL;
+	same_events(&whole, &part[0]);
+	same_decoder(&dw, &dp[0]);
+	for (unsigned k = 0; k < 3; k++) {
+		xt_decoder_free(&dp[k]);
+		xt_events_free(&part[k]);
+	}
+	xt_decoder_free(&dw);
+	xt_events_free(&whole);
+	free(b.b);
+}
+
+static int setup_dir(void **state)
+{
+	(void)state;
+	return tmpdir_make("xtscan");
+}
+
+static int remove_dir(void **state)
+{
+	(void)state;
+	return tmpdir_remove();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +551,9 @@ int main(void)
 		cmocka_unit_test(events_fast_path_matches),
 		cmocka_unit_test(vcpu_index_finds_any_id),
 		cmocka_unit_test(merge_order_is_exact),
+		cmocka_unit_test(threads_decode_like_one),
+		cmocka_unit_test(threads_fall_back_on_faults),
+		cmocka_unit_test(shares_join_into_whole),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

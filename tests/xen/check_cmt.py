@@ -3,35 +3,20 @@
 without psr=cmt (the unsupported path, for real) and guest-reported counters
 from `xgtop --agent` in a domU. Called from check.py: run(check, read, rc_of).
 Missing results are failures, never skips."""
-import json
 import re
+
+import labcheck
 
 AGENT = "xg-new"   # the lifecycle guest boots with the agent (cmt-agent-mkinitrd.sh)
 CMT_WHY = "CMT not supported by this CPU/Xen: xc_psr_cmt_enabled = 0 (boot Xen with psr=cmt)"
 
 
 def iterations(text):
-    out = []
-    for line in (text or "").splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            return []
-    return out
+    its, bad = labcheck.json_lines(text)
+    return [] if bad else its
 
 
-def dom(it, name):
-    for d in it.get("domains", []):
-        if d.get("name") == name:
-            return d
-    return None
-
-
-def why(d, key):
-    return ((d or {}).get("why") or {}).get(key) or ""
+dom, why = labcheck.domain, labcheck.why_of
 
 
 def xs_values(text):

@@ -23,27 +23,9 @@ import labcheck
 RES, PREV, REPO = sys.argv[1], sys.argv[2], sys.argv[3]
 J = labcheck.Judge(RES, "sched-")
 check, read, rc_of = J.check, J.read, J.rc_of
-DEFAULT_MASK = 0x0ffff000
-OUR_MASK = 0x00021000
+DEFAULT_MASK, OUR_MASK = labcheck.DEFAULT_MASK, labcheck.OUR_MASK
 XT_MASK = 0x0002f000
-
-
-def tb(name):
-    """xg-tbuf-state's line -> dict (mask as int)."""
-    t = read("tb-%s.out" % name) or ""
-    d = dict(re.findall(r"(\w+)=(\S+)", t))
-    if "mask" in d:
-        d["mask"] = int(d["mask"], 16)
-    return d
-
-
-def tb_is(name, mask, enabled, pending0=False):
-    d = tb(name)
-    ok = d.get("mask") == mask and d.get("enabled") == enabled
-    if pending0:
-        ok = ok and d.get("pending") == "0"
-    return check("state-" + name, ok, "%s (want mask=%#x enabled=%s%s)" % (
-        (read("tb-%s.out" % name) or "missing").strip(), mask, enabled, " pending=0" if pending0 else ""))
+tb_is = J.tbuf_is
 
 
 def last_iteration(name):

@@ -126,8 +126,8 @@ wait_rows "$OUT/kill-run.out" 60
 kill -KILL $p
 wait $p
 state kill-left
-cat /run/xgtop-trace.state > "$OUT/kill-statefile.out" 2>&1
+cat /run/xgtop/trace.state > "$OUT/kill-statefile.out" 2>&1
 run kill-next 30 $XGTOP --source xen -b -n 1 -d 0.5 -o csv
 state kill-recovered
-[ -e /run/xgtop-trace.state ] && echo present > "$OUT/kill-statefile-after.out"
+[ -e /run/xgtop/trace.state ] && echo present > "$OUT/kill-statefile-after.out"
 note "SCHED_RESTORE"

@@ -79,20 +79,53 @@ fi
 #    bash's `time` reports each command's own CPU. xgtop runs with
 #    --notrace --nocache: xentop has neither the scheduler columns (which
 #    turn hypervisor tracing on) nor the cache columns, so only the same
-#    columns are compared.
+#    columns are compared. With as many domains as the lab's memory holds
+#    (up to 16 more), each with a vif and every other one with a disk too:
+#    created paused (never run: a create takes 5 s, 10 s with a disk, under
+#    emulation), they go again after the measurement.
+cost_guests() {
+	free=$(xl info | sed -n 's/^free_memory *: *//p')
+	many=$(( (${free:-0} - 32) / 98 ))   # not $n: run() sets n and t
+	[ $many -gt 16 ] && many=16
+	i=1
+	while [ $i -le $many ]; do
+		disk=""
+		if [ $((i % 2)) = 0 ]; then
+			dd if=/dev/zero of=/var/lib/xglab/cost$i.img bs=64k count=16 2>/dev/null
+			disk="disk=['format=raw,vdev=xvda,access=rw,target=/var/lib/xglab/cost$i.img']"
+		fi
+		run "create-cost$i" 60 xl create -p /etc/xen/guest-cost.cfg "name=\"xg-cost$i\"" \
+			"vif=['bridge=xenbr0,mac=00:16:3e:00:79:$(printf %02x $i)']" $disk
+		i=$((i + 1))
+	done
+}
+cost_guests
 TIMEFORMAT='%3U %3S'
 export TIMEFORMAT
 xl pause xg-busy
 xl pause xg-io
+xl list > "$OUT/cost-domains.out" 2>&1
 bash -c "time xentop -b -i 15 -d 0 > /dev/null" 2> "$OUT/speed-xentop-1.out"
 [ -x $XGTOP ] && bash -c "time $XGTOP --source xen --notrace --nocache -b -n 15 -d 0.05 -o xentop > /dev/null" \
 	2> "$OUT/speed-xgtop-1.out"
 [ -x $XGTOP ] && bash -c "time $XGTOP --source xen --notrace --nocache -b -n 15 -d 0.05 -o xentop > /dev/null" \
 	2> "$OUT/speed-xgtop-2.out"
 bash -c "time xentop -b -i 15 -d 0 > /dev/null" 2> "$OUT/speed-xentop-2.out"
+# What starting costs, apart from the refreshes: ten starts of xgtop alone,
+# five runs of one refresh each.
+if [ -x $XGTOP ]; then
+	bash -c "time (for i in 1 2 3 4 5 6 7 8 9 10; do $XGTOP --version; done > /dev/null)" \
+		2> "$OUT/speed-xgtop-start.out"
+	bash -c "time (for i in 1 2 3 4 5; do $XGTOP --source xen --notrace --nocache -b -n 1 -d 0.05 -o xentop; done > /dev/null)" \
+		2> "$OUT/speed-xgtop-one.out"
+fi
+bash -c "time (for i in 1 2 3 4 5; do xentop -b -i 1 -d 0; done > /dev/null)" 2> "$OUT/speed-xentop-one.out"
 xl unpause xg-busy
 xl unpause xg-io
 run cost-dump 60 $DUMP -n 30 -d 0 -t
+for d in $(xl list | awk '$1 ~ /^xg-cost/ {print $1}'); do
+	xl destroy "$d"
+done
 note "SPEED"
 
 # 4. Clear errors where xgtop cannot work.
@@ -129,5 +162,10 @@ note "LIFECYCLE"
 # 6. CMT/MBM (unsupported here) and guest-reported counters (xgtop --agent).
 sh /usr/local/bin/cmt-agent-dom0.sh "$OUT"
 
-# 7. Scheduler time from the live trace buffers (same boot).
+# 7. A hostile guest, xenstored stopped and resumed, signals to the
+#    full-screen view and the daemon (dom0-trust.sh; xg-new idle again
+#    afterwards).
+/bin/sh /usr/local/bin/dom0-trust.sh "$OUT" > "$OUT/dom0-trust.log" 2>&1
+
+# 8. Scheduler time from the live trace buffers (same boot).
 /bin/sh /usr/local/bin/dom0-sched.sh "$OUT" > "$OUT/dom0-sched.log" 2>&1

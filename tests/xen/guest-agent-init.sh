@@ -3,7 +3,8 @@
 # `xgtop --agent` with software events (a PV guest under TCG has no PMU)
 # and a light loop that makes page faults (a fresh 1 MiB buffer per dd) and
 # context switches, then hands over to the usual /init (guest-init.sh) for
-# the job xgmode= names.
+# the job xgmode= names. Once the agent has stopped, the same guest turns
+# hostile on dom0's command (xg-hostile, dom0-trust.sh) until told to quit.
 export PATH=/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -17,5 +18,6 @@ xgtop --agent -n 1 -d 0.1 2>&1 | sed 's/^/XGAGENT-DEFAULT: /'
 (while :; do dd if=/dev/zero of=/dev/null bs=1M count=1 2>/dev/null; sleep 0.2; done) &
 load=$!
 (xgtop --agent --events page-faults,context-switches -d 0.5 2>&1 | sed 's/^/XGAGENT: /'
- kill $load) &
+ kill $load
+ [ -x /usr/local/bin/xg-hostile ] && xg-hostile 2>&1) &
 exec /init.base

@@ -40,6 +40,16 @@ busybox_root() {
 }
 
 # elf ROOT FILE...: each file at its own path plus the libraries ldd names.
+# Libraries a binary loads with dlopen() (xgtop loads the Xen libraries,
+# libpfm4 and libmicrohttpd when it needs them), found by the sonames among
+# its strings: the paths of those this host has.
+dlopened() {
+	local so
+	for so in $(strings "$1" | grep -E '^lib[a-z0-9_+-]+\.so(\.[0-9]+)*$' | sort -u); do
+		ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ {print $NF; exit}'
+	done
+}
+
 elf() {
 	local root=$1 f l
 	shift
@@ -50,6 +60,9 @@ elf() {
 			[ -e "$root/$l" ] && continue
 			mkdir -p "$root/$(dirname "$l")"
 			cp -L "$l" "$root/$l"
+		done
+		for l in $(dlopened "$f"); do
+			[ -e "$root/$l" ] || elf "$root" "$l"
 		done
 	done
 }
@@ -93,7 +106,10 @@ install -m 0644 "$HERE/dom0-lib.sh" "$R/usr/local/bin/dom0-lib.sh"
 # The scheduler checks (dom0-sched.sh): their tools, xentrace, and terminfo
 # for the full-screen view.
 install -m 0755 "$HERE/dom0-sched.sh" "$R/usr/local/bin/dom0-sched.sh"
-for f in "$HERE/../../build/tools/xg-tbuf-state" "$HERE/../../build/tools/xg-pty" "$XGLAB_XENBIN/xentrace"; do
+# util-linux setpriv (busybox's cannot set the bounding set): dom0-trust.sh
+# runs xgtop without any capability.
+for f in "$HERE/../../build/tools/xg-tbuf-state" "$HERE/../../build/tools/xg-pty" "$XGLAB_XENBIN/xentrace" \
+	/usr/bin/setpriv; do
 	[ -x "$f" ] || continue
 	f=$(readlink -f "$f")
 	elf "$R" "$f"

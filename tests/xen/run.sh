@@ -6,7 +6,7 @@
 # large goes under $XGLAB_WORK (/var/tmp/xgtop-xenlab).
 # The last line is "N passed, N failed"; exit 0 only when all passed. A lab
 # that does not boot is a failure, never a skip.
-# Env: XGLAB_WORK, XGLAB_TIMEOUT (s, 600), XGLAB_MEM (MiB, 2048), XGLAB_SMP (2),
+# Env: XGLAB_WORK, XGLAB_TIMEOUT (s, 600), XGLAB_MEM (MiB, 3072), XGLAB_SMP (2),
 #      XGLAB_XGTOP (test this xgtop binary instead of building ./xgtop),
 #      XGLAB_CPU (QEMU CPU model, Westmere,+rdrand)
 set -uo pipefail
@@ -60,7 +60,7 @@ truncate -s 64M "$OUTIMG"
 XEN_ARGS="console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all dom0_mem=1024M,max:1024M dom0_max_vcpus=2"
 xglab_log "booting Xen under QEMU TCG (limit ${TMO}s), console in $SERIAL"
 T_BOOT=$(date +%s)
-qemu-system-x86_64 -accel tcg -cpu "${XGLAB_CPU:-Westmere,+rdrand}" -m "${XGLAB_MEM:-2048}" -smp "${XGLAB_SMP:-2}" \
+qemu-system-x86_64 -accel tcg -cpu "${XGLAB_CPU:-Westmere,+rdrand}" -m "${XGLAB_MEM:-3072}" -smp "${XGLAB_SMP:-2}" \
 	-nographic -no-reboot -monitor none -serial stdio -nic none -pidfile "$PIDF" \
 	-drive file="$OUTIMG",format=raw,if=virtio \
 	-kernel "$XGLAB_WORK/xen.elf" -append "$XEN_ARGS" \

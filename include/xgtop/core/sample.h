@@ -294,16 +294,17 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src);
 struct xg_dom *sample_add_dom(struct xg_sample *s, uint32_t id);
 /* Appends n zeroed vCPUs to the last domain added; returns the first. */
 struct xg_vcpu *sample_add_vcpus(struct xg_sample *s, struct xg_dom *d, size_t n);
+/* (NULL, not NULL + 0, while the sample has none: C leaves that undefined.) */
 static inline struct xg_vcpu *sample_vcpus(const struct xg_sample *s, const struct xg_dom *d)
 {
-	return s->vcpu + d->vcpu_first;
+	return s->vcpu ? s->vcpu + d->vcpu_first : NULL;
 }
 /* Appends n zeroed per-socket entries to d (once per domain and sample);
  * returns the first. */
 struct xg_sock *sample_add_socks(struct xg_sample *s, struct xg_dom *d, size_t n);
 static inline struct xg_sock *sample_socks(const struct xg_sample *s, const struct xg_dom *d)
 {
-	return s->sock + d->sock_first;
+	return s->sock ? s->sock + d->sock_first : NULL;
 }
 /* Appends n zeroed pCPU entries (all invalid); returns the first. */
 struct xg_pcpu *sample_add_pcpus(struct xg_sample *s, size_t n);

@@ -24,6 +24,13 @@ struct xg_settings {
 /* $XDG_CONFIG_HOME/xgtop/xgtoprc (an absolute XDG_CONFIG_HOME only), else
  * $HOME/.config/xgtop/xgtoprc. false when neither variable says where. */
 bool settings_default_path(char *buf, size_t n);
+/* Root reads and writes its default settings file only along a path of
+ * root's: under `sudo` HOME may still be a user's, whose directories (a
+ * symlink put there) would choose where root writes. Returns the owner of
+ * the first existing part of path (itself or a directory above, not
+ * followed through symlinks) that belongs neither to uid nor to root, or
+ * -1 when there is none. */
+long settings_foreign_owner(const char *path, unsigned uid);
 /* Reads path (NULL: no file). A missing file is no settings at all; a
  * file that cannot be used leaves a warning, the defaults and broken. */
 void settings_load(struct xg_settings *st, const char *path);

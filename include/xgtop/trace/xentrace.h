@@ -59,6 +59,18 @@ struct xt_rec {
 /* Chunks the file decoder may scan ahead of the current one. */
 #define XT_PRE_MAX 4
 
+/* Which pCPUs' chunks one of n threads decodes when they share a file:
+ * pCPU p goes to thread owner[p] (p < nowner), else to thread p % n. */
+struct xt_share {
+	const uint8_t *owner;
+	size_t nowner;
+	unsigned me, n;
+};
+static inline bool xt_share_has(const struct xt_share *s, uint32_t p)
+{
+	return !s || (p < s->nowner ? s->owner[p] : p % s->n) == s->me;
+}
+
 /* Called for every record; a non-zero return stops decoding. */
 typedef int (*xt_rec_fn)(void *ctx, const struct xt_rec *r);
 
@@ -105,6 +117,11 @@ struct xt_decoder {
 		size_t nw;
 	} pre[XT_PRE_MAX];
 	size_t npre;
+	/* File mode, when threads share a file (xt_file_load): only the
+	 * chunks of the pCPUs share names are decoded, the others skipped by
+	 * their size. NULL: every chunk. */
+	const struct xt_share *share;
+	bool skipping;            /* the open chunk is another thread's */
 };
 
 /* Highest pCPU id accepted (Xen's NR_CPUS limit is 4096 on x86). */
@@ -118,6 +135,14 @@ void xt_decoder_free(struct xt_decoder *dec);
 int xt_decode_feed(struct xt_decoder *dec, const void *buf, size_t len, struct xg_err *err);
 /* File mode: the input ended; -1 if it ended inside a record or chunk. */
 int xt_decode_finish(struct xt_decoder *dec, struct xg_err *err);
+/* File mode: the bytes of each pCPU's chunks among the whole chunks at
+ * the start of buf, up to about `upto` bytes, by walking their headers
+ * ((*bytes)[p], *n entries; the caller frees *bytes). False when a chunk
+ * header there is malformed. */
+bool xt_chunk_bytes(const void *buf, size_t len, size_t upto, uint64_t **bytes, size_t *n);
+/* Takes over what `from` decoded of its own pCPUs (from->share) into
+ * dec, which decoded the same input for other pCPUs. */
+void xt_decoder_absorb(struct xt_decoder *dec, const struct xt_decoder *from);
 /* Live mode: bytes copied from pCPU `pcpu`'s trace buffer (whole records,
  * as Xen writes them; wrap padding included). */
 int xt_decode_raw(struct xt_decoder *dec, uint32_t pcpu, const void *buf, size_t len,
@@ -202,6 +227,10 @@ int xt_events_add(void *events, const struct xt_rec *r);
 /* The same for k records of pCPU pcpu straight from the input (the
  * decoder's fast path when its consumer is xt_events_add). */
 void xt_events_add_wanted(struct xt_events *e, uint32_t pcpu, const struct xt_wanted *w, size_t k);
+/* Moves the queues of share's pCPUs from `from` into e, and adds up the
+ * totals: e and from hold disjoint pCPUs' events of one input (threads
+ * sharing a file). */
+void xt_events_absorb(struct xt_events *e, struct xt_events *from, const struct xt_share *share);
 /* Widens pCPU p's (and the trace's) TSC span with records not delivered. */
 void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last);
 /* Appends an XT_EV_PCPU_END per pCPU (call once, at the end of input). */
@@ -248,13 +277,23 @@ struct xt_file {
 	bool partial;              /* decoding stopped early: err says why */
 	struct xg_err err;
 	uint64_t size;
+	/* Unmapping a large file takes a while: a thread does it while the
+	 * caller goes on with the events (xt_file_free waits for it). */
+	struct xt_unmap *unmap;
 };
 
 /* Decodes a whole xentrace file into fe (events not merged yet); with
- * estimate_hz it also gathers the records xt_events_estimate_hz needs. Returns -1
- * only when the file cannot be read at all; a corrupt or truncated file
- * sets fe->partial and fe->err and keeps everything before the fault. */
-int xt_file_load(struct xt_file *fe, const char *path, bool estimate_hz, struct xg_err *err);
+ * estimate_hz it also gathers the records xt_events_estimate_hz needs.
+ * Up to `threads` threads share the decoding (0: xt_file_threads());
+ * the result is the same with any number. Returns -1 only when the file
+ * cannot be read at all; a corrupt or truncated file sets fe->partial and
+ * fe->err and keeps everything before the fault. */
+int xt_file_load(struct xt_file *fe, const char *path, bool estimate_hz, unsigned threads,
+                 struct xg_err *err);
+/* Threads xt_file_load uses by default: the CPUs this process may run
+ * on, at most XT_THREADS_MAX. */
+#define XT_THREADS_MAX 8
+unsigned xt_file_threads(void);
 void xt_file_free(struct xt_file *fe);
 
 #endif

@@ -43,10 +43,23 @@ struct xb_net_reader {
 	size_t nnames, names_cap;
 };
 
+/* A VBD's five statistics files, kept open and re-read from offset 0 (the
+ * kernel regenerates a sysfs file on each read there): five preads a
+ * refresh instead of fifteen open/read/close calls. */
+#define XB_VBD_NSTATS 5
+#define XB_VBD_KEEP 128             /* devices whose files stay open (fds) */
+struct xb_vbd_files {
+	char name[64];              /* vbd-D-N or tap-D-N */
+	int fd[XB_VBD_NSTATS];      /* -1: not open */
+	bool seen;                  /* listed in this pass */
+};
+
 struct xb_vbd_reader {
 	char root[256];
 	int dirfd;                  /* .../sys/bus/xen-backend/devices */
 	void *dir;                  /* DIR * over dirfd, rewound each pass */
+	struct xb_vbd_files *dev;
+	size_t ndev, dev_cap;
 };
 
 void xb_net_init(struct xb_net_reader *r, const char *root);

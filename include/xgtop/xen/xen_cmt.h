@@ -4,7 +4,8 @@
  * and local), per socket and summed. Xen keeps one monitoring ID (RMID)
  * per domain; RMID 0 means "not monitored". xgtop gives domains an RMID
  * only with --cmt-attach and then detaches exactly the ones it attached,
- * on close and at exit. The hypervisor calls go through a table so the
+ * on close and at exit, and after a SIGKILL at the next start (a state
+ * file: cmt_keep_state). The hypervisor calls go through a table so the
  * bookkeeping and the MBM wrap handling are tested without Xen.
  * Rules and every message: doc/cmt-agent.md. */
 #ifndef XGTOP_XEN_CMT_H
@@ -44,6 +45,13 @@ struct xg_cmt;
  * (--cmt-attach) was asked for: then NULL and err says why nothing can be
  * attached. */
 struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, struct xg_err *err);
+/* Keeps a file in dir (created, mode 0700) listing the domains this
+ * handle has attached, so that a run killed before it could detach them
+ * is cleaned up by the next start, and takes over the files there of runs
+ * that are gone: at the first cmt_collect, each of their domains still
+ * alive with an RMID is this handle's (with attach), or detached at once
+ * (without). Nothing when CMT is off. */
+void cmt_keep_state(struct xg_cmt *c, const char *dir);
 /* Fills XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL and the per-socket
  * slots of every domain of s (already listed, with id, handle and gen),
  * attaching RMIDs when allowed. now_ns: monotonic time of the sample. */
@@ -59,10 +67,10 @@ const char *cmt_why(const struct xg_cmt *c);
 size_t cmt_attached(const struct xg_cmt *c, uint32_t *out, size_t max);
 
 #ifdef HAVE_XEN
-struct xc_interface_core;
-/* cmt_open over libxenctrl (xch stays owned by the caller and must
- * outlive the handle). */
-struct xg_cmt *cmt_open_xc(struct xc_interface_core *xch, bool attach, struct xg_err *err);
+struct xen_api;
+/* cmt_open over libxenctrl (x, the Xen source's libraries and handles,
+ * stays owned by the caller and must outlive the handle). */
+struct xg_cmt *cmt_open_xc(const struct xen_api *x, bool attach, struct xg_err *err);
 #endif
 
 /* ---- MBM counter continuity (pure, unit-tested) ---- */

@@ -78,14 +78,22 @@ void gp_fill(struct xg_sample *s, struct xg_dom *d, const struct xg_gp_state *st
 			  "guest-local): run xgtop --agent in the guest for guest-reported figures"
 
 #ifdef HAVE_XEN
-struct xs_handle;
+struct xsc;
 struct xg_gpreader;
-/* Reads /local/domain/<id>/data/xgtop/ of every domain of a sample (the
- * caller owns xsh, which must outlive the reader). */
-struct xg_gpreader *gpr_open(struct xs_handle *xsh);
-/* Fills the PMU fields of every domain of s (listed in id order). */
+/* Reads /local/domain/<id>/data/xgtop/ of every domain of a sample through
+ * xs (xen_xsclient.h; the caller owns it, and it must outlive the reader). */
+struct xg_gpreader *gpr_open(struct xsc *xs);
+/* Fills the PMU fields of every domain of s (listed in id order). When
+ * xenstore fails (xsc_why), the domains it has not read show that reason
+ * and their totals carry on once it answers again. */
 void gpr_collect(struct xg_gpreader *r, struct xg_sample *s, uint64_t now_ns);
 void gpr_close(struct xg_gpreader *r);
+/* The most one domain cost in one refresh, since the reader opened. */
+struct gpr_stats {
+	uint64_t max_dom_reqs;     /* xenstore reads */
+	uint64_t max_dom_bytes;    /* bytes of their answers */
+};
+void gpr_stats(const struct xg_gpreader *r, struct gpr_stats *st);
 #endif
 
 #endif

@@ -16,12 +16,12 @@
 #include "xgtop/core/sample.h"
 
 struct xtl;
-struct xc_interface_core;
+struct xen_api;
 
 /* Never fails: when the buffers cannot be used the handle remembers why
- * and xtl_fill() blanks the scheduler fields with that reason. xch is the
- * source's handle; it must outlive the returned one. */
-struct xtl *xtl_open(struct xc_interface_core *xch, const struct xg_config *cfg);
+ * and xtl_fill() blanks the scheduler fields with that reason. x is the
+ * source's Xen libraries and handles; it must outlive the returned one. */
+struct xtl *xtl_open(const struct xen_api *x, const struct xg_config *cfg);
 /* Fills XG_F_RUN_NS/WAIT_NS/BLK_NS/OFF_NS of every domain already in out
  * (and the sched_ns of its vCPUs), accounted up to now, plus
  * host.lost_records. */

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make test-valgrind: the full-screen view's tests (tests/tui) with ./xgtop
+# under valgrind's memcheck: invalid reads and writes, uses of
+# uninitialised values, bad frees and definite leaks. Each xgtop run writes
+# its own log under build/valgrind (--quiet: empty unless valgrind has
+# something to say); any log that is not empty fails the run, and
+# --error-exitcode makes that xgtop run fail too, which its test sees.
+# Usage: tests/valgrind.sh [SUITE...] (default: tui).
+cd "$(dirname "$0")/.." || exit 2
+command -v valgrind >/dev/null || { echo "valgrind is not installed (make deps)"; exit 1; }
+[ -x ./xgtop ] || { echo "./xgtop is not built (make)"; exit 1; }
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(tui)
+out=$PWD/build/valgrind
+rm -rf "$out"
+mkdir -p "$out/logs"
+cat >"$out/xgtop" <<EOF
+#!/bin/sh
+exec valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite \\
+	--errors-for-leak-kinds=definite --log-file=$out/logs/vg.%p $PWD/xgtop "\$@"
+EOF
+chmod +x "$out/xgtop"
+XGTOP=$out/xgtop tests/run.sh "${suites[@]}"
+rc=$?
+runs=$(find "$out/logs" -type f | wc -l)
+bad=$(find "$out/logs" -type f -size +0)
+if [ -n "$bad" ]; then
+	echo
+	for f in $bad; do echo "--- $f"; head -n 40 "$f"; done
+	echo "valgrind: errors in $(echo "$bad" | wc -l) of $runs xgtop runs"
+	exit 1
+fi
+echo "valgrind: $runs xgtop runs, 0 errors (memcheck, definite leaks counted)"
+exit $rc
