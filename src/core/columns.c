@@ -146,6 +146,19 @@ const char *col_group_name(enum xg_colgroup g)
 	return (size_t)g < XG_ARRAY_LEN(group_names) && group_names[g] ? group_names[g] : "";
 }
 
+/* snprintf(buf, n, "%s", s) without printf: the screen writes a state and
+ * a few `-` on every row. */
+static void put_text(char *buf, size_t n, const char *s)
+{
+	if (!n)
+		return;
+	size_t l = strlen(s);
+	if (l >= n)
+		l = n - 1;
+	memcpy(buf, s, l);
+	buf[l] = 0;
+}
+
 void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
 	if (c == XG_COL_HOST) {
@@ -160,11 +173,11 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 		return;
 	}
 	if (c == XG_COL_STATE) {
-		snprintf(buf, n, "%s", r->state);
+		put_text(buf, n, r->state);
 		return;
 	}
 	if (!row_has(r, c)) {
-		snprintf(buf, n, "%s", r->why[c] == XG_WHY_NOLIMIT ? "nolim" : "-");
+		put_text(buf, n, r->why[c] == XG_WHY_NOLIMIT ? "nolim" : "-");
 		return;
 	}
 	fmt_value(buf, n, xg_columns[c].unit, r->v[c]);

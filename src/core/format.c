@@ -27,11 +27,23 @@ static void fmt_fixed(char *buf, size_t n, double v, int d, const char *suffix)
 {
 	static const double scale[] = { 1, 10, 100, 1000 };
 	double p = fabs(v) * scale[d];
-	if (!(p < 1e15) || fabs(p - floor(p) - 0.5) <= 2 * (nextafter(p, INFINITY) - p)) {
+	if (!(p < 1e15)) {
 		snprintf(buf, n, "%.*f%s", d, v, suffix);
 		return;
 	}
-	uint64_t q = (uint64_t)floor(p) + (p - floor(p) > 0.5);
+	/* floor(p) and nextafter(p, INFINITY) for 0 <= p < 1e15 without the
+	 * library calls: the integer part is exact there, and the next double
+	 * up has the next bit pattern. */
+	uint64_t whole = (uint64_t)p, bits;
+	double frac = p - (double)whole, up;
+	memcpy(&bits, &p, sizeof(bits));
+	bits++;
+	memcpy(&up, &bits, sizeof(up));
+	if (fabs(frac - 0.5) <= 2 * (up - p)) {
+		snprintf(buf, n, "%.*f%s", d, v, suffix);
+		return;
+	}
+	uint64_t q = whole + (frac > 0.5);
 	char digits[32];
 	int len = 0;
 	do {

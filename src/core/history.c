@@ -197,7 +197,9 @@ static struct xg_hist_id id_new(struct xg_history *h, const struct xg_dom *d)
 
 /* After CPU% and MEM, the columns lie side by side in a row from NET-RX/s
  * to MEM-BW: converted in one run, four at a time, then the unmeasured
- * ones (few, usually none) made NaN. */
+ * ones (few, usually none) made NaN, whatever the row held for them (a
+ * value from an earlier sample, or nothing ever written: a double has no
+ * trap representation, and what came of it is overwritten). */
 #define RUN_FIRST 2
 _Static_assert(XG_COL_MEM_BW - XG_COL_NET_RX + 1 == XG_HIST_NCOLS - RUN_FIRST,
 	       "the history's columns from NET-RX/s on are one run of the table");

@@ -111,6 +111,29 @@ ROW_FN void unset(struct fill *f, enum xg_col c, uint8_t why)
 	f->r->why[c] = why;
 }
 
+/* The formulas, shared by the general path and its usual case
+ * (fill_usual): the same operations in the same order, so the same
+ * figures to the last bit. */
+ROW_FN double rate_value(double scale, double delta, double dt_s)
+{
+	return scale * delta / dt_s;
+}
+
+ROW_FN double share_value(double d, double total)
+{
+	return 100.0 * d / total;
+}
+
+ROW_FN double hit_value(double dref, double dmiss)
+{
+	return 100.0 * (1.0 - dmiss / dref);
+}
+
+ROW_FN double mpki_value(double dmiss, double dinstr)
+{
+	return 1000.0 * dmiss / dinstr;
+}
+
 /* The reason a field of the current sample is invalid, as a row reason. */
 static uint8_t field_why(const struct pair *pr, enum xg_field f)
 {
@@ -167,7 +190,7 @@ ROW_FN void hit_ratio(struct fill *r, enum xg_col c, bool ok, double dref, doubl
 	else if (dref <= 0)
 		unset(r, c, XG_WHY_NOREFS);
 	else
-		set(r, c, 100.0 * (1.0 - dmiss / dref));
+		set(r, c, hit_value(dref, dmiss));
 }
 
 #define SCHED_COLS (COL(XG_COL_RUN) | COL(XG_COL_WAIT) | COL(XG_COL_BLK) | COL(XG_COL_OFF))
@@ -192,7 +215,7 @@ static uint64_t fill_sched(struct xg_row *row, const double d[XG_RS_COUNT], cons
 		else if (total <= 0)
 			unset(r, cols[i], XG_WHY_NOTIME);
 		else
-			set(r, cols[i], 100.0 * d[i] / total);
+			set(r, cols[i], share_value(d[i], total));
 	}
 	/* Running, waiting and blocked are only meaningful together. */
 	enum xg_runstate miss = !ok[XG_RS_RUNNING] ? XG_RS_RUNNING :
@@ -246,10 +269,10 @@ static uint64_t fill_dom_sched(struct xg_row *r, const struct pair *pr)
 	 * in fill_sched's order, so the figures are the same). */
 	double total = sd[0] + sd[1] + sd[2] + sd[3];
 	if (sok[0] && sok[1] && sok[2] && sok[3] && total > 0) {
-		r->v[XG_COL_RUN] = 100.0 * sd[XG_RS_RUNNING] / total;
-		r->v[XG_COL_WAIT] = 100.0 * sd[XG_RS_RUNNABLE] / total;
-		r->v[XG_COL_BLK] = 100.0 * sd[XG_RS_BLOCKED] / total;
-		r->v[XG_COL_OFF] = 100.0 * sd[XG_RS_OFFLINE] / total;
+		r->v[XG_COL_RUN] = share_value(sd[XG_RS_RUNNING], total);
+		r->v[XG_COL_WAIT] = share_value(sd[XG_RS_RUNNABLE], total);
+		r->v[XG_COL_BLK] = share_value(sd[XG_RS_BLOCKED], total);
+		r->v[XG_COL_OFF] = share_value(sd[XG_RS_OFFLINE], total);
 		valid = SCHED_COLS;
 	} else {
 		valid = fill_sched(r, sd, sok, swhy);
@@ -323,7 +346,7 @@ ROW_FN void rate_of(struct fill *r, const struct rates *x, const struct pair *pr
 	uint64_t a = x->cv[f], b = x->pv[f];
 	uint8_t why;
 	if (((x->both >> f) & 1) && a >= b)
-		set(r, c, scale * (double)(a - b) / x->dt);
+		set(r, c, rate_value(scale, (double)(a - b), x->dt));
 	else if (!no_delta(pr, f, &why))
 		unset(r, c, why);
 }
@@ -367,7 +390,7 @@ ROW_FN void fill_cache(struct fill *r, const struct pair *pr, uint64_t cols)
 	else if (d <= 0)
 		unset(r, XG_COL_MPKI, XG_WHY_NOINSTR);
 	else
-		set(r, XG_COL_MPKI, 1000.0 * dmiss / d);
+		set(r, XG_COL_MPKI, mpki_value(dmiss, d));
 }
 
 /* The columns a domain row computes from its samples (not HOST, NAME and
@@ -380,6 +403,90 @@ ROW_FN void fill_cache(struct fill *r, const struct pair *pr, uint64_t cols)
 #define PMU_COLS(miss, hit) (COL(miss) | COL(hit))
 #define BD_COLS (PMU_COLS(XG_COL_MISS_GU, XG_COL_HIT_GU) | PMU_COLS(XG_COL_MISS_GK, XG_COL_HIT_GK) | \
 		 PMU_COLS(XG_COL_MISS_H, XG_COL_HIT_H))
+
+#define F(f) (1ull << (f))
+/* The counters the history's columns read (with CPU% and the runstates,
+ * which the summary reads): the rates first, each with its column and
+ * scale, then those that give shares and ratios. Their usual case has a
+ * path of its own. */
+enum { USUAL_RATES = 12 };
+static const struct {
+	enum xg_field f;
+	enum xg_col c;
+	double scale;
+} usual[] = {
+	{ XG_F_CPU_NS, XG_COL_CPU_PCT, 100.0 / 1e9 },
+	{ XG_F_NET_RX_BYTES, XG_COL_NET_RX, 1.0 }, { XG_F_NET_TX_BYTES, XG_COL_NET_TX, 1.0 },
+	{ XG_F_NET_RX_PKTS, XG_COL_NET_RXP, 1.0 }, { XG_F_NET_TX_PKTS, XG_COL_NET_TXP, 1.0 },
+	{ XG_F_DISK_RD_OPS, XG_COL_DISK_RD, 1.0 }, { XG_F_DISK_WR_OPS, XG_COL_DISK_WR, 1.0 },
+	{ XG_F_DISK_RD_BYTES, XG_COL_DISK_RDB, 1.0 }, { XG_F_DISK_WR_BYTES, XG_COL_DISK_WRB, 1.0 },
+	{ XG_F_LLC_REF, XG_COL_LLC_REF, 1.0 }, { XG_F_LLC_MISS, XG_COL_LLC_MISS, 1.0 },
+	{ XG_F_MBM_TOTAL, XG_COL_MEM_BW, 1.0 },
+	/* from here on no rate: d[] is indexed by these positions */
+	{ XG_F_RUN_NS, XG_COL_RUN, 0 }, { XG_F_WAIT_NS, XG_COL_WAIT, 0 }, { XG_F_BLK_NS, XG_COL_BLK, 0 },
+	{ XG_F_OFF_NS, XG_COL_OFF, 0 }, { XG_F_INSTR, XG_COL_MPKI, 0 },
+};
+enum { U_REF = 9, U_MISS = 10, U_RUN = USUAL_RATES, U_INSTR = USUAL_RATES + XG_RS_COUNT, U_N };
+_Static_assert(XG_ARRAY_LEN(usual) == U_N, "usual[] and its positions agree");
+#define USUAL_FIELDS (F(XG_F_CPU_NS) | F(XG_F_MEM) | F(XG_F_NET_RX_BYTES) | F(XG_F_NET_TX_BYTES) | \
+		      F(XG_F_NET_RX_PKTS) | F(XG_F_NET_TX_PKTS) | F(XG_F_DISK_RD_OPS) | F(XG_F_DISK_WR_OPS) | \
+		      F(XG_F_DISK_RD_BYTES) | F(XG_F_DISK_WR_BYTES) | F(XG_F_RUN_NS) | F(XG_F_WAIT_NS) | \
+		      F(XG_F_BLK_NS) | F(XG_F_OFF_NS) | F(XG_F_LLC_REF) | F(XG_F_LLC_MISS) | F(XG_F_INSTR) | \
+		      F(XG_F_L3_OCC) | F(XG_F_MBM_TOTAL))
+#define USUAL_COLS (COL(XG_COL_CPU_PCT) | COL(XG_COL_MEM) | COL(XG_COL_NET_RX) | COL(XG_COL_NET_TX) | \
+		    COL(XG_COL_NET_RXP) | COL(XG_COL_NET_TXP) | COL(XG_COL_DISK_RD) | COL(XG_COL_DISK_WR) | \
+		    COL(XG_COL_DISK_RDB) | COL(XG_COL_DISK_WRB) | SCHED_COLS | COL(XG_COL_LLC_REF) | \
+		    COL(XG_COL_LLC_MISS) | CACHE_COLS | COL(XG_COL_L3_OCC) | COL(XG_COL_MEM_BW))
+
+/* The usual case of those columns, which the full-screen view computes for
+ * every domain: every field they read measured in both samples, no counter
+ * gone backwards, some vCPU time, references and instructions in the
+ * interval. Then none has a reason to give, and one pass computes them
+ * with the general path's formulas. False (nothing written) otherwise. */
+static bool fill_usual(struct fill *r, const struct pair *pr)
+{
+	if ((pr->both & USUAL_FIELDS) != USUAL_FIELDS)
+		return false;
+	const uint64_t *c = pr->c->v, *p = pr->p->v;
+	double d[U_N];
+	uint64_t any = 0;
+	/* One pass, unrolled. A counter that went backwards leaves a
+	 * difference of 2^63 or more: the top bit of any then sends the
+	 * domain to the general path (which also takes the impossible rise by
+	 * 2^63 in one interval). Below it the signed conversion gives the
+	 * unsigned one's value, without its test. */
+#if defined(__GNUC__)
+#pragma GCC unroll 17
+#endif
+	for (int k = 0; k < U_N; k++) {
+		uint64_t x = c[usual[k].f] - p[usual[k].f];
+		any |= x;
+		d[k] = (double)(int64_t)x;
+	}
+	const double *sd = d + U_RUN;
+	double total = sd[0] + sd[1] + sd[2] + sd[3];
+	if ((any >> 63) || !(total > 0) || !(d[U_REF] > 0) || !(d[U_INSTR] > 0))
+		return false;
+	double *v = r->r->v, dt = pr->dt_s;
+#if defined(__GNUC__)
+#pragma GCC unroll 12
+#endif
+	for (int k = 0; k < USUAL_RATES; k++)
+		v[usual[k].c] = rate_value(usual[k].scale, d[k], dt);
+	for (int i = 0; i < XG_RS_COUNT; i++)
+		v[XG_COL_RUN + i] = share_value(sd[i], total);
+	v[XG_COL_HIT] = hit_value(d[U_REF], d[U_MISS]);
+	v[XG_COL_MPKI] = mpki_value(d[U_MISS], d[U_INSTR]);
+	v[XG_COL_MEM] = (double)c[XG_F_MEM];
+	v[XG_COL_L3_OCC] = (double)c[XG_F_L3_OCC];
+	r->valid |= USUAL_COLS;
+	if (pr->ws) {   /* as fill_dom_sched adds them */
+		pr->ws->wait_ns += sd[XG_RS_RUNNABLE];
+		for (int i = 0; i < XG_RS_COUNT; i++)
+			pr->ws->total_ns += sd[i];
+	}
+	return true;
+}
 
 /* Computes the columns of cols (and the others computed with them) into
  * the row; returns which it computed. */
@@ -394,19 +501,24 @@ static uint64_t fill_dom_row(struct fill *r, const struct pair *pr, uint64_t col
 		{ XG_PMU_HOST, XG_COL_MISS_H, XG_COL_HIT_H },
 	};
 	cols &= DOM_COLS;
-	if (cols & COL(XG_COL_ID))
+	uint64_t rest = cols;
+	if ((cols & USUAL_COLS) == USUAL_COLS && fill_usual(r, pr))
+		rest &= ~USUAL_COLS;
+	if (rest & COL(XG_COL_ID))
 		set(r, XG_COL_ID, pr->c->id);
-	fill_rates(r, pr, cols);
-	fill_gauges(r, pr, cols);
-	if (cols & SCHED_COLS) {
+	if (!(rest & ~COL(XG_COL_ID)))
+		return cols;   /* the usual case covered the rest */
+	fill_rates(r, pr, rest);
+	fill_gauges(r, pr, rest);
+	if (rest & SCHED_COLS) {
 		cols |= SCHED_COLS;
 		r->valid = (r->valid & ~SCHED_COLS) | fill_dom_sched(r->r, pr);
 	}
-	if (cols & CACHE_COLS)
-		fill_cache(r, pr, cols);
-	for (size_t i = 0; i < XG_ARRAY_LEN(bd) && (cols & BD_COLS); i++) {
+	if (rest & CACHE_COLS)
+		fill_cache(r, pr, rest);
+	for (size_t i = 0; i < XG_ARRAY_LEN(bd) && (rest & BD_COLS); i++) {
 		uint64_t m = PMU_COLS(bd[i].miss, bd[i].hit);
-		if (!(cols & m))
+		if (!(rest & m))
 			continue;
 		cols |= m;
 		r->valid = (r->valid & ~m) | fill_pmu_where(r->r, pr, bd[i].w, bd[i].miss, bd[i].hit);
@@ -681,12 +793,8 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 	double dt = prev && cur->host.mono_ns > prev->host.mono_ns
 			    ? (double)(cur->host.mono_ns - prev->host.mono_ns) / 1e9 : 0;
 	size_t need = cur->ndom + (rows & XG_ROWS_VCPUS ? cur->nvcpu : 0) +
-		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0), old = out->cap;
+		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0);
 	xg_grow(&out->rows, &out->cap, need, sizeof(*out->rows));
-	/* Every value defined, measured or not: the history converts a row's
-	 * values in one run and marks the unmeasured ones after. */
-	if (out->cap > old)
-		memset(out->rows + old, 0, (out->cap - old) * sizeof(*out->rows));
 	out->cur = cur;
 	out->prev = prev;
 	out->n = cur->ndom;

@@ -346,7 +346,9 @@ static void varied_dom(struct xg_sample *s, uint32_t k, bool later)
 
 /* A table that defers columns (the full-screen view's) computes the same
  * figures and reasons once its rows are filled as one that does not, and
- * the summary whatever it defers. */
+ * the summary whatever it defers. Domains 0, 1 and 7 are the usual case,
+ * which the full table computes in one pass (metrics' fill_usual) and the
+ * deferring one column by column: the same figures to the last bit. */
 static void deferred_rows_match(void **state)
 {
 	(void)state;

@@ -89,6 +89,24 @@ static void same_domain(void **state)
 	d->id = 12;
 	assert_true(dom_same(&was, d, XG_SAME_ROW));
 
+	/* Bytes after the NUL do not count; every byte before it does, in
+	 * any word of the buffer. */
+	d->name[6] = 'z';
+	assert_true(dom_same(&was, d, XG_SAME_ROW));
+	static const char *const names[] = { "vm-0001", "vm-00012", "vm-000123", "a-name-of-16-ch", "a-name-of-16-chr" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		memset(d->name, 0, sizeof(d->name));
+		snprintf(d->name, sizeof(d->name), "%s", names[i]);
+		was = dom_ident(d);
+		assert_true(dom_same(&was, d, XG_SAME_ROW));
+		size_t last = strlen(names[i]) - 1;
+		d->name[last]++;
+		assert_false(dom_same(&was, d, XG_SAME_ROW));
+		d->name[last]--;
+		d->name[last + 1] = 'q';   /* longer: the NUL moved */
+		assert_false(dom_same(&was, d, XG_SAME_ROW));
+	}
+
 	/* A name filling the whole buffer, no NUL: compared to its end only. */
 	memset(d->name, 'x', sizeof(d->name));
 	was = dom_ident(d);
