@@ -95,6 +95,7 @@ struct pfm_api {
 	__typeof__(pfm_initialize) *pfm_initialize;
 	__typeof__(pfm_get_os_event_encoding) *pfm_get_os_event_encoding;
 	__typeof__(pfm_strerror) *pfm_strerror;
+	__typeof__(pfm_terminate) *pfm_terminate;
 	bool ready;
 	char why[sizeof(((struct xg_err *)0)->msg)];   /* when not loaded */
 };
@@ -102,6 +103,7 @@ struct pfm_api {
 #define PFM_FN(fn) XG_DL_FN(struct pfm_api, fn)
 static const struct xg_dl_fn pfm_fns[] = {
 	PFM_FN(pfm_initialize) PFM_FN(pfm_get_os_event_encoding) PFM_FN(pfm_strerror)
+	PFM_FN(pfm_terminate)
 };
 
 static void pfm_load(struct pfm_api *pfm)
@@ -117,6 +119,10 @@ static void pfm_load(struct pfm_api *pfm)
 
 static void pfm_unload(struct pfm_api *pfm)
 {
+	/* Its tables first: once the library is gone, nothing points to them
+	 * (valgrind counted them as definitely lost). */
+	if (pfm->ready)
+		pfm->pfm_terminate();
 	xg_dl_close(pfm->so);
 }
 
