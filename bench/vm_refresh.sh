@@ -6,10 +6,13 @@
 # A stand-in is build/tools/xg-vm-standin run as qemu-system-x86_64 with
 # QEMU's command line and thread names: CPU n/KVM, an I/O thread, two
 # workers and its main thread. The figure to watch is what the VMs add:
-# target under 1 ms for 50 VMs of 4 vCPUs.
+# target under 1 ms for 50 VMs of 4 vCPUs. Collects run back to back
+# unless GAP_MS says how far apart; DUMP=path/to/xgtop-linux-dump
+# measures another build of the tool.
 cd "$(dirname "$0")/.." || exit 2
 make -s tools >/dev/null || exit 2
-n=${VMS:-50} v=${VCPUS:-4} reps=${REFRESHES:-200}
+n=${VMS:-50} v=${VCPUS:-4} reps=${REFRESHES:-200} gap=${GAP_MS:-0}
+dump=${DUMP:-build/tools/xgtop-linux-dump}
 tmp=$(mktemp -d) || exit 2
 ln -s "$PWD/build/tools/xg-vm-standin" "$tmp/qemu-system-x86_64"
 start() {
@@ -32,7 +35,7 @@ stop() {
 }
 trap 'stop; rm -rf "$tmp"' EXIT
 cost() {  # prints the mean CPU us of one collect, and the line
-	build/tools/xgtop-linux-dump bench vm "$reps" | tee -a "$tmp/log" |
+	"$dump" bench vm "$reps" "$gap" | tee -a "$tmp/log" |
 		sed -n 's/.*: \([0-9]*\) us CPU,.*/\1/p'
 }
 best_host= best_vms=

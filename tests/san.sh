@@ -6,7 +6,7 @@
 # the instrumented ones and whose files are hard links to the tree's. Every
 # sanitizer report goes to a file under BUILD/san-logs (instead of the
 # test's output): any report fails the run, whatever the test made of the
-# exit status it caused. Leaks are reported (LeakSanitizer) at exit.
+# exit status it caused.
 # Usage: tests/san.sh BUILD [SUITE...]; default suites: SAN_SUITES below.
 cd "$(dirname "$0")/.." || exit 2
 build=${1:?usage: tests/san.sh BUILD [SUITE...]}
@@ -28,7 +28,11 @@ ln -s .. "$root/build"
 ln -s ../xgtop "$root/xgtop"
 
 logs=$PWD/$build/san-logs
-export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:log_path=$logs/asan:log_exe_name=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+# Leaks are not checked here (detect_leaks=0) for now: LeakSanitizer's
+# tracer thread crashes (SIGSEGV in its stop-the-world) at the exit of the
+# Linux source, which keeps its /proc files open. AddressSanitizer and
+# UBSan stay on; valgrind (make test-valgrind) checks for leaks.
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=0:log_path=$logs/asan:log_exe_name=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan:log_exe_name=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 (cd "$root" && tests/run.sh "${suites[@]}")
@@ -43,5 +47,5 @@ if [ -n "$reports" ]; then
 	done
 	exit 1
 fi
-echo "no sanitizer reports (ASan, UBSan, LeakSanitizer) in suites: ${suites[*]}"
+echo "no sanitizer reports (ASan, UBSan) in suites: ${suites[*]}"
 exit $rc

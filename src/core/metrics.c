@@ -88,16 +88,27 @@ struct pair {
 #define ROW_FN static inline
 #endif
 
-ROW_FN void set(struct xg_row *r, enum xg_col c, double v)
+#define COL(c) (1ull << (c))
+
+/* A row being filled: values and reasons go into the row, the valid bits
+ * into `valid`, which stays in a register. Kept in the row, each bit cost a
+ * load and a store, and each store (a 64-bit integer, as the samples'
+ * counters are) made the compiler read the counters again. */
+struct fill {
+	struct xg_row *r;
+	uint64_t valid;
+};
+
+ROW_FN void set(struct fill *f, enum xg_col c, double v)
 {
-	r->v[c] = v;
-	r->valid |= 1ull << c;
+	f->r->v[c] = v;
+	f->valid |= COL(c);
 }
 
-ROW_FN void unset(struct xg_row *r, enum xg_col c, uint8_t why)
+ROW_FN void unset(struct fill *f, enum xg_col c, uint8_t why)
 {
-	r->valid &= ~(1ull << c);
-	r->why[c] = why;
+	f->valid &= ~COL(c);
+	f->r->why[c] = why;
 }
 
 /* The reason a field of the current sample is invalid, as a row reason. */
@@ -140,7 +151,7 @@ ROW_FN bool delta(const struct pair *pr, enum xg_field f, double *out, uint8_t *
 	return no_delta(pr, f, why);
 }
 
-ROW_FN void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
+ROW_FN void rate(struct fill *r, const struct pair *pr, enum xg_col c, enum xg_field f, double scale)
 {
 	double d = 0;
 	uint8_t why = 0;
@@ -150,7 +161,7 @@ ROW_FN void rate(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg
 		unset(r, c, why);
 }
 
-ROW_FN void gauge(struct xg_row *r, const struct pair *pr, enum xg_col c, enum xg_field f)
+ROW_FN void gauge(struct fill *r, const struct pair *pr, enum xg_col c, enum xg_field f)
 {
 	if (dom_has(pr->c, f))
 		set(r, c, (double)pr->c->v[f]);
@@ -159,7 +170,7 @@ ROW_FN void gauge(struct xg_row *r, const struct pair *pr, enum xg_col c, enum x
 }
 
 /* 100 * (1 - dmiss/dref), from any two counter deltas. */
-static void hit_ratio(struct xg_row *r, enum xg_col c, bool ok, double dref, double dmiss, uint8_t why)
+ROW_FN void hit_ratio(struct fill *r, enum xg_col c, bool ok, double dref, double dmiss, uint8_t why)
 {
 	if (!ok)
 		unset(r, c, why);
@@ -169,13 +180,18 @@ static void hit_ratio(struct xg_row *r, enum xg_col c, bool ok, double dref, dou
 		set(r, c, 100.0 * (1.0 - dmiss / dref));
 }
 
-static void fill_sched(struct xg_row *r, const double d[XG_RS_COUNT], const bool ok[XG_RS_COUNT],
-		       const uint8_t why[XG_RS_COUNT])
+#define SCHED_COLS (COL(XG_COL_RUN) | COL(XG_COL_WAIT) | COL(XG_COL_BLK) | COL(XG_COL_OFF))
+
+/* RUN/WAIT/BLK/OFF of r from the runstates' deltas; returns their valid
+ * bits (a domain's and a vCPU's rows share it). */
+static uint64_t fill_sched(struct xg_row *row, const double d[XG_RS_COUNT], const bool ok[XG_RS_COUNT],
+			   const uint8_t why[XG_RS_COUNT])
 {
 	static const enum xg_col cols[XG_RS_COUNT] = {
 		[XG_RS_RUNNING] = XG_COL_RUN, [XG_RS_RUNNABLE] = XG_COL_WAIT,
 		[XG_RS_BLOCKED] = XG_COL_BLK, [XG_RS_OFFLINE] = XG_COL_OFF,
 	};
+	struct fill f = { row, 0 }, *r = &f;
 	double total = 0;
 	for (int i = 0; i < XG_RS_COUNT; i++)
 		if (ok[i])
@@ -195,12 +211,16 @@ static void fill_sched(struct xg_row *r, const double d[XG_RS_COUNT], const bool
 		for (int i = 0; i < XG_RS_COUNT; i++)
 			if (ok[i])
 				unset(r, cols[i], why[miss]);
+	return f.valid;
 }
 
-static void fill_pmu_where(struct xg_row *r, const struct pair *pr, enum xg_pmu_where w,
-			   enum xg_col miss_col, enum xg_col hit_col)
+/* The cache miss rate and hit ratio of one place the events happened;
+ * returns their valid bits. */
+static uint64_t fill_pmu_where(struct xg_row *row, const struct pair *pr, enum xg_pmu_where w,
+			       enum xg_col miss_col, enum xg_col hit_col)
 {
 	const struct xg_dom *c = pr->c, *p = pr->p;
+	struct fill f = { row, 0 }, *r = &f;
 	uint8_t why = dom_has(c, XG_F_LLC_MISS) ? XG_WHY_NOBREAKDOWN : field_why(pr, XG_F_LLC_MISS);
 	bool have = dom_has_pmu(c, w, XG_PMU_REF) && dom_has_pmu(c, w, XG_PMU_MISS);
 	bool ok = have && p && dom_has_pmu(p, w, XG_PMU_REF) && dom_has_pmu(p, w, XG_PMU_MISS) &&
@@ -219,76 +239,137 @@ static void fill_pmu_where(struct xg_row *r, const struct pair *pr, enum xg_pmu_
 	else
 		unset(r, miss_col, why);
 	hit_ratio(r, hit_col, ok, dref, dmiss, why);
+	return f.valid;
 }
 
 /* RUN/WAIT/BLK/OFF % of a domain, and its part of the host's waiting
  * share: domains whose split is complete (running, waiting and blocked). */
-static void fill_dom_sched(struct xg_row *r, const struct pair *pr)
+static uint64_t fill_dom_sched(struct xg_row *r, const struct pair *pr)
 {
 	double sd[XG_RS_COUNT] = { 0 };
 	bool sok[XG_RS_COUNT];
 	uint8_t swhy[XG_RS_COUNT] = { 0 };
 	for (int i = 0; i < XG_RS_COUNT; i++)
 		sok[i] = delta(pr, sched_field(i), &sd[i], &swhy[i]);
-	fill_sched(r, sd, sok, swhy);
+	uint64_t valid;
+	/* The usual case inline: all four measured over some time (summed
+	 * in fill_sched's order, so the figures are the same). */
+	double total = sd[0] + sd[1] + sd[2] + sd[3];
+	if (sok[0] && sok[1] && sok[2] && sok[3] && total > 0) {
+		r->v[XG_COL_RUN] = 100.0 * sd[XG_RS_RUNNING] / total;
+		r->v[XG_COL_WAIT] = 100.0 * sd[XG_RS_RUNNABLE] / total;
+		r->v[XG_COL_BLK] = 100.0 * sd[XG_RS_BLOCKED] / total;
+		r->v[XG_COL_OFF] = 100.0 * sd[XG_RS_OFFLINE] / total;
+		valid = SCHED_COLS;
+	} else {
+		valid = fill_sched(r, sd, sok, swhy);
+	}
 	if (!pr->ws || !sok[XG_RS_RUNNING] || !sok[XG_RS_RUNNABLE] || !sok[XG_RS_BLOCKED])
-		return;
+		return valid;
 	pr->ws->wait_ns += sd[XG_RS_RUNNABLE];
 	for (int i = 0; i < XG_RS_COUNT; i++)
 		pr->ws->total_ns += sok[i] ? sd[i] : 0;
+	return valid;
 }
 
+/* xentop's letters d s b c p r, '-' where clear: three flags at a time. */
 static void state_letters(uint32_t st, char out[8])
 {
-	static const char letters[] = "dsbcpr";
-	for (int i = 0; i < 6; i++)
-		out[i] = (st >> i) & 1 ? letters[i] : '-';
-	out[6] = 0;
+	static const char lo[8][4] = { "---", "d--", "-s-", "ds-", "--b", "d-b", "-sb", "dsb" };
+	static const char hi[8][4] = { "---", "c--", "-p-", "cp-", "--r", "c-r", "-pr", "cpr" };
+	memcpy(out, lo[st & 7], 3);
+	memcpy(out + 3, hi[(st >> 3) & 7], 4);
 }
 
-static void fill_dom_row(struct xg_row *r, const struct pair *pr)
+/* CPU(s), VCPU, MEM, MEM%, MAXMEM, L3-OCC, SWAP: the sample's own values. */
+ROW_FN void fill_gauges(struct fill *r, const struct pair *pr, uint64_t cols)
 {
 	const struct xg_dom *c = pr->c;
-	const struct xg_host *h = sample_dom_host(pr->cs, c);
-	double d = 0;
+	if (cols & COL(XG_COL_CPU_S)) {
+		if (dom_has(c, XG_F_CPU_NS))
+			set(r, XG_COL_CPU_S, (double)c->v[XG_F_CPU_NS] / 1e9);
+		else
+			unset(r, XG_COL_CPU_S, field_why(pr, XG_F_CPU_NS));
+	}
+	if (cols & COL(XG_COL_VCPU))
+		gauge(r, pr, XG_COL_VCPU, XG_F_VCPUS);
+	if (cols & COL(XG_COL_MEM))
+		gauge(r, pr, XG_COL_MEM, XG_F_MEM);
+	if (cols & COL(XG_COL_MEM_PCT)) {
+		const struct xg_host *h = sample_dom_host(pr->cs, c);
+		if (!dom_has(c, XG_F_MEM))
+			unset(r, XG_COL_MEM_PCT, field_why(pr, XG_F_MEM));
+		else if (!host_has(h, XG_H_MEM) || !h->mem_total)
+			unset(r, XG_COL_MEM_PCT, XG_WHY_NOTOTAL);
+		else
+			set(r, XG_COL_MEM_PCT, 100.0 * (double)c->v[XG_F_MEM] / (double)h->mem_total);
+	}
+	if (cols & COL(XG_COL_MAXMEM)) {
+		if (dom_has(c, XG_F_MAXMEM) && c->v[XG_F_MAXMEM] == UINT64_MAX)
+			unset(r, XG_COL_MAXMEM, XG_WHY_NOLIMIT);
+		else
+			gauge(r, pr, XG_COL_MAXMEM, XG_F_MAXMEM);
+	}
+	if (cols & COL(XG_COL_L3_OCC))
+		gauge(r, pr, XG_COL_L3_OCC, XG_F_L3_OCC);
+	if (cols & COL(XG_COL_SWAP))
+		gauge(r, pr, XG_COL_SWAP, XG_F_SWAP);
+}
+
+/* What the rates read, in locals: the reasons, stored as bytes, could
+ * otherwise alias all of it, and each store made the compiler read the
+ * pair again. */
+struct rates {
+	const uint64_t *cv, *pv;
+	uint64_t both;
+	double dt;
+};
+
+ROW_FN void rate_of(struct fill *r, const struct rates *x, const struct pair *pr, uint64_t cols,
+		    enum xg_col c, enum xg_field f, double scale)
+{
+	if (!(cols & COL(c)))
+		return;
+	uint64_t a = x->cv[f], b = x->pv[f];
+	uint8_t why;
+	if (((x->both >> f) & 1) && a >= b)
+		set(r, c, scale * (double)(a - b) / x->dt);
+	else if (!no_delta(pr, f, &why))
+		unset(r, c, why);
+}
+
+/* The columns that are one counter's rate (scale * delta / dt). */
+ROW_FN void fill_rates(struct fill *r, const struct pair *pr, uint64_t cols)
+{
+	const struct rates x = { pr->c->v, pr->p ? pr->p->v : pr->c->v, pr->both, pr->dt_s };
+	rate_of(r, &x, pr, cols, XG_COL_CPU_PCT, XG_F_CPU_NS, 100.0 / 1e9);
+	rate_of(r, &x, pr, cols, XG_COL_NET_RX, XG_F_NET_RX_BYTES, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_NET_TX, XG_F_NET_TX_BYTES, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_NET_RXP, XG_F_NET_RX_PKTS, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_NET_TXP, XG_F_NET_TX_PKTS, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_DISK_RD, XG_F_DISK_RD_OPS, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_DISK_WR, XG_F_DISK_WR_OPS, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_DISK_RDB, XG_F_DISK_RD_BYTES, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_DISK_WRB, XG_F_DISK_WR_BYTES, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_LLC_REF, XG_F_LLC_REF, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_LLC_MISS, XG_F_LLC_MISS, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_MEM_BW, XG_F_MBM_TOTAL, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_EMU, XG_F_EMU_NS, 100.0 / 1e9);
+	rate_of(r, &x, pr, cols, XG_COL_EXITS, XG_F_VM_EXITS, 1.0);
+	rate_of(r, &x, pr, cols, XG_COL_POLL, XG_F_HALT_POLL_NS, 100.0 / 1e9);
+}
+
+/* HIT% and MPKI from the summed LLC counters. */
+ROW_FN void fill_cache(struct fill *r, const struct pair *pr, uint64_t cols)
+{
+	double d = 0, dref = 0, dmiss = 0;
 	uint8_t why = 0;
-
-	set(r, XG_COL_ID, c->id);
-	state_letters(c->state, r->state);
-	rate(r, pr, XG_COL_CPU_PCT, XG_F_CPU_NS, 100.0 / 1e9);
-	if (dom_has(c, XG_F_CPU_NS))
-		set(r, XG_COL_CPU_S, (double)c->v[XG_F_CPU_NS] / 1e9);
-	else
-		unset(r, XG_COL_CPU_S, field_why(pr, XG_F_CPU_NS));
-	gauge(r, pr, XG_COL_VCPU, XG_F_VCPUS);
-	gauge(r, pr, XG_COL_MEM, XG_F_MEM);
-	if (!dom_has(c, XG_F_MEM))
-		unset(r, XG_COL_MEM_PCT, field_why(pr, XG_F_MEM));
-	else if (!host_has(h, XG_H_MEM) || !h->mem_total)
-		unset(r, XG_COL_MEM_PCT, XG_WHY_NOTOTAL);
-	else
-		set(r, XG_COL_MEM_PCT, 100.0 * (double)c->v[XG_F_MEM] / (double)h->mem_total);
-	if (dom_has(c, XG_F_MAXMEM) && c->v[XG_F_MAXMEM] == UINT64_MAX)
-		unset(r, XG_COL_MAXMEM, XG_WHY_NOLIMIT);
-	else
-		gauge(r, pr, XG_COL_MAXMEM, XG_F_MAXMEM);
-
-	rate(r, pr, XG_COL_NET_RX, XG_F_NET_RX_BYTES, 1.0);
-	rate(r, pr, XG_COL_NET_TX, XG_F_NET_TX_BYTES, 1.0);
-	rate(r, pr, XG_COL_NET_RXP, XG_F_NET_RX_PKTS, 1.0);
-	rate(r, pr, XG_COL_NET_TXP, XG_F_NET_TX_PKTS, 1.0);
-	rate(r, pr, XG_COL_DISK_RD, XG_F_DISK_RD_OPS, 1.0);
-	rate(r, pr, XG_COL_DISK_WR, XG_F_DISK_WR_OPS, 1.0);
-	rate(r, pr, XG_COL_DISK_RDB, XG_F_DISK_RD_BYTES, 1.0);
-	rate(r, pr, XG_COL_DISK_WRB, XG_F_DISK_WR_BYTES, 1.0);
-	fill_dom_sched(r, pr);
-
-	rate(r, pr, XG_COL_LLC_REF, XG_F_LLC_REF, 1.0);
-	rate(r, pr, XG_COL_LLC_MISS, XG_F_LLC_MISS, 1.0);
-	double dref = 0, dmiss = 0;
 	bool ok = delta(pr, XG_F_LLC_REF, &dref, &why);
 	ok = ok && delta(pr, XG_F_LLC_MISS, &dmiss, &why);
-	hit_ratio(r, XG_COL_HIT, ok, dref, dmiss, why);
+	if (cols & COL(XG_COL_HIT))
+		hit_ratio(r, XG_COL_HIT, ok, dref, dmiss, why);
+	if (!(cols & COL(XG_COL_MPKI)))
+		return;
 	if (!ok)
 		unset(r, XG_COL_MPKI, why);
 	else if (!delta(pr, XG_F_INSTR, &d, &why))
@@ -297,16 +378,50 @@ static void fill_dom_row(struct xg_row *r, const struct pair *pr)
 		unset(r, XG_COL_MPKI, XG_WHY_NOINSTR);
 	else
 		set(r, XG_COL_MPKI, 1000.0 * dmiss / d);
-	gauge(r, pr, XG_COL_L3_OCC, XG_F_L3_OCC);
-	rate(r, pr, XG_COL_MEM_BW, XG_F_MBM_TOTAL, 1.0);
-	rate(r, pr, XG_COL_EMU, XG_F_EMU_NS, 100.0 / 1e9);
-	rate(r, pr, XG_COL_EXITS, XG_F_VM_EXITS, 1.0);
-	rate(r, pr, XG_COL_POLL, XG_F_HALT_POLL_NS, 100.0 / 1e9);
-	gauge(r, pr, XG_COL_SWAP, XG_F_SWAP);
+}
 
-	fill_pmu_where(r, pr, XG_PMU_GUEST_USER, XG_COL_MISS_GU, XG_COL_HIT_GU);
-	fill_pmu_where(r, pr, XG_PMU_GUEST_KERNEL, XG_COL_MISS_GK, XG_COL_HIT_GK);
-	fill_pmu_where(r, pr, XG_PMU_HOST, XG_COL_MISS_H, XG_COL_HIT_H);
+/* The columns a domain row computes from its samples (not HOST, NAME and
+ * STATE, which it points at or copies, nor TREND, a drawing). */
+#define DOM_COLS ((COL(XG_COL_COUNT) - 1) & ~(COL(XG_COL_HOST) | COL(XG_COL_NAME) | \
+					    COL(XG_COL_STATE) | COL(XG_COL_TREND)))
+/* The ones the summary adds up: computed whatever a table defers. */
+#define SUM_COLS (COL(XG_COL_ID) | COL(XG_COL_CPU_PCT) | SCHED_COLS)
+#define CACHE_COLS (COL(XG_COL_HIT) | COL(XG_COL_MPKI))
+#define PMU_COLS(miss, hit) (COL(miss) | COL(hit))
+#define BD_COLS (PMU_COLS(XG_COL_MISS_GU, XG_COL_HIT_GU) | PMU_COLS(XG_COL_MISS_GK, XG_COL_HIT_GK) | \
+		 PMU_COLS(XG_COL_MISS_H, XG_COL_HIT_H))
+
+/* Computes the columns of cols (and the others computed with them) into
+ * the row; returns which it computed. */
+static uint64_t fill_dom_row(struct fill *r, const struct pair *pr, uint64_t cols)
+{
+	static const struct {
+		enum xg_pmu_where w;
+		enum xg_col miss, hit;
+	} bd[] = {
+		{ XG_PMU_GUEST_USER, XG_COL_MISS_GU, XG_COL_HIT_GU },
+		{ XG_PMU_GUEST_KERNEL, XG_COL_MISS_GK, XG_COL_HIT_GK },
+		{ XG_PMU_HOST, XG_COL_MISS_H, XG_COL_HIT_H },
+	};
+	cols &= DOM_COLS;
+	if (cols & COL(XG_COL_ID))
+		set(r, XG_COL_ID, pr->c->id);
+	fill_rates(r, pr, cols);
+	fill_gauges(r, pr, cols);
+	if (cols & SCHED_COLS) {
+		cols |= SCHED_COLS;
+		r->valid = (r->valid & ~SCHED_COLS) | fill_dom_sched(r->r, pr);
+	}
+	if (cols & CACHE_COLS)
+		fill_cache(r, pr, cols);
+	for (size_t i = 0; i < XG_ARRAY_LEN(bd) && (cols & BD_COLS); i++) {
+		uint64_t m = PMU_COLS(bd[i].miss, bd[i].hit);
+		if (!(cols & m))
+			continue;
+		cols |= m;
+		r->valid = (r->valid & ~m) | fill_pmu_where(r->r, pr, bd[i].w, bd[i].miss, bd[i].hit);
+	}
+	return cols;
 }
 
 static const struct xg_vcpu *find_vcpu(const struct xg_sample *s, const struct xg_dom *d, uint32_t id)
@@ -321,14 +436,14 @@ static const struct xg_vcpu *find_vcpu(const struct xg_sample *s, const struct x
 	return NULL;
 }
 
-static void fill_vcpu_row(struct xg_row *r, const struct pair *pr, const struct xg_vcpu *vc)
+static void fill_vcpu_row(struct xg_row *row, const struct pair *pr, const struct xg_vcpu *vc)
 {
 	const struct xg_vcpu *vp = pr->p ? find_vcpu(pr->ps, pr->p, vc->id) : NULL;
+	struct fill f = { row, 0 }, *r = &f;
 	for (int c = 0; c < XG_COL_COUNT; c++)
-		r->why[c] = XG_WHY_DOMONLY;
-	r->valid = 0;
+		row->why[c] = XG_WHY_DOMONLY;
 	set(r, XG_COL_ID, pr->c->id);
-	snprintf(r->state, sizeof(r->state), "%s", vc->online ? "online" : "off");
+	snprintf(row->state, sizeof(row->state), "%s", vc->online ? "online" : "off");
 	uint8_t nob = pr->p ? XG_WHY_FIRST : pr->nobase;
 	if (vcpu_has_cpu(vc)) {
 		set(r, XG_COL_CPU_S, (double)vc->cpu_ns / 1e9);
@@ -354,7 +469,7 @@ static void fill_vcpu_row(struct xg_row *r, const struct pair *pr, const struct 
 			sok[i] = true;
 		}
 	}
-	fill_sched(r, sd, sok, swhy);
+	row->valid = (f.valid & ~SCHED_COLS) | fill_sched(row, sd, sok, swhy);
 }
 
 static const struct xg_sock *find_sock(const struct xg_sample *s, const struct xg_dom *d, uint32_t socket)
@@ -380,12 +495,12 @@ static uint8_t sock_why(const struct pair *pr, enum xg_field f)
 /* L3-OCC and MEM-BW of one socket; the baseline is the same socket of the
  * domain's baseline, so a socket entry that is new or came back starts
  * one, and a counter that went backwards starts another. */
-static void fill_sock_row(struct xg_row *r, const struct pair *pr, const struct xg_sock *kc)
+static void fill_sock_row(struct xg_row *row, const struct pair *pr, const struct xg_sock *kc)
 {
 	const struct xg_sock *kp = pr->p ? find_sock(pr->ps, pr->p, kc->socket) : NULL;
-	memset(r->why, 0, sizeof(r->why));
-	r->valid = 0;
-	r->state[0] = 0;
+	struct fill f = { row, 0 }, *r = &f;
+	memset(row->why, 0, sizeof(row->why));
+	row->state[0] = 0;
 	set(r, XG_COL_ID, pr->c->id);
 	if (sock_has(kc, XG_SOCK_L3_OCC))
 		set(r, XG_COL_L3_OCC, (double)kc->v[XG_SOCK_L3_OCC]);
@@ -403,6 +518,7 @@ static void fill_sock_row(struct xg_row *r, const struct pair *pr, const struct 
 		unset(r, XG_COL_MEM_BW, XG_WHY_NOTIME);
 	else
 		set(r, XG_COL_MEM_BW, (double)(kc->v[XG_SOCK_MBM_TOTAL] - kp->v[XG_SOCK_MBM_TOTAL]) / pr->dt_s);
+	row->valid = f.valid;
 }
 
 /* Same domain as in the previous sample? Otherwise the reason why not.
@@ -464,6 +580,8 @@ static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_
 	r->socket = 0;
 	r->dom_index = (uint32_t)dom_index;
 	r->base_index = XG_NO_BASE;
+	r->nobase = 0;
+	r->todo = 0;
 	r->name = pr->c->name;
 	r->host = out->rows[dom_index].host;
 	r->host_stale = out->rows[dom_index].host_stale;
@@ -537,14 +655,48 @@ static void metrics_pcpus(const struct xg_sample *prev, const struct xg_sample *
 	}
 }
 
+/* Domain row i of out: who it is, its baseline, and the columns the table
+ * does not defer (those the summary adds up always). */
+static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, struct wait_sum *ws)
+{
+	const struct xg_sample *cur = out->cur, *prev = out->prev;
+	struct xg_row *r = &out->rows[i];
+	struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt, .ws = ws };
+	pr.p = baseline(prev, cursor, pr.c, &pr.nobase);
+	if (pr.c->host < cur->npeer)
+		pool_pair(&pr);
+	pr.both = pr.p && pr.dt_s > 0 ? pr.c->valid & pr.p->valid : 0;
+	r->base_index = pr.p ? (uint32_t)(pr.p - prev->dom) : XG_NO_BASE;
+	r->nobase = pr.nobase;
+	r->id = pr.c->id;
+	r->host = pr.c->host < cur->npeer ? cur->peer[pr.c->host].name : NULL;
+	r->host_stale = r->host && cur->peer[pr.c->host].stale;
+	r->vcpu = -1;
+	r->sock_row = 0;
+	r->socket = 0;
+	r->dom_index = (uint32_t)i;
+	r->name = pr.c->name;
+	r->guest_reported = pr.c->guest_reported;
+	state_letters(pr.c->state, r->state);
+	struct fill f = { r, 0 };
+	r->todo = DOM_COLS & ~fill_dom_row(&f, &pr, DOM_COLS & (~out->defer | SUM_COLS));
+	r->valid = f.valid;
+	r->child_first = (uint32_t)out->n;
+	r->child_count = 0;
+}
+
 void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *cur, unsigned rows,
 			  struct xg_table *out)
 {
 	double dt = prev && cur->host.mono_ns > prev->host.mono_ns
 			    ? (double)(cur->host.mono_ns - prev->host.mono_ns) / 1e9 : 0;
 	size_t need = cur->ndom + (rows & XG_ROWS_VCPUS ? cur->nvcpu : 0) +
-		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0);
+		      (rows & XG_ROWS_SOCKETS ? cur->nsock : 0), old = out->cap;
 	xg_grow(&out->rows, &out->cap, need, sizeof(*out->rows));
+	/* Every value defined, measured or not: the history converts a row's
+	 * values in one run and marks the unmeasured ones after. */
+	if (out->cap > old)
+		memset(out->rows + old, 0, (out->cap - old) * sizeof(*out->rows));
 	out->cur = cur;
 	out->prev = prev;
 	out->n = cur->ndom;
@@ -559,32 +711,21 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 	struct wait_sum ws = { 0, 0 };
 	for (size_t i = 0; i < cur->ndom; i++) {
 		/* Domain rows stay at 0..ndom-1; sub-rows go after them. */
-		struct xg_row *r = &out->rows[i];
-		struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[i], .dt_s = dt, .ws = &ws };
-		pr.p = baseline(prev, &cursor, pr.c, &pr.nobase);
-		if (pr.c->host < cur->npeer)
-			pool_pair(&pr);
-		pr.both = pr.p && pr.dt_s > 0 ? pr.c->valid & pr.p->valid : 0;
-		r->base_index = pr.p ? (uint32_t)(pr.p - prev->dom) : XG_NO_BASE;
-		r->id = pr.c->id;
-		r->host = pr.c->host < cur->npeer ? cur->peer[pr.c->host].name : NULL;
-		r->host_stale = r->host && cur->peer[pr.c->host].stale;
-		r->vcpu = -1;
-		r->sock_row = 0;
-		r->socket = 0;
-		r->dom_index = (uint32_t)i;
-		r->name = pr.c->name;
-		r->valid = 0;
-		r->guest_reported = pr.c->guest_reported;
-		fill_dom_row(r, &pr);
+		dom_row(out, i, &cursor, dt, &ws);
+		const struct xg_row *r = &out->rows[i];
+		const struct xg_dom *c = &cur->dom[i];
 		if (row_has(r, XG_COL_CPU_PCT))
 			out->sum.cpu_pct_total += r->v[XG_COL_CPU_PCT];
-		count_state(&out->sum, pr.c->state);
-		r->child_first = (uint32_t)out->n;
-		r->child_count = 0;
+		count_state(&out->sum, c->state);
+		if (!(rows & (XG_ROWS_SOCKETS | XG_ROWS_VCPUS)))
+			continue;
+		struct pair pr = { .cs = cur, .ps = prev, .c = c, .dt_s = dt, .nobase = r->nobase };
+		pr.p = r->base_index == XG_NO_BASE ? NULL : &prev->dom[r->base_index];
+		if (c->host < cur->npeer)
+			pool_pair(&pr);
 		if (rows & XG_ROWS_SOCKETS) {
-			const struct xg_sock *kc = sample_socks(cur, pr.c);
-			for (uint32_t k = 0; k < pr.c->sock_count; k++) {
+			const struct xg_sock *kc = sample_socks(cur, c);
+			for (uint32_t k = 0; k < c->sock_count; k++) {
 				struct xg_row *sr = sub_row(out, &pr, i);
 				sr->sock_row = 1;
 				sr->socket = kc[k].socket;
@@ -592,8 +733,8 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 			}
 		}
 		if (rows & XG_ROWS_VCPUS) {
-			const struct xg_vcpu *vc = sample_vcpus(cur, pr.c);
-			for (uint32_t k = 0; k < pr.c->vcpu_count; k++) {
+			const struct xg_vcpu *vc = sample_vcpus(cur, c);
+			for (uint32_t k = 0; k < c->vcpu_count; k++) {
 				struct xg_row *vr = sub_row(out, &pr, i);
 				vr->vcpu = (int32_t)vc[k].id;
 				fill_vcpu_row(vr, &pr, &vc[k]);
@@ -602,6 +743,41 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 	}
 	out->sum.wait_pct = ws.total_ns > 0 ? 100.0 * ws.wait_ns / ws.total_ns : -1;
 	metrics_pcpus(prev, cur, dt, out);
+}
+
+/* Computes the deferred columns of cols in domain row i. */
+static void fill_later(struct xg_table *t, size_t i, uint64_t cols)
+{
+	struct xg_row *r = &t->rows[i];
+	if (!(r->todo & cols))
+		return;
+	const struct xg_sample *cur = t->cur, *prev = t->prev;
+	struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[r->dom_index], .dt_s = t->sum.interval_s,
+			   .nobase = r->nobase };
+	pr.p = r->base_index == XG_NO_BASE ? NULL : &prev->dom[r->base_index];
+	if (pr.c->host < cur->npeer)
+		pool_pair(&pr);
+	pr.both = pr.p && pr.dt_s > 0 ? pr.c->valid & pr.p->valid : 0;
+	struct fill f = { r, r->valid };
+	r->todo &= ~fill_dom_row(&f, &pr, r->todo & cols);
+	r->valid = f.valid;
+}
+
+void table_fill_row(struct xg_table *t, size_t i)
+{
+	if (i < t->ndom_rows)
+		fill_later(t, i, DOM_COLS);
+}
+
+void table_fill_cols(struct xg_table *t, uint64_t cols)
+{
+	for (size_t i = 0; i < t->ndom_rows; i++)
+		fill_later(t, i, cols);
+}
+
+void table_fill(struct xg_table *t)
+{
+	table_fill_cols(t, DOM_COLS);
 }
 
 void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,

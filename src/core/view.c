@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* View state: which rows and columns, in what order. No ncurses here. */
 #include "xgtop/core/view.h"
+#include "view_sort.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ void view_free(struct xg_view *v)
 		free(v->vmnames[i]);
 	free(v->vmnames);
 	free(v->order);
-	free(v->keys);
+	view_sort_free(v);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -307,93 +308,6 @@ int view_compare(const struct xg_row *a, const struct xg_row *b, enum xg_col c)
 	return r;
 }
 
-/* Numeric columns sort on flat 64-bit keys with a stable radix sort: the
- * rows arrive in id order, so ties keep id order for free, and 10,000 rows
- * sort in a few passes over 16-byte entries instead of 140,000 calls to a
- * comparator that follows pointers into the rows. */
-struct sort_key {
-	uint64_t k;
-	uint64_t idx;
-};
-
-/* A double as an unsigned integer with the same order. */
-static uint64_t order_bits(double v)
-{
-	uint64_t b;
-	if (v == 0)
-		v = 0;   /* -0.0 and 0.0 are equal: give them one key */
-	memcpy(&b, &v, sizeof(b));
-	return b >> 63 ? ~b : b | 1ull << 63;
-}
-
-static void sort_numeric(struct xg_view *v, const struct xg_table *t, size_t n)
-{
-	enum xg_col c = v->sort_col;
-	double sign = xg_columns[c].descending ? -1.0 : 1.0;
-	if (v->reverse)
-		sign = -sign;
-	xg_grow(&v->keys, &v->keys_cap, 2 * (n ? n : 1), sizeof(*v->keys));
-	struct sort_key *a = v->keys, *b = v->keys + n;
-	uint64_t all_or = 0, all_and = ~0ull;
-	for (size_t i = 0; i < n; i++) {
-		const struct xg_row *r = &t->rows[v->order[i]];
-		/* unmeasured values last in both directions */
-		a[i].k = row_has(r, c) ? order_bits(sign * r->v[c]) >> 1 : ~0ull;
-		a[i].idx = v->order[i];
-		all_or |= a[i].k;
-		all_and &= a[i].k;
-	}
-	enum { BITS = 11, BUCKETS = 1 << BITS };
-	size_t count[BUCKETS];
-	for (unsigned shift = 0; shift < 64; shift += BITS) {
-		if (!(((all_or ^ all_and) >> shift) & (BUCKETS - 1)))
-			continue;   /* every key has the same digit here */
-		memset(count, 0, sizeof(count));
-		for (size_t i = 0; i < n; i++)
-			count[(a[i].k >> shift) & (BUCKETS - 1)]++;
-		size_t sum = 0;
-		for (size_t d = 0; d < BUCKETS; d++) {
-			size_t x = count[d];
-			count[d] = sum;
-			sum += x;
-		}
-		for (size_t i = 0; i < n; i++)
-			b[count[(a[i].k >> shift) & (BUCKETS - 1)]++] = a[i];
-		struct sort_key *tmp = a;
-		a = b;
-		b = tmp;
-	}
-	for (size_t i = 0; i < n; i++)
-		v->order[i] = (size_t)a[i].idx;
-}
-
-struct sort_ctx {
-	const struct xg_row *rows;
-	enum xg_col col;
-	bool reverse;
-};
-
-static int cmp_rows(const void *pa, const void *pb, void *arg)
-{
-	const struct sort_ctx *cx = arg;
-	const struct xg_row *a = &cx->rows[*(const size_t *)pa];
-	const struct xg_row *b = &cx->rows[*(const size_t *)pb];
-	enum xg_col c = cx->col;
-	bool text = xg_columns[c].unit == XG_UNIT_TEXT;
-	int va = text || row_has(a, c), vb = text || row_has(b, c);
-	int r;
-	if (va != vb)
-		return vb - va;   /* unmeasured values last, in both directions */
-	r = va ? view_compare(a, b, c) : 0;
-	if (cx->reverse)
-		r = -r;
-	if (!r) {   /* table order: by (host, id) */
-		size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-		r = (ia > ib) - (ia < ib);
-	}
-	return r;
-}
-
 static bool row_selected(const struct xg_view *v, const struct xg_row *r)
 {
 	/* In a pool the filter also picks hosts by name. */
@@ -422,12 +336,7 @@ void view_apply(struct xg_view *v, const struct xg_table *t)
 	for (size_t i = 0; i < t->ndom_rows; i++)
 		if (row_selected(v, &t->rows[i]))
 			v->order[n++] = i;
-	if (xg_columns[v->sort_col].unit == XG_UNIT_TEXT) {
-		struct sort_ctx cx = { t->rows, v->sort_col, v->reverse };
-		qsort_r(v->order, n, sizeof(*v->order), cmp_rows, &cx);
-	} else {
-		sort_numeric(v, t, n);
-	}
+	view_sort_rows(v, t, n);
 	bool vcpus = v->show_vcpus, socks = view_socket_rows(v);
 	if ((vcpus || socks) && t->n > t->ndom_rows) {
 		/* Expand from the end so each domain is followed by its shown

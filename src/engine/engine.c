@@ -84,10 +84,18 @@ static int take(struct xg_engine *e, bool record, struct xg_err *err)
 	return 0;
 }
 
+uint64_t engine_deferred(const struct xg_engine *e)
+{
+	if (!e->rows_on_demand)
+		return 0;
+	return ~((1ull << e->view.sort_col) | (e->hist ? hist_cols() : 0));
+}
+
 /* The rows of the current sample, into the history when one is kept. */
 static void compute(struct xg_engine *e)
 {
 	const struct xg_sample *prev = e->have_prev ? &e->sample[!e->cur] : NULL;
+	e->table.defer = engine_deferred(e);
 	metrics_compute_rows(prev, &e->sample[e->cur], view_row_kinds(&e->view), &e->table);
 	if (e->hist)
 		hist_add(e->hist, e->nsamples - 1, &e->table);
@@ -172,9 +180,12 @@ void engine_reapply(struct xg_engine *e)
 	if (((lack & XG_ROWS_VCPUS) && cur->nvcpu) || ((lack & XG_ROWS_SOCKETS) && cur->nsock)) {
 		const struct xg_sample *prev = e->have_prev ? &e->sample[!e->cur] : NULL;
 		struct xg_summary keep = e->table.sum;
+		e->table.defer = engine_deferred(e);
 		metrics_compute_rows(prev, cur, e->table.row_kinds | lack, &e->table);
 		e->table.sum = keep;
 	}
+	/* A new sort column may be one the rows deferred. */
+	table_fill_cols(&e->table, 1ull << e->view.sort_col);
 	view_apply(&e->view, &e->table);
 }
 

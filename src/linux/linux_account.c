@@ -21,11 +21,11 @@ static uint64_t pay(uint64_t delta, uint64_t *debt)
  * of reaped children. Only the raw values are read here; the deltas are
  * taken after the whole scan (lx_account_settle), once the debts of children
  * that vanished in the meantime are known. pnew[i] belongs to proc[i]. */
-void lx_account_read(struct lx_scan *sc, struct lx_proc *p, const char *io, int io_err,
-		     const struct lx_stat *st)
+struct lx_pst *lx_account_read(struct lx_scan *sc, struct lx_proc *p, const struct lx_stat *st)
 {
 	struct lx_pst n = { .pid = p->pid, .ppid = p->ppid, .start = p->start, .prev = -1,
-			    .own_ticks = st->utime + st->stime, .child_ticks = st->cutime + st->cstime };
+			    .own_ticks = st->utime + st->stime, .child_ticks = st->cutime + st->cstime,
+			    .nthr = p->nthr };
 	int64_t oi = lx_index_get(&sc->pidx, p->pid);
 	if (oi >= 0 && sc->pold[oi].start == p->start) {
 		struct lx_pst *old = &sc->pold[oi];
@@ -33,16 +33,36 @@ void lx_account_read(struct lx_scan *sc, struct lx_proc *p, const char *io, int 
 		n.prev = (int32_t)oi;
 		n.debt_io = old->debt_io;
 		n.debt_ticks = old->debt_ticks;
-	}
-	if (sc->want_io) {
-		if (io_err)
-			p->io_err = io_err;
-		else if (!io || !lx_parse_proc_io(io, &n.io))
-			p->io_err = EINVAL;
-		n.io_ok = !p->io_err;
+		/* the same threads, none of which ran: only a running thread
+		 * does I/O, reaps a child or changes namespace (a thread's run
+		 * time grows by the end of any stretch on a CPU) */
+		p->idle = p->nthr && old->nthr == p->nthr && p->nknown == p->nthr && !p->d_run &&
+			  !p->sched_err;
 	}
 	xg_grow(&sc->pnew, &sc->pnew_cap, sc->npnew + 1, sizeof(*sc->pnew));
-	sc->pnew[sc->npnew++] = n;
+	sc->pnew[sc->npnew] = n;
+	return &sc->pnew[sc->npnew++];
+}
+
+void lx_account_io(struct lx_pst *n, struct lx_proc *p, const char *io, int io_err)
+{
+	if (io_err)
+		p->io_err = io_err;
+	else if (!io || !lx_parse_proc_io(io, &n->io))
+		p->io_err = EINVAL;
+	n->io_ok = !p->io_err;
+	n->io_err = p->io_err;
+}
+
+void lx_account_carry(struct lx_scan *sc, struct lx_pst *n, struct lx_proc *p)
+{
+	const struct lx_pst *old = &sc->pold[n->prev];
+	n->io = old->io;
+	n->io_ok = old->io_ok;
+	n->io_err = p->io_err = old->io_err;
+	n->netns_read = old->netns_read;
+	n->netns = old->netns;
+	n->netns_err = old->netns_err;
 }
 
 static void account_deltas(struct lx_scan *sc)

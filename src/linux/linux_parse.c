@@ -38,6 +38,22 @@ static bool snum(const char **p, int64_t *out)
 	return true;
 }
 
+bool lx_parse_id(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > UINT32_MAX / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
 bool lx_parse_stat(const char *buf, struct lx_stat *out)
 {
 	/* comm may hold spaces and ')' itself: it ends at the last ')'. */
@@ -90,6 +106,15 @@ bool lx_parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *wait_ns)
 	return num(&p, wait_ns);
 }
 
+bool lx_parse_statm(const char *buf, uint64_t *pages)
+{
+	const char *p = buf;
+	uint64_t size;
+	if (!num(&p, &size) || *p++ != ' ')
+		return false;
+	return num(&p, pages);
+}
+
 /* Finds "key value" at a line start in a flat-keyed file. */
 static bool keyed(const char *buf, const char *key, uint64_t *out)
 {
@@ -135,6 +160,11 @@ bool lx_parse_fdinfo_iff(const char *buf, char name[16])
 bool lx_parse_cpu_stat(const char *buf, uint64_t *usage_usec)
 {
 	return keyed(buf, "usage_usec", usage_usec);
+}
+
+bool lx_parse_cg_descendants(const char *buf, uint64_t *n)
+{
+	return keyed(buf, "nr_descendants", n);
 }
 
 bool lx_parse_io_stat(const char *buf, struct lx_io *out)

@@ -29,6 +29,7 @@ struct xg_source {
 	struct lx_node node;
 	struct lx_scan sc;
 	struct lx_cgroup cg;
+	struct lx_cgmap cgm;    /* cgroup mode: the processes' cgroups */
 	struct lx_doms ds;
 	struct lx_vms vms;
 	uint64_t *vtmp;         /* vcpu row scratch: id << 32 | thread index */
@@ -49,6 +50,7 @@ static void linux_close(struct xg_source *s)
 		return;
 	lx_scan_close(&s->sc);
 	lx_cgroup_close(&s->cg);
+	lx_cgmap_close(&s->cgm);
 	lx_doms_free(&s->ds);
 	lx_vms_close(&s->vms);
 	pmu_close(s->pmu);
@@ -87,6 +89,10 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	char buf[128];
 	s->sched_supported = lx_read_at(AT_FDCWD, "/proc/self/schedstat", buf, sizeof(buf)) > 0;
 	s->sc.want_cgroup = s->cgroup_mode;
+	if (s->cgroup_mode) {
+		lx_cgmap_open(&s->cgm);
+		s->sc.cgmap = &s->cgm;
+	}
 	s->sc.want_io = !s->nodisk;
 	lx_node_open(&s->node);
 	/* NULL only for a bad --events; a host without a PMU still opens and
@@ -262,6 +268,24 @@ static void fill_vcpus(struct xg_source *s, struct xg_sample *out, struct xg_dom
 	}
 }
 
+/* The network namespace of the domain's first process: stat of its
+ * /proc/PID/ns/net, kept with the process's state (a process changes
+ * namespace only by running, so an idle one keeps the last answer). */
+static int head_netns(struct xg_source *s, const struct lx_dom *d, uint64_t *ino)
+{
+	struct lx_pst *st = &s->sc.pnew[d->head];
+	if (!st->netns_read) {
+		char path[64];
+		struct stat ns;
+		snprintf(path, sizeof(path), "%u/ns/net", s->sc.proc[d->head].pid);
+		st->netns_err = fstatat(s->sc.proc_fd, path, &ns, 0) < 0 ? errno : 0;
+		st->netns = st->netns_err ? 0 : (uint64_t)ns.st_ino;
+		st->netns_read = true;
+	}
+	*ino = st->netns;
+	return st->netns_err;
+}
+
 /* The kernel counts traffic per interface, so a domain has network figures
  * only when it has interfaces of its own: its (first) process lives in a
  * network namespace other than ours, as a container does. */
@@ -272,14 +296,14 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 		return;   /* the reason given for every domain applies */
 	char path[64], why[128];
 	uint32_t pid = s->sc.proc[d->head].pid;
-	struct stat ns;
-	snprintf(path, sizeof(path), "%u/ns/net", pid);
-	if (fstatat(s->sc.proc_fd, path, &ns, 0) < 0) {
-		if (errno == EACCES || errno == EPERM)
-			lx_fill_net(out, x, NULL, errno_reason(why, sizeof(why), "/proc/PID/ns/net", errno));
+	uint64_t ino;
+	int e = head_netns(s, d, &ino);
+	if (e) {
+		if (e == EACCES || e == EPERM)
+			lx_fill_net(out, x, NULL, errno_reason(why, sizeof(why), "/proc/PID/ns/net", e));
 		return;
 	}
-	if ((uint64_t)ns.st_ino == s->netns)
+	if (ino == s->netns)
 		return;
 	char buf[8192];
 	struct lx_net n;
@@ -402,6 +426,8 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 	lx_node_pcpus(&s->node, out);
 	if (s->cgroup_mode && lx_cgroup_list(&s->cg, err) < 0)
 		return XG_COLLECT_ERROR;
+	if (s->cgroup_mode)
+		lx_cgmap_walk(&s->cgm, s->cg.root_fd, s->sc.nproc);   /* (the last scan's count) */
 	if (lx_scan_run(&s->sc, err) < 0)
 		return XG_COLLECT_ERROR;
 	out->host.mono_ns = s->sc.mono_ns;   /* the instant the thread times run to */

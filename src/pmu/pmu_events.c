@@ -93,17 +93,16 @@ static bool is_hw_type(uint32_t type)
 struct pfm_api {
 	void *so;
 	__typeof__(pfm_initialize) *pfm_initialize;
+	__typeof__(pfm_terminate) *pfm_terminate;
 	__typeof__(pfm_get_os_event_encoding) *pfm_get_os_event_encoding;
 	__typeof__(pfm_strerror) *pfm_strerror;
-	__typeof__(pfm_terminate) *pfm_terminate;
 	bool ready;
 	char why[sizeof(((struct xg_err *)0)->msg)];   /* when not loaded */
 };
 
 #define PFM_FN(fn) XG_DL_FN(struct pfm_api, fn)
 static const struct xg_dl_fn pfm_fns[] = {
-	PFM_FN(pfm_initialize) PFM_FN(pfm_get_os_event_encoding) PFM_FN(pfm_strerror)
-	PFM_FN(pfm_terminate)
+	PFM_FN(pfm_initialize) PFM_FN(pfm_terminate) PFM_FN(pfm_get_os_event_encoding) PFM_FN(pfm_strerror)
 };
 
 static void pfm_load(struct pfm_api *pfm)
@@ -119,8 +118,7 @@ static void pfm_load(struct pfm_api *pfm)
 
 static void pfm_unload(struct pfm_api *pfm)
 {
-	/* Its tables first: once the library is gone, nothing points to them
-	 * (valgrind counted them as definitely lost). */
+	/* Its tables would be left allocated (and lost) once it is unloaded. */
 	if (pfm->ready)
 		pfm->pfm_terminate();
 	xg_dl_close(pfm->so);

@@ -294,6 +294,7 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 		tui_set_msg(&t, true, "%s", e->notice);
 
 	engine_history_on(e, e->cfg ? e->cfg->history : XG_HIST_DEFAULT);
+	e->rows_on_demand = true;
 	int rc = tui_screen(&t, err);
 	table_free(&t.detail_tb);
 

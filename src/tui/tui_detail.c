@@ -278,7 +278,7 @@ static void pane_sources(struct pane *p)
 
 /* The domain's rows, with its vCPU rows: the engine's table when it has
  * them (v on), else the pane's own from the same two samples. */
-static const struct xg_table *pane_table(struct tui *t)
+static struct xg_table *pane_table(struct tui *t)
 {
 	struct xg_engine *e = t->e;
 	if (e->table.row_kinds & XG_ROWS_VCPUS)
@@ -329,8 +329,10 @@ void tui_detail_draw(struct tui *t)
 		mvaddstr(3, 0, "This domain is not in the sample on screen: it left, or its id now names "
 			 "another domain. Esc returns to the list.");
 	} else {
-		const struct xg_table *tb = pane_table(t);
-		struct pane p = { t, tb, &tb->rows[d - tb->cur->dom], d, 0, 2, LINES - 1, true };
+		struct xg_table *tb = pane_table(t);
+		size_t i = (size_t)(d - tb->cur->dom);
+		table_fill_row(tb, i);
+		struct pane p = { t, tb, &tb->rows[i], d, 0, 2, LINES - 1, true };
 		pane_body(&p);
 		int room = p.y1 - p.y0;
 		size_t last = p.line > room ? (size_t)(p.line - room) : 0;

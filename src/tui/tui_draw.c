@@ -543,6 +543,7 @@ static void draw_rows(struct tui *t)
 		if (k >= v->norder)
 			break;
 		chtype rowat = t->sel.on && k == t->sel.pos ? A_REVERSE : 0;
+		table_fill_row(&t->e->table, v->order[k]);
 		draw_row(t, t->list_y + i, &t->e->table.rows[v->order[k]], rowat, width);
 	}
 }

@@ -62,15 +62,18 @@ static void lines_wrap(struct lines *L, const char *prefix, const char *text, in
 static void add_reasons(struct lines *L, const struct tui *t, int width)
 {
 	const struct xg_view *v = &t->e->view;
-	const struct xg_table *tb = &t->e->table;
+	struct xg_table *tb = &t->e->table;
 	bool cols[XG_COL_COUNT] = { false };
 	struct xg_reasons R;
 
 	for (int j = 0; j < t->lay.n; j++)
 		cols[t->lay.col[j]] = true;
 	reasons_init(&R, false);
-	for (int i = 0; i < t->list_h && t->top + (size_t)i < v->norder; i++)
-		reasons_add_row(&R, tb, &tb->rows[v->order[t->top + (size_t)i]], cols);
+	for (int i = 0; i < t->list_h && t->top + (size_t)i < v->norder; i++) {
+		size_t k = v->order[t->top + (size_t)i];
+		table_fill_row(tb, k);
+		reasons_add_row(&R, tb, &tb->rows[k], cols);
+	}
 	reasons_sort(&R);
 	lines_add(L, "Why values on screen show \"-\"");
 	if (!R.n)

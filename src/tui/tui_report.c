@@ -41,6 +41,7 @@ void tui_write_report(struct tui *t)
 		close(fd);
 		return;
 	}
+	table_fill(&t->e->table);
 	int rc = output_write_report(f, &t->e->table, &t->e->view);
 	int werr = ferror(f) ? errno : 0;
 	if (fclose(f) != 0 && !werr)

@@ -12,8 +12,10 @@ has event.ref page-faults
 # the two events share one group: one counter fd each, one task
 [ "$(get fds)" = 2 ] || fail "expected 2 counter fds, got $(get fds)"
 
+# (A sleep that ends before its task is switched out, as on a loaded
+# virtual machine, has no switch: a few may be missing, not most.)
 out=$($PROBE --events $SW -- $WORK sleeps 50) || fail "probe failed"
-atleast miss 50
+atleast miss 45
 
 # Breakdown: user-mode faults land in the user slice, faults the kernel
 # takes while filling a read() buffer in the kernel slice; parts sum up.

@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# /proc entries vanishing mid-read: xg-vanish runs xgtop under ptrace and,
-# in its second refresh, makes a victim process die (or one of its threads
-# end) exactly as xgtop opens or reads that victim's files: after /proc was
-# listed, between the stat and task/ reads, between listing task/ and
-# reading a thread's schedstat, with the file open and not yet read. xgtop
-# must go on: exit 0, no message, every figure in range, and the victims'
-# rows gone once they are.
+# /proc entries vanishing mid-read: xg-vanish runs xgtop under ptrace and
+# makes a victim process die (or one of its threads end) exactly as xgtop
+# opens or reads that victim's files: after /proc was listed, between the
+# stat and task/ reads, between listing task/ and reading a thread's
+# schedstat, with the file open and not yet read. xgtop keeps a process's
+# files open from the refresh that first sees it and then reads them with
+# pread(), a sleeping process's threads and statm only: so the opens are met
+# in the first refresh (@1), the reads of a kept file in the second (its
+# threads' schedstat, opened and read in the first, read a third time there;
+# its statm), and the check that a statm opened by path belongs to the
+# process (a second read of its stat, @2). xgtop must go on: exit 0, no
+# message, every figure in range, and the victims' rows gone once they are.
 . "$(dirname "$0")/common.sh"
 V=build/tools/xg-vanish
 [ -x $V ] || fail "$V is not built (make tools)"
@@ -55,8 +60,9 @@ PY
 }
 
 # Process mode with per-thread rows: the stat, io, task/ and thread files.
-run_vanish "$tmp/proc.csv" open:stat open:task open:io read:stat read:io thread:schedstat -- \
-	--group process -v
-# Cgroup mode reads each process's cgroup file too.
-run_vanish "$tmp/cg.csv" open:cgroup open:stat thread:schedstat -- --group cgroup
+run_vanish "$tmp/proc.csv" open:stat@1 open:task@1 open:io@1 open:statm@1 read:stat@2 read:io@1 \
+	read:statm@2 thread:schedstat@1 thread:schedstat@3 -- --group process -v
+# Cgroup mode reads each process's cgroup file too (at its first refresh:
+# later ones take it from the cgroups' cgroup.procs).
+run_vanish "$tmp/cg.csv" open:cgroup@1 open:stat@1 read:statm@2 thread:schedstat@3 -- --group cgroup
 echo "ok: processes and threads vanishing mid-read leave xgtop running with sane figures"

@@ -3,16 +3,17 @@
  * the point asked for: it starts victim processes (three threads each),
  * runs the command under ptrace, and when the command is about to touch a
  * victim's file for the Nth time (2nd by default: a refresh with a
- * baseline), kills and reaps that victim, or ends one of its threads,
- * before letting the system call go on. So the monitor's open or read
- * meets a process that was there when it listed /proc and is gone now.
+ * baseline, where files are opened and read each refresh), kills and reaps
+ * that victim, or ends one of its threads, before letting the system call
+ * go on. So the monitor's open or read meets a process that was there when
+ * it listed /proc and is gone now.
  *   xg-vanish [-n N] SPEC... -- CMD [ARG...]
- * SPEC (one victim each):
+ * SPEC (one victim each), KIND:FILE or KIND:FILE@N (the Nth touch):
  *   open:FILE    the victim dies as its /proc/PID/FILE is opened
  *                (stat, task, io, cgroup, schedstat ...)
  *   read:FILE    ... as an open /proc/PID/FILE is read
  *   thread:FILE  one of its other threads ends as /proc/PID/task/TID/FILE
- *                is opened
+ *                is opened or read
  * Prints on stderr which specs fired and exits with the command's status,
  * or 3 when the command succeeded but a spec never fired (the monitor read
  * nothing of that victim: the test proves nothing). x86-64 only. */
@@ -39,6 +40,7 @@
 
 struct victim {
 	char kind[8], file[32];
+	unsigned nth;        /* fires at this touch */
 	pid_t pid;
 	pid_t tid[NTHR];
 	int wake[NTHR];      /* write end: that thread ends */
@@ -165,7 +167,7 @@ static bool matches(const struct victim *v, const char *kind, const char *path)
 }
 
 /* At a system call's entry: does it touch a victim's file? */
-static void on_syscall(pid_t t, struct victim *v, size_t nv, unsigned nth)
+static void on_syscall(pid_t t, struct victim *v, size_t nv)
 {
 	struct user_regs_struct r;
 	if (ptrace(PTRACE_GETREGS, t, NULL, &r) || r.rax != (unsigned long long)-ENOSYS)
@@ -180,14 +182,13 @@ static void on_syscall(pid_t t, struct victim *v, size_t nv, unsigned nth)
 	else
 		return;
 	for (size_t i = 0; i < nv; i++) {
-		bool hit = kind ? matches(&v[i], kind, path)
-				: matches(&v[i], "open", path) || matches(&v[i], "thread", path);
-		if (hit && ++v[i].seen >= nth)
+		bool hit = matches(&v[i], kind ? kind : "open", path) || matches(&v[i], "thread", path);
+		if (hit && ++v[i].seen >= v[i].nth)
 			fire(&v[i]);
 	}
 }
 
-static int trace(char **cmd, struct victim *v, size_t nv, unsigned nth)
+static int trace(char **cmd, struct victim *v, size_t nv)
 {
 	pid_t t = fork();
 	if (t < 0)
@@ -219,7 +220,7 @@ static int trace(char **cmd, struct victim *v, size_t nv, unsigned nth)
 			return 128 + WTERMSIG(st);
 		sig = 0;
 		if (WSTOPSIG(st) == (SIGTRAP | 0x80))
-			on_syscall(t, v, nv, nth);
+			on_syscall(t, v, nv);
 		else if (!(st >> 16))   /* not a ptrace event (the exec) */
 			sig = WSTOPSIG(st);
 	}
@@ -238,24 +239,26 @@ int main(int argc, char **argv)
 	size_t nv = 0;
 	for (; i < argc && strcmp(argv[i], "--") && nv < 16; i++, nv++) {
 		memset(&v[nv], 0, sizeof(v[nv]));
-		if (sscanf(argv[i], "%7[a-z]:%31s", v[nv].kind, v[nv].file) != 2 ||
+		v[nv].nth = nth;
+		if (sscanf(argv[i], "%7[a-z]:%31[^@]@%u", v[nv].kind, v[nv].file, &v[nv].nth) < 2 ||
+		    !v[nv].nth ||
 		    (strcmp(v[nv].kind, "open") && strcmp(v[nv].kind, "read") && strcmp(v[nv].kind, "thread"))) {
 			fprintf(stderr, "xg-vanish: bad spec '%s'\n", argv[i]);
 			return 2;
 		}
 	}
 	if (i >= argc - 1 || !nv) {
-		fprintf(stderr, "usage: xg-vanish [-n N] open:FILE|read:FILE|thread:FILE... -- CMD [ARG...]\n");
+		fprintf(stderr, "usage: xg-vanish [-n N] open:FILE|read:FILE|thread:FILE[@N]... -- CMD [ARG...]\n");
 		return 2;
 	}
 	for (size_t k = 0; k < nv; k++)
 		victim_start(&v[k]);
-	int rc = trace(argv + i + 1, v, nv, nth);
+	int rc = trace(argv + i + 1, v, nv);
 	size_t fired = 0;
 	fprintf(stderr, "xg-vanish:");
 	for (size_t k = 0; k < nv; k++) {
 		fired += v[k].fired;
-		fprintf(stderr, " %s:%s=%s", v[k].kind, v[k].file, v[k].fired ? "fired" : "NOT-FIRED");
+		fprintf(stderr, " %s:%s@%u=%s", v[k].kind, v[k].file, v[k].nth, v[k].fired ? "fired" : "NOT-FIRED");
 		if (v[k].pid) {
 			kill(v[k].pid, SIGKILL);
 			waitpid(v[k].pid, NULL, 0);

@@ -3,8 +3,12 @@
  * prints each domain's raw counters, reasons, the run/wait/blocked split of
  * the interval and the cost of the second collect.
  * Usage: xgtop-linux-dump [vm|cgroup|process|auto] [DELAY] [ID...]
- *        xgtop-linux-dump bench [vm|cgroup|process|auto] [N]
- * bench: N collects back to back, prints the mean CPU cost of one. */
+ *        xgtop-linux-dump bench [vm|cgroup|process|auto] [N] [GAP_MS]
+ *        xgtop-linux-dump cgmap [PID...]
+ * bench: N collects, GAP_MS apart (default 0: back to back), prints the
+ * mean CPU cost of one. cgmap: walks the cgroup.procs files as cgroup mode
+ * does and compares where it places each process (or each PID, printing
+ * both paths) with the process's /proc/PID/cgroup; exits 1 if one differs. */
 #include "xgtop/linux/linux.h"
 #include "xgtop/core/source.h"
 
@@ -29,11 +33,12 @@ static double pct(uint64_t a, uint64_t b, uint64_t total)
 	return total ? 100.0 * (double)(b - a) / (double)total : 0;
 }
 
-static bool wanted(uint32_t id, int argc, char **argv)
+/* id is one of argv[first..], or there are none */
+static bool wanted(uint32_t id, int first, int argc, char **argv)
 {
-	if (argc <= 3)
+	if (argc <= first)
 		return true;
-	for (int i = 3; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		if (strtoul(argv[i], NULL, 10) == id)
 			return true;
 	return false;
@@ -84,16 +89,25 @@ static int bench(int argc, char **argv)
 	}
 	struct xg_sample s;
 	sample_init(&s);
+	long gap_ms = argc > 4 ? atol(argv[4]) : 0;
+	struct timespec gap = { gap_ms / 1000, gap_ms % 1000 * 1000000L };
 	source_linux_ops.collect(src, &s, &err);   /* warm: buffers grow once */
-	uint64_t c0 = xg_self_cpu_ns(), w0 = xg_now_mono_ns();
+	uint64_t c0 = xg_self_cpu_ns(), w0 = xg_now_mono_ns(), slept = 0;
 	for (int i = 0; i < n; i++) {
+		if (gap_ms > 0) {
+			/* what the host does in between is in the next collect,
+			 * as with a monitor's refresh interval */
+			uint64_t t = xg_now_mono_ns();
+			nanosleep(&gap, NULL);
+			slept += xg_now_mono_ns() - t;
+		}
 		sample_clear(&s);
 		if (source_linux_ops.collect(src, &s, &err) != XG_COLLECT_OK) {
 			fprintf(stderr, "collect: %s\n", err.msg);
 			return 1;
 		}
 	}
-	uint64_t cpu = xg_self_cpu_ns() - c0, wall = xg_now_mono_ns() - w0;
+	uint64_t cpu = xg_self_cpu_ns() - c0, wall = xg_now_mono_ns() - w0 - slept;
 	size_t np, nt;
 	count_tasks(&np, &nt);
 	printf("%d collects: %zu processes, %zu threads, %zu domains, %zu vcpu rows: "
@@ -104,10 +118,59 @@ static int bench(int argc, char **argv)
 	return 0;
 }
 
+/* The walk against /proc/PID/cgroup, read after it (a process that moved
+ * in between shows as a difference: run it on a quiet tree). */
+static int cgmap_check(int argc, char **argv)
+{
+	struct lx_cgroup cg;
+	struct lx_cgmap m;
+	struct xg_err err = { 0 };
+	if (lx_cgroup_open(&cg, &err) < 0 || cg.root_fd < 0) {
+		fprintf(stderr, "no cgroup v2 mount at the root of our cgroup namespace\n");
+		return 77;
+	}
+	lx_cgmap_open(&m);
+	lx_cgmap_walk(&m, cg.root_fd, SIZE_MAX);   /* whatever the counts */
+	if (!m.walked) {
+		fprintf(stderr, "no walk: /proc is not our pid namespace's\n");
+		return 77;
+	}
+	size_t placed = 0, unplaced = 0, differ = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		uint32_t pid;
+		char path[300], buf[4096], mine[256], theirs[256];
+		const char *p;
+		size_t n;
+		if (!lx_parse_id(e->d_name, &pid) || !wanted(pid, 2, argc, argv))
+			continue;
+		snprintf(path, sizeof(path), "%s/cgroup", e->d_name);
+		if (lx_read_at(dirfd(d), path, buf, sizeof(buf)) <= 0 || !lx_parse_cgroup_path(buf, &p, &n))
+			continue;
+		snprintf(theirs, sizeof(theirs), "%.*s", (int)n, p);
+		bool in = lx_cgmap_path(&m, pid, mine, sizeof(mine));
+		placed += in;
+		unplaced += !in;
+		differ += in && strcmp(mine, theirs);
+		if (argc > 2 || (in && strcmp(mine, theirs)))
+			printf("pid %u: walk %s, /proc %s\n", pid, in ? mine : "-", theirs);
+	}
+	if (d)
+		closedir(d);
+	printf("cgmap: %zu cgroups, %zu processes placed, %zu left to /proc, %zu differ\n", m.nnode,
+	       placed, unplaced, differ);
+	lx_cgmap_close(&m);
+	lx_cgroup_close(&cg);
+	return differ ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "bench"))
 		return bench(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "cgmap"))
+		return cgmap_check(argc, argv);
 	struct xg_config cfg;
 	config_defaults(&cfg);
 	cfg.group = group_of(argc > 1 ? argv[1] : "auto");
@@ -140,7 +203,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)b.host.mem_total, b.ndom, b.nvcpu, (unsigned long long)dt);
 	for (size_t i = 0; i < b.ndom; i++) {
 		const struct xg_dom *d = &b.dom[i];
-		if (!wanted(d->id, argc, argv))
+		if (!wanted(d->id, 3, argc, argv))
 			continue;
 		const struct xg_dom *p = sample_find(&a, d->id);
 		printf("dom %u \"%s\" state=%#x", d->id, d->name, d->state);

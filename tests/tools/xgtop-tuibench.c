@@ -56,6 +56,7 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 			tm = th = ts = td = 0;
 		const struct xg_sample *prev = &s[i % (NS - 1)], *cur = &s[i % (NS - 1) + 1];
 		uint64_t a = xg_self_cpu_ns();
+		e->table.defer = engine_deferred(e);   /* as the monitor computes its rows */
 		metrics_compute(prev, cur, e->view.show_vcpus, &e->table);
 		uint64_t b = xg_self_cpu_ns();
 		if (e->hist)
@@ -162,6 +163,7 @@ int main(int argc, char **argv)
 		e.view.show_trend = true;
 	}
 	e.view.show_meters = meters;
+	e.rows_on_demand = true;
 	if (bench_refresh(&e, s, rows, cols, n) < 0)
 		return 1;
 	if (hist)

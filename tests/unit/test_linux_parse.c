@@ -77,6 +77,22 @@ static void schedstat(void **state)
 	assert_false(lx_parse_schedstat("99999999999999999999999 1 1", &run, &wait));  /* overflow */
 }
 
+/* statm's resident pages; cgroup.stat's count of cgroups below */
+static void statm_and_descendants(void **state)
+{
+	(void)state;
+	uint64_t v;
+	assert_true(lx_parse_statm("2203 453 391 218 0 110 0\n", &v));
+	assert_int_equal(v, 453);
+	assert_true(lx_parse_statm("0 0 0 0 0 0 0\n", &v));   /* a kernel thread */
+	assert_int_equal(v, 0);
+	assert_false(lx_parse_statm("2203\n", &v));
+	assert_false(lx_parse_statm("", &v));
+	assert_true(lx_parse_cg_descendants("nr_descendants 41\nnr_dying_descendants 3\n", &v));
+	assert_int_equal(v, 41);
+	assert_false(lx_parse_cg_descendants("nr_dying_descendants 3\n", &v));
+}
+
 static void cpu_stat(void **state)
 {
 	(void)state;
@@ -278,6 +294,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stat_plain),     cmocka_unit_test(stat_hostile_comm),
 		cmocka_unit_test(stat_broken),    cmocka_unit_test(schedstat),
+		cmocka_unit_test(statm_and_descendants),
 		cmocka_unit_test(cpu_stat),       cmocka_unit_test(io_stat),
 		cmocka_unit_test(proc_io),        cmocka_unit_test(meminfo),
 		cmocka_unit_test(net_dev),

@@ -320,6 +320,83 @@ static void vcpu_rows(void **state)
 }
 
 
+/* Domain k of a sample for deferred_rows_match: every field of most
+ * domains, with k making the values differ and some cases of their own. */
+static void varied_dom(struct xg_sample *s, uint32_t k, bool later)
+{
+	char name[32];
+	snprintf(name, sizeof(name), k == 3 && later ? "renamed-%u" : "dom-%u", k);
+	struct xg_dom *d = dom(s, k, name, (100 + k) * NS + (later ? (k + 1) * NS / 7 : 0));
+	for (int f = 1; f < XG_F_COUNT; f++)
+		dom_set(d, (enum xg_field)f, 1000 * (uint64_t)(f + k) + (later ? 37 * (uint64_t)(f * k + 1) : 0));
+	dom_set(d, XG_F_MAXMEM, k == 1 ? UINT64_MAX : 1u << 30);
+	if (k == 2 && later)
+		dom_set(d, XG_F_NET_RX_BYTES, 5);             /* went backwards */
+	if (k == 4) {
+		dom_invalid(s, d, XG_F_LLC_REF, "no PMU here");
+		dom_invalid(s, d, XG_F_VM_EXITS, "not a VM");
+	}
+	if (k == 5 && later)
+		dom_set(d, XG_F_INSTR, 1000 * (uint64_t)(XG_F_INSTR + k));   /* no instructions: MPKI undefined */
+	d->pmu_valid = k % 2 ? (1ull << (XG_PMU_WHERE_COUNT * XG_PMU_EVENT_COUNT)) - 1 : 0;
+	for (int w = 0; w < XG_PMU_WHERE_COUNT; w++)
+		for (int e = 0; e < XG_PMU_EVENT_COUNT; e++)
+			d->pmu[w][e] = 100 * (uint64_t)(w + e + 1) + (later ? 10 * (uint64_t)(w + k) : 0);
+}
+
+/* A table that defers columns (the full-screen view's) computes the same
+ * figures and reasons once its rows are filled as one that does not, and
+ * the summary whatever it defers. */
+static void deferred_rows_match(void **state)
+{
+	(void)state;
+	struct xg_sample a, b;
+	struct xg_table full = { 0 }, lazy = { .defer = ~0ull };
+	pair_init(&a, &b, 10 * NS, 13 * NS);
+	for (uint32_t k = 0; k < 8; k++) {
+		if (k != 6)
+			varied_dom(&a, k, false);   /* 6 is new in b */
+		varied_dom(&b, k, true);
+	}
+	metrics_compute(&a, &b, false, &full);
+	metrics_compute(&a, &b, false, &lazy);
+	assert_int_equal(lazy.n, full.n);
+	assert_memory_equal(&lazy.sum, &full.sum, sizeof(full.sum));
+	const struct xg_row *l0 = &lazy.rows[0];
+	assert_true(valid(l0, XG_COL_CPU_PCT) && valid(l0, XG_COL_WAIT));
+	assert_false(valid(l0, XG_COL_MEM) || valid(l0, XG_COL_NET_RX));
+	assert_true(l0->todo & (1ull << XG_COL_NET_RX));
+	/* One column for every row (a new sort column), then whole rows. */
+	table_fill_cols(&lazy, 1ull << XG_COL_NET_RX);
+	for (size_t i = 0; i < lazy.n; i++)
+		assert_int_equal(valid(&lazy.rows[i], XG_COL_NET_RX), valid(&full.rows[i], XG_COL_NET_RX));
+	assert_false(valid(l0, XG_COL_MEM));
+	for (size_t i = 0; i < lazy.n; i++) {
+		table_fill_row(&lazy, i);
+		const struct xg_row *l = &lazy.rows[i], *f = &full.rows[i];
+		assert_int_equal(l->todo, 0);
+		assert_int_equal(l->valid, f->valid);
+		for (int c = 0; c < XG_COL_COUNT; c++) {
+			if (xg_columns[c].unit == XG_UNIT_TEXT)
+				continue;   /* no figure: NAME, STATE, HOST, TREND */
+			if (valid(f, c))
+				assert_memory_equal(&l->v[c], &f->v[c], sizeof(f->v[c]));
+			else
+				assert_int_equal(l->why[c], f->why[c]);
+		}
+	}
+	/* The cases above happened: a reset, a new domain, a limit, a reason. */
+	assert_int_equal(full.rows[2].why[XG_COL_NET_RX], XG_WHY_RESET);
+	assert_int_equal(full.rows[3].why[XG_COL_CPU_PCT], XG_WHY_RESET);
+	assert_int_equal(full.rows[6].why[XG_COL_CPU_PCT], XG_WHY_FIRST);
+	assert_int_equal(full.rows[1].why[XG_COL_MAXMEM], XG_WHY_NOLIMIT);
+	assert_int_equal(full.rows[5].why[XG_COL_MPKI], XG_WHY_NOINSTR);
+	assert_string_equal(row_why(&full, &full.rows[4], XG_COL_HIT), "no PMU here");
+	assert_true(valid(&full.rows[1], XG_COL_HIT_GU) && !valid(&full.rows[0], XG_COL_HIT_GU));
+	table_free(&lazy);
+	pair_free(&a, &b, &full);
+}
+
 /* Gives d n socket entries: occupancy occ[k], MBM total mbm[k] (both
  * valid), MBM local 80 % of it; the domain's sums as a source sets them. */
 static struct xg_sock *socks(struct xg_sample *s, struct xg_dom *d, unsigned n, const uint64_t *occ,
@@ -575,6 +652,7 @@ int main(void)
 		cmocka_unit_test(host_wait_share),
 		cmocka_unit_test(pcpu_busy_share),
 		cmocka_unit_test(vcpu_rows),
+		cmocka_unit_test(deferred_rows_match),
 		cmocka_unit_test(socket_rows_rates),
 		cmocka_unit_test(socket_rows_resets),
 		cmocka_unit_test(socket_rows_in_view),

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,71 @@ static void text_ties_keep_id_order(void **state)
 	view_apply(&v, &table);
 	order_names(&v, buf, sizeof(buf));
 	assert_string_equal(buf, "gamma delta alpha Beta web-01 web-02 ");
+	view_free(&v);
+}
+
+/* Values the sort's first pass cannot tell apart (the same top 32 bits of
+ * their keys) still come out in order, ties in table order. */
+static void close_values_in_order(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	char buf[256];
+	rows[0].v[XG_COL_CPU_PCT] = 1 - ldexp(1, -40);    /* alpha */
+	rows[1].v[XG_COL_CPU_PCT] = 1 + ldexp(1, -38);    /* Beta */
+	rows[2].v[XG_COL_CPU_PCT] = 1;                    /* gamma */
+	rows[4].v[XG_COL_CPU_PCT] = 1 + ldexp(1, -40);    /* web-01 */
+	rows[5].v[XG_COL_CPU_PCT] = 1;                    /* web-02 ties gamma */
+	view_init(&v, &cfg);
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "Beta web-01 gamma web-02 alpha delta ");
+	v.reverse = true;
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "alpha gamma web-02 web-01 Beta delta ");
+	view_free(&v);
+}
+
+/* The same rows still in order keep their order without a sort; any
+ * change of a value, of the rows or of the sort is seen. */
+static void order_kept_while_sorted(void **state)
+{
+	(void)state;
+	struct xg_view v;
+	char buf[256];
+	view_init(&v, &cfg);
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma alpha web-01 Beta web-02 delta ");
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma alpha web-01 Beta web-02 delta ");
+	rows[5].v[XG_COL_CPU_PCT] = 10.5;   /* web-02 moves up past web-01 */
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma alpha web-02 web-01 Beta delta ");
+	rows[1].valid &= ~(1ull << XG_COL_CPU_PCT);   /* Beta no longer measured */
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma alpha web-02 web-01 Beta delta ");
+	rows[3].v[XG_COL_CPU_PCT] = 50;     /* delta measured now: before alpha */
+	rows[3].valid |= 1ull << XG_COL_CPU_PCT;
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "gamma delta alpha web-02 web-01 Beta ");
+	v.sort_col = XG_COL_NAME;
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "alpha Beta delta gamma web-01 web-02 ");
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "alpha Beta delta gamma web-01 web-02 ");
+	table.ndom_rows = table.n = 5;      /* web-02 gone */
+	view_apply(&v, &table);
+	order_names(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "alpha Beta delta gamma web-01 ");
+	table.ndom_rows = table.n = 6;
 	view_free(&v);
 }
 
@@ -434,6 +500,8 @@ int main(void)
 		cmocka_unit_test_setup(sort_numeric_unmeasured_last, setup),
 		cmocka_unit_test_setup(ties_keep_id_order, setup),
 		cmocka_unit_test_setup(text_ties_keep_id_order, setup),
+		cmocka_unit_test_setup(close_values_in_order, setup),
+		cmocka_unit_test_setup(order_kept_while_sorted, setup),
 		cmocka_unit_test_setup(filter_and_vmfile, setup),
 		cmocka_unit_test_setup(toggles_and_sort_step, setup),
 		cmocka_unit_test_setup(delay_bounds_and_steps, setup),

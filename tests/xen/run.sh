@@ -6,7 +6,8 @@
 # large goes under $XGLAB_WORK (/var/tmp/xgtop-xenlab).
 # The last line is "N passed, N failed"; exit 0 only when all passed. A lab
 # that does not boot is a failure, never a skip.
-# Env: XGLAB_WORK, XGLAB_TIMEOUT (s, 600), XGLAB_MEM (MiB, 3072), XGLAB_SMP (2),
+# Env: XGLAB_WORK, XGLAB_TIMEOUT (s, 900: a run emulates for 500-520 s on an
+#      idle 2-core machine), XGLAB_MEM (MiB, 3072), XGLAB_SMP (2),
 #      XGLAB_XGTOP (test this xgtop binary instead of building ./xgtop),
 #      XGLAB_CPU (QEMU CPU model, Westmere,+rdrand)
 set -uo pipefail
@@ -48,7 +49,7 @@ SERIAL=$XGLAB_WORK/serial.log
 OUTIMG=$XGLAB_WORK/results.img
 PIDF=$XGLAB_WORK/qemu.pid
 RES=$XGLAB_WORK/results
-TMO=${XGLAB_TIMEOUT:-600}
+TMO=${XGLAB_TIMEOUT:-900}
 rm -f "$OUTIMG" "$PIDF"
 truncate -s 64M "$OUTIMG"
 # CPU model: with -cpu max, Xen's PV dom0 faults at once under TCG when SMAP

@@ -53,6 +53,9 @@ extern const enum xg_col xg_hist_cols[XG_HIST_NCOLS];
  * over a constant: its graph is MEM's), or -1 when the history does not
  * keep it (ID, NAME, STATE, CPU(s), VCPU, MAXMEM, the cache breakdown). */
 int hist_slot(enum xg_col c);
+/* The columns it keeps, bit per enum xg_col (a table computes them for
+ * every domain). */
+uint64_t hist_cols(void);
 
 /* Keeps up to want samples (1 .. XG_HIST_MAX). */
 void hist_init(struct xg_history *h, unsigned want);

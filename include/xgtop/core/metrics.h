@@ -37,6 +37,8 @@ struct xg_row {
 	uint32_t dom_index;         /* index of the domain in table->cur */
 	uint32_t base_index;        /* domain rows: index of the same domain in
 	                               table->prev (its baseline), XG_NO_BASE if none */
+	uint8_t nobase;             /* domain rows without a baseline: why (enum xg_mwhy
+	                               or a sample reason) */
 	uint32_t child_first;       /* domain rows: first sub-row in the table */
 	uint32_t child_count;       /* domain rows: number of sub-rows (sockets, then vCPUs) */
 	const char *name;           /* raw, points into the current sample */
@@ -45,6 +47,8 @@ struct xg_row {
 	char state[8];              /* "dsbcpr" letters, '-' where clear */
 	uint8_t guest_reported;     /* cache figures come from an in-guest agent */
 	uint64_t valid;             /* bit per enum xg_col */
+	uint64_t todo;              /* columns deferred (table.defer) and not computed
+	                               yet: table_fill_row computes them */
 	double v[XG_COL_COUNT];
 	uint8_t why[XG_COL_COUNT];  /* sample reason index or enum xg_mwhy */
 };
@@ -83,6 +87,13 @@ struct xg_table {
 	const struct xg_sample *cur;
 	const struct xg_sample *prev;   /* the rates' other sample, or NULL */
 	struct xg_summary sum;
+	/* Columns (bit per enum xg_col) the caller lets metrics leave out of
+	 * the domain rows until it asks for them (table_fill_row): 0, the
+	 * default, computes everything. The full-screen view computes for
+	 * every domain only what its sort and history need, and the rest for
+	 * the rows it shows. The summary's columns (ID, CPU%, RUN/WAIT/BLK/OFF)
+	 * are always computed. */
+	uint64_t defer;
 	struct xg_pcpu_load *pcpu;  /* one per pCPU entry of cur, in its order */
 	size_t npcpu, pcpu_cap;
 	uint8_t pcpu_why;           /* why there are none (npcpu 0) */
@@ -99,6 +110,14 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,
 		     struct xg_table *out);
 void table_free(struct xg_table *t);
+/* Computes what row i of t deferred (nothing for a sub-row, or a row
+ * already complete); the samples t was computed from must still be there. */
+void table_fill_row(struct xg_table *t, size_t i);
+/* The same for columns cols (bit per enum xg_col) of every domain row: a
+ * new sort column. */
+void table_fill_cols(struct xg_table *t, uint64_t cols);
+/* Everything every row deferred: for a consumer that reads all rows. */
+void table_fill(struct xg_table *t);
 /* The text of the reason a row's column is `-`, or NULL. */
 const char *row_why(const struct xg_table *t, const struct xg_row *r, enum xg_col c);
 /* The text of a reason index of t (a sample reason or enum xg_mwhy), or NULL. */

@@ -55,8 +55,14 @@ struct xg_view {
 	/* rows selected by view_apply, in display order (indexes into table) */
 	size_t *order;
 	size_t norder, order_cap;
-	struct sort_key *keys;      /* scratch for numeric sorts */
+	/* The sort's scratch (core/view_sort.c), and its last result: the
+	 * domain rows it was given (table order) and their order. */
+	struct sort_key *keys;      /* numeric sorts: part of the key, and the row */
 	size_t keys_cap;
+	uint64_t *full;             /* numeric sorts: each row's whole key, by row */
+	size_t full_cap;
+	size_t *picked, *sorted;
+	size_t nsorted, picked_cap, sorted_cap;
 };
 
 void view_init(struct xg_view *v, const struct xg_config *cfg);

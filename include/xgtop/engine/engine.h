@@ -23,6 +23,11 @@ struct xg_engine {
 	bool have_prev;                 /* sample[!cur] is the one before sample[cur] */
 	uint64_t nsamples;              /* taken so far; a replay: the current one's number + 1 */
 	struct xg_history *hist;        /* NULL: no history kept (batch) */
+	/* The caller computes the deferred columns of the rows it reads
+	 * (table_fill_row): the full-screen view, which shows a screenful of
+	 * 10,000 domains. The table then computes for every domain only what
+	 * the sort, the history and the summary need. */
+	bool rows_on_demand;
 	struct xg_table table;
 	struct xg_view view;
 	uint64_t self_cpu_last;         /* to measure our own cost per refresh */
@@ -49,6 +54,9 @@ void engine_history_on(struct xg_engine *e, unsigned want);
  * as if played up to there. -1 with err when the source cannot (live
  * sources) or while recording (the recording would repeat samples). */
 int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err);
+/* The columns the table may defer now (its `defer`): with rows_on_demand,
+ * all but the sort column and the history's; else none. */
+uint64_t engine_deferred(const struct xg_engine *e);
 /* Re-applies the view to the current table (after a key changed it). */
 void engine_reapply(struct xg_engine *e);
 /* Nanoseconds to wait before the next step: the delay for live sources,

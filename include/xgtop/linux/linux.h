@@ -25,14 +25,20 @@ struct lx_stat {                 /* /proc/PID/stat (or task/TID/stat) */
 	uint64_t rss_pages;
 };
 bool lx_parse_stat(const char *buf, struct lx_stat *out);
+/* A decimal /proc entry name (a pid or tid); false for any other name. */
+bool lx_parse_id(const char *s, uint32_t *out);
 /* schedstat: ns on a CPU, ns waiting on a runqueue */
 bool lx_parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *wait_ns);
+/* /proc/PID/statm: resident pages (its second field) */
+bool lx_parse_statm(const char *buf, uint64_t *pages);
 /* /proc/PID/status VmSwap, in bytes */
 bool lx_parse_vmswap(const char *buf, uint64_t *bytes);
 /* /proc/PID/fdinfo/N of a tun/tap descriptor: the interface ("iff:") */
 bool lx_parse_fdinfo_iff(const char *buf, char name[16]);
 /* cgroup cpu.stat usage_usec */
 bool lx_parse_cpu_stat(const char *buf, uint64_t *usage_usec);
+/* cgroup.stat nr_descendants: the live cgroups below this one */
+bool lx_parse_cg_descendants(const char *buf, uint64_t *n);
 
 struct lx_io {
 	uint64_t rbytes, wbytes, rios, wios;
@@ -114,22 +120,28 @@ struct lx_thr {
 	uint64_t d_run, d_wait, d_blk;  /* this refresh's part of p->d_run ... */
 };
 
-/* Files of a process kept open between refreshes (the VMs'): one pread()
- * each instead of a path lookup, open and close per file and refresh. */
+/* Files of a process kept open between refreshes: one pread() each
+ * instead of a path lookup, open and close per file and refresh. */
 struct lx_kthr {
 	uint32_t tid;
-	int fd;                      /* task/TID/schedstat */
-	bool seen;                   /* in the current listing of task/ */
+	int fd;                      /* task/TID/schedstat, -1 = to be opened again */
+	bool seen;                   /* read in the current refresh */
 };
 struct lx_keep {
 	uint32_t pid;
-	uint64_t start;
-	int stat_fd, io_fd;          /* -1 = not open */
+	uint64_t start;              /* the task the files belong to (when known) */
+	bool known;                  /* start is set */
+	int stat_fd, statm_fd, io_fd, cg_fd;   /* -1 = not open */
+	/* the stat of the last refresh that saw the process (rss from statm),
+	 * what an unmoved process shows again without reading it */
+	struct lx_stat last;
+	bool last_ok;
 	struct lx_kthr *thr;         /* in task/ listing order */
 	uint32_t nthr, cursor;
 	size_t thr_cap;
 	uint64_t listed;             /* threads when task/ was last listed, 0 = never */
-	bool asked;                  /* lx_scan_keep() called since the last scan */
+	bool seen;                   /* in this refresh's listing of /proc */
+	bool asked;                  /* a VM's: lx_scan_keep() called since the last scan */
 };
 
 /* Per-process state kept between refreshes. A parent that reaps a child
@@ -146,6 +158,13 @@ struct lx_pst {
 	uint64_t child_ticks;        /* last cutime + cstime */
 	struct lx_io debt_io;
 	uint64_t debt_ticks;
+	uint32_t nthr;               /* threads read */
+	int io_err;                  /* errno of the last /proc/PID/io read */
+	/* the network namespace of /proc/PID/ns/net, read by the source when
+	 * the process heads a domain; carried over while the process is idle */
+	bool netns_read;
+	int netns_err;               /* errno of its stat, 0 = netns valid */
+	uint64_t netns;
 };
 
 /* One process as seen in this refresh. */
@@ -156,6 +175,13 @@ struct lx_proc {
 	char state;
 	uint64_t rss;                /* bytes */
 	uint32_t nthr;
+	uint32_t nknown;             /* threads also read in the previous refresh */
+	bool idle;                   /* the same threads as in the previous
+	                                refresh, none of which ran since: what
+	                                only its threads change (io, netns) is
+	                                carried over instead of read again */
+	bool carried;                /* idle, and its stat not read: the last
+	                                one (lx_keep.last) with a new rss */
 	uint32_t thr_first;          /* slice of lx_scan.thr / .tnow */
 	uint64_t d_run, d_wait, d_blk;  /* ns in this interval (new threads: since start) */
 	struct lx_io d_io;           /* bytes in this interval */
@@ -168,9 +194,17 @@ struct lx_proc {
 	char cg[256];                /* cgroup v2 path (cgroup mode), "" otherwise */
 };
 
+/* One schedstat read. */
+struct lx_sched {
+	int err;                     /* errno of the read, 0 = read */
+	bool ok;                     /* read and parsed */
+	uint64_t run, wait;
+};
+
 struct lx_scan {
 	int proc_fd;                 /* /proc */
 	bool want_cgroup, want_io;
+	const struct lx_cgmap *cgmap; /* where processes' cgroups are known without reading */
 	long clk_tck;
 	uint64_t tick_ns;
 	uint64_t page;                /* bytes per page (rss) */
@@ -200,46 +234,88 @@ struct lx_scan {
 	size_t nkeep, keep_cap;
 	struct lx_index kidx;        /* pid -> keep index */
 	size_t keep_fds, keep_max;   /* kept descriptors, and at most (half the limit) */
+	size_t keep_limit;           /* keep_max if not 0 (tests), else from RLIMIT_NOFILE */
+	struct lx_sched *pre;        /* the process being scanned: its kept threads
+	                                read before its stat (lx_threads_unmoved) */
+	size_t npre, pre_cap;
 };
 
 int lx_scan_open(struct lx_scan *sc, struct xg_err *err);
 /* Reads every process and thread; fills proc/tnow and the deltas. */
 int lx_scan_run(struct lx_scan *sc, struct xg_err *err);
 void lx_scan_close(struct lx_scan *sc);
-/* Keeps the files of process pid (start time start) open for the next
- * scan. Asked again after every scan; a process not asked for in one
- * refresh has its files closed at the next scan. */
+/* Every process's files are kept open while the descriptor budget
+ * allows; a process asked for here (a VM, asked again after every scan)
+ * may use all of the budget, the others three quarters of it. */
 void lx_scan_keep(struct lx_scan *sc, uint32_t pid, uint64_t start);
+
+/* Where one process's files are read from in a scan: its kept files, else
+ * by path relative to /proc. */
+struct lx_src {
+	struct lx_scan *sc;
+	const char *name;            /* "PID" */
+	struct lx_keep *k;
+};
+/* Reads one of the process's files ("stat", "io"): through *kfd (a kept
+ * descriptor of s->k, opened and kept when -1 and the budget allows), else
+ * by path. Returns the length or -errno. */
+ssize_t lx_src_read(struct lx_src *s, int *kfd, const char *file, char *buf, size_t cap);
+
+/* ---- linux_task.c: the threads of one process ---- */
+
+/* Reads the threads of process p (nthreads from its stat): their
+ * schedstat, and turns them into p's run, wait and blocked deltas. */
+void lx_scan_threads(struct lx_src *s, struct lx_proc *p, uint64_t nthreads);
+/* Before the stat of a kept process: reads its kept threads' schedstat (into
+ * sc->pre, for lx_scan_threads) and tells whether it is the process of the
+ * last refresh with the same threads, none of which ran or waited since.
+ * Such a process cannot have changed its stat but for rss, its state (a
+ * thread woken that has not run yet) and its parent (when that exits); VMs
+ * (lx_scan_keep) are never taken as unmoved. */
+bool lx_threads_unmoved(struct lx_src *s);
 
 /* ---- linux_keep.c: the kept files ---- */
 
 struct lx_keep *lx_keep_find(struct lx_scan *sc, uint32_t pid);
-/* Closes the files of processes not asked for since the last scan, and
- * re-indexes the rest. */
+/* The kept files of pid, added when new (and indexed at the sweep); marks
+ * it seen in this scan. */
+struct lx_keep *lx_keep_get(struct lx_scan *sc, uint32_t pid);
+/* Before a scan: the descriptor budget (half of RLIMIT_NOFILE). */
+void lx_keep_budget(struct lx_scan *sc);
+/* After a scan: closes the files of processes no longer listed, clears the
+ * marks and re-indexes the rest. */
 void lx_keep_sweep(struct lx_scan *sc);
 void lx_keep_drop(struct lx_scan *sc, struct lx_keep *k);
 void lx_keep_free(struct lx_scan *sc);
-/* Opens path (relative to dirfd) to be kept, within the descriptor budget
- * (half of RLIMIT_NOFILE, so kept files never starve the rest); -1 when
- * over it or the open fails: the caller reads the file by path. */
-int lx_keep_open(struct lx_scan *sc, int dirfd, const char *path);
+/* Opens path (relative to dirfd) to be kept for k, within the budget (so
+ * kept files never starve the rest). Returns the descriptor, -EMFILE when
+ * over the budget (the caller reads the file by path), or the open's
+ * -errno. */
+int lx_keep_open(struct lx_scan *sc, const struct lx_keep *k, int dirfd, const char *path);
+/* Closes a kept descriptor (-1: none) and sets it to -1. */
+void lx_keep_close(struct lx_scan *sc, int *fd);
 /* pread() of a kept file, NUL-terminated; -errno on failure. */
 ssize_t lx_keep_pread(int fd, char *buf, size_t cap);
-/* While listing task/: the kept schedstat of thread tid of k, opened
- * relative to the process directory pfd when new; NULL when it cannot be
- * had. The caller marks it seen; lx_keep_prune() then closes the threads
- * no longer seen and clears the marks. */
-struct lx_kthr *lx_keep_thread(struct lx_scan *sc, struct lx_keep *k, int pfd, uint32_t tid,
-				const char *tname);
+/* The kept schedstat of thread tid of k, opened as path relative to dirfd
+ * when new (or closed after a failed read); NULL when it cannot be kept.
+ * The caller marks it seen; lx_keep_prune() then closes the threads not
+ * seen and clears the marks. */
+struct lx_kthr *lx_keep_thread(struct lx_scan *sc, struct lx_keep *k, int dirfd, const char *path,
+				uint32_t tid);
 void lx_keep_prune(struct lx_scan *sc, struct lx_keep *k, uint64_t nthreads);
 
 /* ---- linux_account.c: per-process io and reaped children's CPU ---- */
 
-/* Keeps the raw counters of p: io is the text of /proc/PID/io (NULL when
- * not read), io_err the errno of a failed read. */
-void lx_account_read(struct lx_scan *sc, struct lx_proc *p, const char *io, int io_err,
-		     const struct lx_stat *st);
-/* After the scan: debts of vanished processes, then every process's deltas. */
+/* Starts this refresh's state of p (pnew[i] for proc[i]) from its stat,
+ * linked to its previous state when it is the same process; sets p->idle. */
+struct lx_pst *lx_account_read(struct lx_scan *sc, struct lx_proc *p, const struct lx_stat *st);
+/* Keeps p's /proc/PID/io: io is its text (NULL when not read), io_err the
+ * errno of a failed read. */
+void lx_account_io(struct lx_pst *n, struct lx_proc *p, const char *io, int io_err);
+/* An idle p: its io (and netns) are the previous refresh's. */
+void lx_account_carry(struct lx_scan *sc, struct lx_pst *n, struct lx_proc *p);
+/* After the scan: debts of vanished processes, then every process's deltas
+ * (sc->nidx indexes this refresh's processes by pid, after). */
 void lx_account_settle(struct lx_scan *sc);
 
 /* ---- linux_node.c: host facts ---- */
@@ -309,6 +385,37 @@ struct lx_cgstat {
 /* Reads cpu.stat, memory.current, memory.max and io.stat of a domain. */
 void lx_cgroup_stat(const struct lx_cgroup *cg, const struct lx_cgdom *d, struct lx_cgstat *out);
 void lx_cgroup_close(struct lx_cgroup *cg);
+
+/* ---- linux_cgmap.c: the processes' cgroups from cgroup.procs ---- */
+
+#define LX_CGMAP_PATH_MAX 200    /* longer paths are read from /proc/PID/cgroup */
+struct lx_cgnode {
+	uint32_t path;               /* offset in lx_cgmap.names ("" = the root) */
+	int32_t parent;              /* -1 for the root */
+	bool unread;                 /* its cgroup.procs could not be read */
+	bool unsure;                 /* its list does not say where its processes are */
+};
+struct lx_cgmap {
+	bool usable;                 /* /proc shows pids of our pid namespace */
+	bool walked;                 /* this refresh's map is there */
+	char *names;                 /* the cgroups' paths below the mount, NUL-ended */
+	size_t nnames, names_cap;
+	struct lx_cgnode *node;
+	size_t nnode, node_cap;
+	uint64_t *pairs;             /* pid << 32 | node, as listed */
+	size_t npairs, pairs_cap;
+	struct lx_index pid;         /* pid -> node */
+};
+void lx_cgmap_open(struct lx_cgmap *m);
+/* Lists every cgroup's processes below root_fd, when there are several
+ * processes (nproc: the last scan's) for each cgroup; else leaves the map
+ * empty for this refresh. */
+void lx_cgmap_walk(struct lx_cgmap *m, int root_fd, size_t nproc);
+/* pid's cgroup path as the 0:: line of /proc/PID/cgroup gives it ("/a/b"),
+ * cut to n - 1 bytes; false when the walk did not place pid exactly once
+ * (or there was no walk, or m is NULL): read /proc/PID/cgroup then. */
+bool lx_cgmap_path(const struct lx_cgmap *m, uint32_t pid, char *out, size_t n);
+void lx_cgmap_close(struct lx_cgmap *m);
 
 /* ---- linux_vmargs.c: what a QEMU process says about its VM ---- */
 
