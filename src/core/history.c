@@ -177,7 +177,7 @@ static void slot_free(struct xg_history *h, uint32_t s)
 static bool same_dom(const struct xg_history *h, const struct xg_hist_id *a, const struct xg_dom *d)
 {
 	return a->host == d->host && a->id == d->id && a->gen == d->gen &&
-	       !memcmp(a->handle, d->handle, sizeof(a->handle)) && !strcmp(h->names[a->slot], d->name);
+	       !memcmp(a->handle, d->handle, sizeof(a->handle)) && dom_names_equal(h->names[a->slot], d->name);
 }
 
 /* The samples' order (dom_order): by pool host, then id. */

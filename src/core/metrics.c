@@ -787,6 +787,19 @@ static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, s
 	r->child_count = 0;
 }
 
+/* Metrics read each domain of both samples once, in order, about 300
+ * bytes of each (identity, validity and the counters before the PMU
+ * breakdown): memory-bound at thousands of domains. Fetching a few domains
+ * ahead took the metrics stage of bench/tui_refresh.sh at 10,000 domains
+ * from about 0.5 to 0.35 ms. */
+enum { PREFETCH_AHEAD = 6 };
+static inline void prefetch_dom(const struct xg_dom *d)
+{
+	const char *q = (const char *)d;
+	for (size_t off = 0; off < offsetof(struct xg_dom, pmu_valid); off += 64)
+		__builtin_prefetch(q + off);
+}
+
 void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *cur, unsigned rows,
 			  struct xg_table *out)
 {
@@ -808,6 +821,11 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 	size_t cursor = 0;
 	struct wait_sum ws = { 0, 0 };
 	for (size_t i = 0; i < cur->ndom; i++) {
+		if (i + PREFETCH_AHEAD < cur->ndom) {
+			prefetch_dom(&cur->dom[i + PREFETCH_AHEAD]);
+			if (prev && cursor + PREFETCH_AHEAD < prev->ndom)
+				prefetch_dom(&prev->dom[cursor + PREFETCH_AHEAD]);
+		}
 		/* Domain rows stay at 0..ndom-1; sub-rows go after them. */
 		dom_row(out, i, &cursor, dt, &ws);
 		const struct xg_row *r = &out->rows[i];

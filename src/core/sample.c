@@ -254,8 +254,8 @@ struct xg_dom_ident dom_ident(const struct xg_dom *d)
 }
 
 /* strncmp(a, b, XG_NAME_MAX) == 0 for two whole name arrays, eight bytes
- * at a time: metrics asks it for every domain and refresh. */
-static bool names_equal(const char *a, const char *b)
+ * at a time: metrics and the history ask it for every domain and refresh. */
+bool dom_names_equal(const char *a, const char *b)
 {
 	for (size_t i = 0; i < XG_NAME_MAX; i += sizeof(uint64_t)) {
 		uint64_t x, y;
@@ -282,7 +282,7 @@ static bool same_as(uint32_t id, uint32_t gen, const uint8_t handle[16], const c
 {
 	if (id != now->id || gen != now->gen || memcmp(handle, now->handle, sizeof(now->handle)))
 		return false;
-	return how == XG_SAME_OBJECT || names_equal(name, now->name);
+	return how == XG_SAME_OBJECT || dom_names_equal(name, now->name);
 }
 
 bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_same how)

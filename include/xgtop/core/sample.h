@@ -164,6 +164,9 @@ bool dom_same(const struct xg_dom_ident *was, const struct xg_dom *now, enum xg_
 /* The same rule between two samples' domains, without copying was's
  * identity first (metrics asks it for every domain and refresh). */
 bool dom_same_dom(const struct xg_dom *was, const struct xg_dom *now, enum xg_same how);
+/* Two names of XG_NAME_MAX bytes each (whole arrays: it reads them in
+ * words): equal up to the first NUL, as strncmp(a, b, XG_NAME_MAX) == 0. */
+bool dom_names_equal(const char *a, const char *b);
 
 /* Per-domain state a consumer carries from one sample to the next (CMT's
  * RMIDs, the guest agent's totals): entries of `size` bytes, each starting
