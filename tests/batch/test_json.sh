@@ -41,7 +41,7 @@ PY
 
 # With vCPU rows: a "vcpu_rows" list on every domain, the same keys in
 # every vCPU object.
-./xgtop -b -n 2 -d 0.2 -o json -v >"$tmp/vcpu" 2>"$tmp/err" || fail "-v: exit $?: $(cat "$tmp/err")"
+./xgtop -b -n 2 -d 0.2 -o json -v --group process >"$tmp/vcpu" 2>"$tmp/err" || fail "-v: exit $?: $(cat "$tmp/err")"
 python3 - "$tmp/vcpu" <<'PY' || exit 1
 import json, sys
 def no_const(name):
