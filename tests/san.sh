@@ -46,5 +46,5 @@ if [ -n "$reports" ]; then
 	done
 	exit 1
 fi
-echo "no sanitizer reports (ASan, UBSan) in suites: ${suites[*]}"
+echo "no sanitizer reports (ASan, UBSan, LeakSanitizer) in suites: ${suites[*]}"
 exit $rc
