@@ -757,6 +757,20 @@ static void metrics_pcpus(const struct xg_sample *prev, const struct xg_sample *
 	}
 }
 
+/* The pair domain row r of t was computed from, again: its sample, its
+ * baseline (none when it had none) and the interval. */
+static struct pair row_pair(const struct xg_table *t, const struct xg_row *r)
+{
+	const struct xg_sample *cur = t->cur, *prev = t->prev;
+	struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[r->dom_index], .dt_s = t->sum.interval_s,
+			   .nobase = r->nobase };
+	pr.p = r->base_index == XG_NO_BASE ? NULL : &prev->dom[r->base_index];
+	if (pr.c->host < cur->npeer)
+		pool_pair(&pr);
+	pr.both = pr.p && pr.dt_s > 0 ? pr.c->valid & pr.p->valid : 0;
+	return pr;
+}
+
 /* Domain row i of out: who it is, its baseline, and the columns the table
  * does not defer (those the summary adds up always). */
 static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, struct wait_sum *ws)
@@ -787,10 +801,9 @@ static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, s
 	r->child_count = 0;
 }
 
-/* Metrics read each domain of both samples once, in order, about 300
- * bytes of each (identity, validity and the counters before the PMU
- * breakdown): memory-bound at thousands of domains. Fetching a few domains
- * ahead took the metrics stage of bench/tui_refresh.sh at 10,000 domains
+/* Metrics read each domain of both samples once, in order: identity,
+ * validity and the counters, up to the PMU breakdown. At thousands of
+ * domains that waited on memory; fetching a few domains ahead took the metrics stage of bench/tui_refresh.sh at 10,000 domains
  * from about 0.5 to 0.35 ms. */
 enum { PREFETCH_AHEAD = 6 };
 static inline void prefetch_dom(const struct xg_dom *d)
@@ -835,10 +848,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		count_state(&out->sum, c->state);
 		if (!(rows & (XG_ROWS_SOCKETS | XG_ROWS_VCPUS)))
 			continue;
-		struct pair pr = { .cs = cur, .ps = prev, .c = c, .dt_s = dt, .nobase = r->nobase };
-		pr.p = r->base_index == XG_NO_BASE ? NULL : &prev->dom[r->base_index];
-		if (c->host < cur->npeer)
-			pool_pair(&pr);
+		struct pair pr = row_pair(out, r);
 		if (rows & XG_ROWS_SOCKETS) {
 			const struct xg_sock *kc = sample_socks(cur, c);
 			for (uint32_t k = 0; k < c->sock_count; k++) {
@@ -867,13 +877,7 @@ static void fill_later(struct xg_table *t, size_t i, uint64_t cols)
 	struct xg_row *r = &t->rows[i];
 	if (!(r->todo & cols))
 		return;
-	const struct xg_sample *cur = t->cur, *prev = t->prev;
-	struct pair pr = { .cs = cur, .ps = prev, .c = &cur->dom[r->dom_index], .dt_s = t->sum.interval_s,
-			   .nobase = r->nobase };
-	pr.p = r->base_index == XG_NO_BASE ? NULL : &prev->dom[r->base_index];
-	if (pr.c->host < cur->npeer)
-		pool_pair(&pr);
-	pr.both = pr.p && pr.dt_s > 0 ? pr.c->valid & pr.p->valid : 0;
+	struct pair pr = row_pair(t, r);
 	struct fill f = { r, r->valid };
 	r->todo &= ~fill_dom_row(&f, &pr, r->todo & cols);
 	r->valid = f.valid;
