@@ -51,25 +51,28 @@ static void order_names(struct xg_view *v, char *out, size_t n)
 	}
 }
 
+/* Applies the view to the table; its rows must come out in the order want
+ * (names, each followed by a space). */
+static void expect_order(struct xg_view *v, const char *want)
+{
+	char buf[256];
+	view_apply(v, &table);
+	order_names(v, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
 static void sort_numeric_unmeasured_last(void **state)
 {
 	(void)state;
 	struct xg_view v;
-	char buf[256];
 	view_init(&v, &cfg);
 	assert_int_equal(v.sort_col, XG_COL_CPU_PCT);
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma alpha web-01 Beta web-02 delta ");
+	expect_order(&v, "gamma alpha web-01 Beta web-02 delta ");
 	v.reverse = true;
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "web-02 Beta web-01 alpha gamma delta ");
+	expect_order(&v, "web-02 Beta web-01 alpha gamma delta ");
 	v.reverse = false;
 	v.sort_col = XG_COL_NAME;
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "alpha Beta delta gamma web-01 web-02 ");
+	expect_order(&v, "alpha Beta delta gamma web-01 web-02 ");
 	view_free(&v);
 	cfg.output = XG_OUT_XENTOP;
 	view_init(&v, &cfg);
@@ -87,18 +90,13 @@ static void ties_keep_id_order(void **state)
 {
 	(void)state;
 	struct xg_view v;
-	char buf[256];
 	rows[0].v[XG_COL_CPU_PCT] = rows[4].v[XG_COL_CPU_PCT] = 10.2;   /* alpha ties web-01 */
 	rows[5].v[XG_COL_CPU_PCT] = -0.0;
 	rows[1].v[XG_COL_CPU_PCT] = 0.0;                                 /* Beta ties web-02 */
 	view_init(&v, &cfg);
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma alpha web-01 Beta web-02 delta ");
+	expect_order(&v, "gamma alpha web-01 Beta web-02 delta ");
 	v.reverse = true;
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "Beta web-02 alpha web-01 gamma delta ");
+	expect_order(&v, "Beta web-02 alpha web-01 gamma delta ");
 	view_free(&v);
 }
 
@@ -108,18 +106,13 @@ static void text_ties_keep_id_order(void **state)
 {
 	(void)state;
 	struct xg_view v;
-	char buf[256];
 	snprintf(rows[2].state, sizeof(rows[2].state), "--b---");
 	snprintf(rows[3].state, sizeof(rows[3].state), "--b---");
 	view_init(&v, &cfg);
 	view_sort_by(&v, XG_COL_STATE);
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "alpha Beta web-01 web-02 gamma delta ");
+	expect_order(&v, "alpha Beta web-01 web-02 gamma delta ");
 	v.reverse = !v.reverse;
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma delta alpha Beta web-01 web-02 ");
+	expect_order(&v, "gamma delta alpha Beta web-01 web-02 ");
 	view_free(&v);
 }
 
@@ -129,20 +122,15 @@ static void close_values_in_order(void **state)
 {
 	(void)state;
 	struct xg_view v;
-	char buf[256];
 	rows[0].v[XG_COL_CPU_PCT] = 1 - ldexp(1, -40);    /* alpha */
 	rows[1].v[XG_COL_CPU_PCT] = 1 + ldexp(1, -38);    /* Beta */
 	rows[2].v[XG_COL_CPU_PCT] = 1;                    /* gamma */
 	rows[4].v[XG_COL_CPU_PCT] = 1 + ldexp(1, -40);    /* web-01 */
 	rows[5].v[XG_COL_CPU_PCT] = 1;                    /* web-02 ties gamma */
 	view_init(&v, &cfg);
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "Beta web-01 gamma web-02 alpha delta ");
+	expect_order(&v, "Beta web-01 gamma web-02 alpha delta ");
 	v.reverse = true;
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "alpha gamma web-02 web-01 Beta delta ");
+	expect_order(&v, "alpha gamma web-02 web-01 Beta delta ");
 	view_free(&v);
 }
 
@@ -152,38 +140,21 @@ static void order_kept_while_sorted(void **state)
 {
 	(void)state;
 	struct xg_view v;
-	char buf[256];
 	view_init(&v, &cfg);
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma alpha web-01 Beta web-02 delta ");
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma alpha web-01 Beta web-02 delta ");
+	expect_order(&v, "gamma alpha web-01 Beta web-02 delta ");
+	expect_order(&v, "gamma alpha web-01 Beta web-02 delta ");
 	rows[5].v[XG_COL_CPU_PCT] = 10.5;   /* web-02 moves up past web-01 */
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma alpha web-02 web-01 Beta delta ");
+	expect_order(&v, "gamma alpha web-02 web-01 Beta delta ");
 	rows[1].valid &= ~(1ull << XG_COL_CPU_PCT);   /* Beta no longer measured */
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma alpha web-02 web-01 Beta delta ");
+	expect_order(&v, "gamma alpha web-02 web-01 Beta delta ");
 	rows[3].v[XG_COL_CPU_PCT] = 50;     /* delta measured now: before alpha */
 	rows[3].valid |= 1ull << XG_COL_CPU_PCT;
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma delta alpha web-02 web-01 Beta ");
+	expect_order(&v, "gamma delta alpha web-02 web-01 Beta ");
 	v.sort_col = XG_COL_NAME;
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "alpha Beta delta gamma web-01 web-02 ");
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "alpha Beta delta gamma web-01 web-02 ");
+	expect_order(&v, "alpha Beta delta gamma web-01 web-02 ");
+	expect_order(&v, "alpha Beta delta gamma web-01 web-02 ");
 	table.ndom_rows = table.n = 5;      /* web-02 gone */
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "alpha Beta delta gamma web-01 ");
+	expect_order(&v, "alpha Beta delta gamma web-01 ");
 	table.ndom_rows = table.n = 6;
 	view_free(&v);
 }
@@ -193,12 +164,9 @@ static void filter_and_vmfile(void **state)
 	(void)state;
 	struct xg_view v;
 	struct xg_err err;
-	char buf[256];
 	view_init(&v, &cfg);
 	assert_int_equal(view_set_filter(&v, "^WEB-", &err), 0);
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "web-01 web-02 ");
+	expect_order(&v, "web-01 web-02 ");
 	assert_int_equal(view_set_filter(&v, "web-(", &err), -1);
 	assert_non_null(strstr(err.msg, "web-("));
 	view_apply(&v, &table);   /* the old filter stays */
@@ -212,9 +180,7 @@ static void filter_and_vmfile(void **state)
 	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
 	close(fd);
 	assert_int_equal(view_load_vmfile(&v, path, &err), 0);
-	view_apply(&v, &table);
-	order_names(&v, buf, sizeof(buf));
-	assert_string_equal(buf, "gamma Beta ");
+	expect_order(&v, "gamma Beta ");
 	unlink(path);
 	assert_int_equal(view_load_vmfile(&v, path, &err), -1);
 	assert_non_null(strstr(err.msg, path));
