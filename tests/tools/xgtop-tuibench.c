@@ -4,7 +4,8 @@
  * the TREND column is drawn from it), filter and sort, and drawing the
  * screen with the header meters (--no-meters: without) and the threshold
  * colours of a real terminal (into a virtual terminal of the given size,
- * output to /dev/null).
+ * output to /dev/null), and of the drawing what ncurses' own update of the
+ * terminal took.
  * Reads the first NS samples of a recording and goes through the
  * intervals they make in turn, so every refresh has new numbers to draw
  * and follows the one before (as the monitor's do), but at the wrap. Then
@@ -47,13 +48,13 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	doupdate();
 	struct tui t = { .e = e, .utf8 = true, .replay = true, .sig_fd = -1 };
 	tui_color_init(&t);   /* threshold colours as on a real terminal */
-	uint64_t tm = 0, th = 0, ts = 0, td = 0, seq = e->nsamples;
+	uint64_t tm = 0, th = 0, ts = 0, td = 0, tu = 0, seq = e->nsamples;
 	/* Fill the history first (its ring is allocated and faulted in once):
 	 * the figure is the steady state, a full ring rolling on. */
 	uint64_t warm = e->hist ? e->hist->want + 1 : 1;
 	for (uint64_t i = 0; i < warm + n; i++) {
 		if (i == warm)
-			tm = th = ts = td = 0;
+			tm = th = ts = td = tu = 0;
 		const struct xg_sample *prev = &s[i % (NS - 1)], *cur = &s[i % (NS - 1) + 1];
 		uint64_t a = xg_self_cpu_ns();
 		e->table.defer = engine_deferred(e);   /* as the monitor computes its rows */
@@ -65,8 +66,10 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 		view_apply(&e->view, &e->table);
 		uint64_t d = xg_self_cpu_ns();
 		tui_table_draw(&t);
+		uint64_t e2 = xg_self_cpu_ns();
 		doupdate();
 		uint64_t f = xg_self_cpu_ns();
+		tu += f - e2;
 		tm += b - a;
 		th += c - b;
 		ts += d - c;
@@ -86,9 +89,10 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	       e->table.ndom_rows, e->table.npcpu, e->view.show_meters ? "on" : "off", t.meters_h,
 	       (unsigned long long)cols, (unsigned long long)rows, (unsigned long long)n,
 	       e->hist ? "on (and the TREND column)" : "off");
-	printf("metrics %.3f ms  history %.3f ms  filter+sort %.3f ms  draw %.3f ms  total %.3f ms CPU per refresh\n",
+	printf("metrics %.3f ms  history %.3f ms  filter+sort %.3f ms  draw %.3f ms  total %.3f ms  "
+	       "ncurses %.3f ms CPU per refresh (ncurses: its update of the terminal, part of the draw)\n",
 	       (double)tm / k, (double)th / k, (double)ts / k, (double)td / k,
-	       (double)(tm + th + ts + td) / k);
+	       (double)(tm + th + ts + td) / k, (double)tu / k);
 	printf("of the draw, the meters %.3f ms per refresh (without their terminal output)\n",
 	       (double)tmeters / k);
 	return 0;
