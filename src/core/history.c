@@ -295,7 +295,7 @@ static void next_id(struct xg_history *h, const struct xg_table *t, size_t i, bo
 		*out = id_new(h, d);
 }
 
-void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t)
+XG_HOT void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *t)
 {
 	size_t nd = t->ndom_rows, j = 0;
 	bool fast = follows(h, t);
