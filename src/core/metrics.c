@@ -803,8 +803,9 @@ static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, s
 
 /* Metrics read each domain of both samples once, in order: identity,
  * validity and the counters, up to the PMU breakdown. At thousands of
- * domains that waited on memory; fetching a few domains ahead took the metrics stage of bench/tui_refresh.sh at 10,000 domains
- * from about 0.5 to 0.35 ms. */
+ * domains that waited on memory; fetching a few domains ahead took the
+ * metrics stage of bench/tui_refresh.sh at 10,000 domains from about 0.5
+ * to 0.35 ms. */
 enum { PREFETCH_AHEAD = 6 };
 static inline void prefetch_dom(const struct xg_dom *d)
 {

@@ -66,10 +66,10 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 		view_apply(&e->view, &e->table);
 		uint64_t d = xg_self_cpu_ns();
 		tui_table_draw(&t);
-		uint64_t e2 = xg_self_cpu_ns();
+		uint64_t u = xg_self_cpu_ns();   /* the update starts */
 		doupdate();
 		uint64_t f = xg_self_cpu_ns();
-		tu += f - e2;
+		tu += f - u;
 		tm += b - a;
 		th += c - b;
 		ts += d - c;
