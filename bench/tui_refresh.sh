@@ -26,7 +26,7 @@ stages() {
 	: >"$tmp/runs"
 	for i in $(seq "$rounds"); do
 		build/tools/xgtop-tuibench --rows 60 --cols 200 --refreshes "${REFRESHES:-300}" "$@" "$tmp/rec.xgr" >"$tmp/out" || return 1
-		[ "$i" = 1 ] && sed -n '1p;3p' "$tmp/out"
+		[ "$i" = 1 ] && sed -n '1p;3p;4p' "$tmp/out"
 		sed -n 2p "$tmp/out" >>"$tmp/runs"
 	done
 	k=2

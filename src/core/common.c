@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 int xg_fail(struct xg_err *err, const char *fmt, ...)
@@ -54,6 +55,21 @@ char *xg_strdup(const char *s)
 	return memcpy(xg_malloc(n), s, n);
 }
 
+void xg_advise_huge(void *p, size_t used, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t mask = XG_HUGE_PAGE - 1, at = (uintptr_t)p;
+	uintptr_t a = (at + mask) & ~mask;
+	uintptr_t e = (at + used + mask) & ~mask, lim = (at + size) & ~mask;
+	if (e > lim)
+		e = lim;
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p, (void)used, (void)size;
+#endif
+}
+
 void xg_grow(void *pp, size_t *cap, size_t need, size_t sz)
 {
 	void **p = pp;
@@ -63,6 +79,8 @@ void xg_grow(void *pp, size_t *cap, size_t need, size_t sz)
 	while (ncap < need)
 		ncap *= 2;
 	*p = xg_realloc(*p, ncap * sz);
+	if (ncap * sz >= 2 * XG_HUGE_PAGE)
+		xg_advise_huge(*p, need * sz, ncap * sz);
 	*cap = ncap;
 }
 

@@ -108,6 +108,7 @@ static void relayout(struct xg_history *h, unsigned cap, size_t nslots, bool com
 {
 	uint64_t keep = h->n < cap ? h->n : cap, from = h->first + h->n - keep;
 	float *ring = xg_malloc((size_t)cap * nslots * SLOT_BYTES);
+	xg_advise_huge(ring, (size_t)cap * nslots * SLOT_BYTES, (size_t)cap * nslots * SLOT_BYTES);
 	char (*names)[XG_NAME_MAX] = xg_calloc(nslots, sizeof(*names));
 	uint64_t *times = xg_calloc(cap, sizeof(*times));
 	memset(ring, 0xff, (size_t)cap * nslots * SLOT_BYTES);

@@ -9,7 +9,8 @@
  * Reads the first NS samples of a recording and goes through the
  * intervals they make in turn, so every refresh has new numbers to draw
  * and follows the one before (as the monitor's do), but at the wrap. Then
- * the memory of the history once it holds all its samples. */
+ * the memory of the history once it holds all its samples, and how much of
+ * the process the kernel backs with huge pages. */
 #include <curses.h>
 #include <locale.h>
 #include <malloc.h>
@@ -29,6 +30,30 @@ static void usage(void)
 	fprintf(stderr, "usage: xgtop-tuibench [--rows N] [--cols N] [--refreshes N] [--history N] [--no-meters]\n"
 		"                      RECORDING\n");
 	exit(2);
+}
+
+/* How much of the process the kernel gave huge pages (xg_advise_huge asks
+ * for them for the large arrays), and its setting for them. */
+static void print_huge_pages(void)
+{
+	char line[256], mode[64] = "unknown";
+	unsigned long kb = 0;
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (f && fgets(line, sizeof(line), f)) {
+		const char *a = strchr(line, '['), *b = a ? strchr(a, ']') : NULL;
+		if (b)
+			snprintf(mode, sizeof(mode), "%.*s", (int)(b - a - 1), a + 1);
+	}
+	if (f)
+		fclose(f);
+	printf("transparent huge pages: %.1f MB of the process (the kernel's setting: %s)\n", (double)kb / 1024.0,
+	       mode);
 }
 
 /* Times metrics (+ history), filter and sort, and drawing for n refreshes. */
@@ -95,6 +120,7 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	       (double)(tm + th + ts + td) / k, (double)tu / k);
 	printf("of the draw, the meters %.3f ms per refresh (without their terminal output)\n",
 	       (double)tmeters / k);
+	print_huge_pages();
 	return 0;
 }
 
