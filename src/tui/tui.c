@@ -297,6 +297,7 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	e->rows_on_demand = true;
 	int rc = tui_screen(&t, err);
 	table_free(&t.detail_tb);
+	free(t.line_row);
 
 	setlocale(LC_CTYPE, old_ctype);
 	free(old_ctype);

@@ -531,6 +531,15 @@ static void draw_row(struct tui *t, int y, const struct xg_row *r, chtype rowat,
 	}
 }
 
+/* Which row a list line shows, to tell when it shows another one. A
+ * collision (a pool's hosts may repeat an id) only means the line is
+ * patched, as any line is. */
+static uint64_t line_key(const struct xg_row *r)
+{
+	return (uint64_t)r->id << 32 | (uint64_t)(uint16_t)(r->vcpu + 1) << 16 |
+	       (uint16_t)(r->socket << 1 | r->sock_row);
+}
+
 static void draw_rows(struct tui *t)
 {
 	const struct xg_view *v = &t->e->view;
@@ -538,13 +547,25 @@ static void draw_rows(struct tui *t)
 
 	if (width > TUI_ROW_MAX)
 		width = TUI_ROW_MAX;
+	if (t->list_h > 0 && (size_t)t->list_h > t->line_cap) {
+		size_t had = t->line_cap;
+		xg_grow(&t->line_row, &t->line_cap, (size_t)t->list_h, sizeof(*t->line_row));
+		memset(t->line_row + had, 0xff, (t->line_cap - had) * sizeof(*t->line_row));
+	}
 	for (int i = 0; i < t->list_h; i++) {
 		size_t k = t->top + (size_t)i;
 		if (k >= v->norder)
 			break;
 		chtype rowat = t->sel.on && k == t->sel.pos ? A_REVERSE : 0;
+		const struct xg_row *r = &t->e->table.rows[v->order[k]];
 		table_fill_row(&t->e->table, v->order[k]);
-		draw_row(t, t->list_y + i, &t->e->table.rows[v->order[k]], rowat, width);
+		/* A line that now shows another row is written whole: patched,
+		 * it cost a cursor movement for every run of unchanged blanks
+		 * (about 8 per line, each a terminfo string ncurses formats). */
+		if (t->line_row[i] != line_key(r))
+			wredrawln(stdscr, t->list_y + i, 1);
+		t->line_row[i] = line_key(r);
+		draw_row(t, t->list_y + i, r, rowat, width);
 	}
 }
 

@@ -115,6 +115,8 @@ struct tui {
 	size_t detail_top;    /* first line of the detail pane on screen */
 	struct xg_table detail_tb;  /* the pane's rows: with every vCPU's */
 	struct tui_colsel colsel;
+	uint64_t *line_row;   /* per list line: which row it showed (line_key) */
+	size_t line_cap;
 };
 
 /* One key binding: the keys, what they do, and how they are documented.

@@ -109,6 +109,7 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	endwin();
 	delscreen(scr);
 	fclose(out);
+	free(t.line_row);
 	double k = 1e6 * (double)n;
 	printf("domains %zu  pCPUs %zu  meters %s (%d lines)  screen %llux%llu  refreshes %llu  history %s\n",
 	       e->table.ndom_rows, e->table.npcpu, e->view.show_meters ? "on" : "off", t.meters_h,
