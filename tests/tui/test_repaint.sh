@@ -19,7 +19,15 @@ moved=0 kept=0 step=0
 for key in Left r Left '>' Left r Left; do
 	step=$((step + 1))
 	before=$(names)
+	shown=$(screen)
 	keys "$key"
+	# Each key changes the screen (the recorded time, the sort mark): wait
+	# for that, then for the refresh to finish.
+	t0=$SECONDS
+	while [ "$(screen)" = "$shown" ]; do
+		[ $((SECONDS - t0)) -ge 10 ] && fail "step $step ($key): the screen did not change"
+		sleep 0.05
+	done
 	settle
 	after=$(names)
 	# How many list lines now hold another domain than before the step.
