@@ -12,6 +12,11 @@
 #   source "xen";
 # - gone-09, which leaves the recording at 30 s, goes stale: no value at all
 #   once it has left, while the others still have theirs.
+# The queries are evaluated at the times of Prometheus's own scrapes (the
+# API's time=), chosen by the replay position each scrape recorded, so no
+# check depends on where the replay is after so many seconds of a loaded
+# machine: the test waits for Prometheus to hold the scrapes it needs,
+# within a generous bound.
 . "$(dirname "$0")/common.sh"
 command -v prometheus >/dev/null || { echo "SKIP: prometheus (Debian package prometheus) is not installed"; exit 77; }
 
@@ -38,9 +43,11 @@ done
 curl -sf --max-time 1 "http://127.0.0.1:$pport/-/ready" >/dev/null || { cat "$tmp/prometheus.log"; fail "prometheus did not start"; }
 echo "prometheus ready $((SECONDS - t0)) s after xgtop started"
 
-# query EXPR: one line per result, "label=value,... VALUE", sorted.
+# query EXPR [TIME]: one line per result, "label=value,... VALUE", sorted;
+# evaluated at TIME (Unix seconds) when given.
 query() {
-	curl -sf --max-time 5 "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1" |
+	curl -sf --max-time 5 "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1" \
+		${2:+--data-urlencode "time=$2"} |
 		python3 -c 'import json, sys
 r = json.load(sys.stdin)
 assert r["status"] == "success", r
@@ -48,15 +55,16 @@ for s in r["data"]["result"]:
     m = s["metric"]
     print(",".join("%s=%s" % (k, m[k]) for k in sorted(m) if k not in ("job", "instance", "__name__")), s["value"][1])' | sort
 }
-# until_recorded S: waits until the replay has played S seconds of the recording.
-until_recorded() {
-	local want=$1 now
-	for _ in $(seq 600); do
-		now=$(scrape | sed -n 's/^xgtop_sample_monotonic_seconds //p')
-		[ -n "$now" ] && python3 -c "import sys; sys.exit(0 if $now - 1000 >= $want else 1)" && return 0
-		sleep 0.1
-	done
-	fail "the replay did not reach $want s"
+# scrapes: every scrape Prometheus holds, "UNIX_TIME REPLAY_SECONDS" (the
+# recording's clock starts at 1000 s).
+scrapes() {
+	curl -sf --max-time 5 "http://127.0.0.1:$pport/api/v1/query" \
+		--data-urlencode 'query=xgtop_sample_monotonic_seconds[10m]' |
+		python3 -c 'import json, sys
+r = json.load(sys.stdin)
+for s in r["data"]["result"]:
+    for t, v in s["values"]:
+        print(t, float(v) - 1000)'
 }
 # near NAME GOT WANT: within 1 %.
 near() {
@@ -65,11 +73,35 @@ near() {
 	echo "$1: rate $2, recording $3"
 }
 
-until_recorded 29
-cpu=$(query 'rate(xgtop_domain_cpu_seconds_total[20s])')
-rs=$(query 'rate(xgtop_domain_runstate_seconds_total{domain="sched-06"}[20s])')
-info=$(query 'xgtop_domain_info')
-gone_before=$(query 'xgtop_domain_cpu_seconds_total{domain="gone-09"}')
+# Until Prometheus holds a scrape of the replay after gone-09 left (30 s),
+# at most 3 minutes. Then the times to look at:
+# - t1, the last scrape before 29.5 s: all 12 domains (late-08 came at
+#   15 s; reuse-10 gave way to reuse-10b at 22.5 s, so its series went
+#   stale at an earlier scrape), and a window of up to 20 s of scrapes
+#   before it for rate();
+# - t2, the first scrape from 30.5 s on: gone-09 stale.
+for _ in $(seq 360); do
+	scrapes >"$tmp/scrapes" 2>/dev/null
+	awk '$2 >= 30.5 { f = 1 } END { exit !f }' "$tmp/scrapes" && break
+	sleep 0.5
+done
+awk '$2 >= 30.5 { f = 1 } END { exit !f }' "$tmp/scrapes" ||
+	fail "Prometheus holds no scrape from 30.5 s of the replay on after 3 minutes: $(tail -n 3 "$tmp/scrapes")"
+read -r t1 w t2 < <(awk '
+	NR == 1 { first = $1 }
+	$2 >= 22.6 && $2 < 29.5 && prev_after_reuse { t1 = $1 }
+	$2 >= 22.6 { prev_after_reuse = 1 }
+	$2 >= 30.5 && !t2 { t2 = $1 }
+	END { w = int(t1 - first - 1); if (w > 20) w = 20; print t1, w, t2 }' "$tmp/scrapes")
+[ -n "$t1" ] && [ "$w" -ge 8 ] ||
+	fail "Prometheus did not scrape the replay long enough before 29.5 s (window ${w:-?} s): $(head -n 3 "$tmp/scrapes")"
+echo "evaluating at the scrapes of $(awk -v t="$t1" '$1 == t { print $2 }' "$tmp/scrapes") s" \
+	"(rate window ${w} s) and $(awk -v t="$t2" '$1 == t { print $2 }' "$tmp/scrapes") s of the replay"
+
+cpu=$(query "rate(xgtop_domain_cpu_seconds_total[${w}s])" "$t1")
+rs=$(query "rate(xgtop_domain_runstate_seconds_total{domain=\"sched-06\"}[${w}s])" "$t1")
+info=$(query 'xgtop_domain_info' "$t1")
+gone_before=$(query 'xgtop_domain_cpu_seconds_total{domain="gone-09"}' "$t1")
 # The script's rates, seconds per second (doc/recording.md): vCPUs x CPU %.
 for d in busy-03:3.8 cache-05:1.6 sched-06:0.6 net-04:0.5 gone-09:0.4 Domain-0:0.3; do
 	got=$(echo "$cpu" | sed -n "s/^domain=${d%%:*},uuid=[^ ]* //p")
@@ -84,7 +116,7 @@ done
 [ -z "$(echo "$rs" | grep 'state=offline.* [^0]')" ] || fail "sched-06 offline time grows: $rs"
 
 # Identity: one xgtop_domain_info per domain, with its domid, uuid, source.
-[ "$(echo "$info" | wc -l)" = 12 ] || fail "expected 12 domains at 29 s, got: $info"
+[ "$(echo "$info" | wc -l)" = 12 ] || fail "expected 12 domains before gone-09 left, got: $info"
 for d in Domain-0:0 busy-03:3 late-08:8 gone-09:9 reuse-10b:10 'utf8-\xc3(-01:1' 'ctl\x1b[2J\x07-11:11'; do
 	n=$(echo "$info" | grep -cF "domain=${d%:*},domid=${d##*:},source=xen,uuid=")
 	[ "$n" = 1 ] || fail "${d%:*} (domid ${d##*:}) appears $n times: $info"
@@ -92,13 +124,12 @@ done
 [ "$(echo "$info" | sed 's/.*uuid=\([^ ]*\) .*/\1/' | sort -u | wc -l)" = 12 ] || fail "uuids not unique: $info"
 echo "12 domains, each once in xgtop_domain_info with domid, uuid and source"
 
-# gone-09 leaves the recording at 30 s: stale on the next scrape.
-[ -n "$gone_before" ] || fail "gone-09 had no CPU counter at 29 s"
-until_recorded 32.5
-gone_after=$(query 'xgtop_domain_cpu_seconds_total{domain="gone-09"}')
+# gone-09 leaves the recording at 30 s: stale from the next scrape on.
+[ -n "$gone_before" ] || fail "gone-09 had no CPU counter before it left"
+gone_after=$(query 'xgtop_domain_cpu_seconds_total{domain="gone-09"}' "$t2")
 [ -z "$gone_after" ] || fail "gone-09 still has a value after it left: $gone_after"
-[ -n "$(query 'xgtop_domain_cpu_seconds_total{domain="busy-03"}')" ] || fail "busy-03 went stale too"
-[ "$(query 'count(xgtop_domain_info)' | awk '{print $NF}')" = 11 ] || fail "not 11 domains after gone-09 left"
+[ -n "$(query 'xgtop_domain_cpu_seconds_total{domain="busy-03"}' "$t2")" ] || fail "busy-03 went stale too"
+[ "$(query 'count(xgtop_domain_info)' "$t2" | awk '{print $NF}')" = 11 ] || fail "not 11 domains after gone-09 left"
 echo "gone-09 stale after it left the recording; 11 domains remain"
-up=$(query 'up{job="xgtop"}')
+up=$(query 'up{job="xgtop"}' "$t2")
 [ "${up##* }" = 1 ] || fail "the scrape target is not up: $up"
