@@ -3,13 +3,15 @@
 """Checks for tests/kvm/test_guests.sh: the frozen full-screen view against
 CSV and JSON replays of the recording made while it ran, then the figures
 against what the guests do.
-Usage: check_guests.py SCREEN CSV JSON ACCEL SPIN_PID READ_PID SCOPED_NAME UDP_BPS"""
+Usage: check_guests.py SCREEN CSV JSON ACCEL SPIN_PID READ_PID SCOPED_NAME TAPLOG
+TAPLOG: lines "UNIX_TIME TX_BYTES" of the reader's tap, logged while the view ran."""
 import csv
 import json
 import sys
 
-screen_f, csv_f, json_f, accel, spin, read, scoped, udp_bps = sys.argv[1:9]
-udp_bps = float(udp_bps)
+import datetime
+
+screen_f, csv_f, json_f, accel, spin, read, scoped, taplog_f = sys.argv[1:9]
 SCOPED_ID = "7"   # from the libvirt scope name
 
 
@@ -128,6 +130,18 @@ ok("spinner CPU%% %.1f RUN%% %.1f, reader CPU%% %.1f BLK%% %.1f; CPU%% = vCPUs +
 if f(read, "disk_rd_bps") < 100e3:
     fail("reader DISK-RD/s %.0f: its O_DIRECT reads do not show" % f(read, "disk_rd_bps"))
 rx, tx = f(read, "net_rx_bps"), f(read, "net_tx_bps")
+# what the host sent over the interval the last sample covers, from the tap
+# counters logged around its ends (linear between two log lines)
+taplog = [tuple(map(float, l.split())) for l in open(taplog_f) if len(l.split()) == 2]
+def sent_at(t):
+    for (t0, b0), (t1, b1) in zip(taplog, taplog[1:]):
+        if t0 <= t <= t1:
+            return b0 + (b1 - b0) * (t - t0) / (t1 - t0) if t1 > t0 else b1
+    fail("the tap log (%.1f to %.1f) does not cover %.1f" % (taplog[0][0], taplog[-1][0], t))
+t_end = datetime.datetime.strptime(doms[read]["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+    tzinfo=datetime.timezone.utc).timestamp()
+ival = f(read, "interval_s")
+udp_bps = (sent_at(t_end) - sent_at(t_end - ival)) / ival
 if not 0.6 * udp_bps <= rx <= 1.4 * udp_bps or tx > rx / 5:
     fail("reader NET-RX/s %.0f NET-TX/s %.0f; the host sent it %.0f B/s" % (rx, tx, udp_bps))
 ok("reader DISK-RD/s %.0f, NET-RX/s %.0f (host sent %.0f), NET-TX/s %.0f" % (f(read, "disk_rd_bps"), rx, udp_bps, tx))
