@@ -1,39 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The source registry and --source auto. */
+/* The source registry and --source auto: the one place that names every
+ * source, through each source folder's public header (a build without the
+ * Xen libraries gets src/xen/xen_absent.c's stand-in). */
 #include "xgtop/core/format.h"
 #include "xgtop/core/source.h"
+#include "xgtop/linux/linux_source.h"
+#include "xgtop/record/replay_source.h"
+#include "xgtop/remote/remote_source.h"
+#include "xgtop/trace/trace_source.h"
+#include "xgtop/xen/xen_source.h"
 
 #include <string.h>
-
-extern const struct xg_source_ops source_xen_ops;
-extern const struct xg_source_ops source_linux_ops;
-extern const struct xg_source_ops source_replay_ops;
-extern const struct xg_source_ops source_trace_ops;
-extern const struct xg_source_ops source_remote_ops;
-
-#ifndef HAVE_XEN
-/* Built without the Xen libraries: the name stays registered, so --source
- * xen is understood and says what is missing; auto never picks it. */
-static bool xen_absent_probe(void)
-{
-	return false;
-}
-
-static int xen_absent_open(struct xg_source **out, const struct xg_config *cfg,
-			   struct xg_err *err)
-{
-	(void)out;
-	(void)cfg;
-	return xg_fail(err, "--source xen: this xgtop was built without the Xen libraries "
-		       "(install libxen-dev and rebuild)");
-}
-
-const struct xg_source_ops source_xen_ops = {
-	.name = "xen",
-	.probe = xen_absent_probe,
-	.open = xen_absent_open,
-};
-#endif
 
 const struct xg_source_ops *const xg_sources[] = {
 	&source_xen_ops,

@@ -5,7 +5,7 @@
  * figure the kernel does not give. doc/linux-source.md describes it all. */
 #include "xgtop/linux/linux.h"
 #include "xgtop/pmu/pmu.h"
-#include "xgtop/core/source.h"
+#include "xgtop/linux/linux_source.h"
 
 #include <errno.h>
 #include <fcntl.h>

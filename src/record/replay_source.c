@@ -5,7 +5,7 @@
  * each gzip member starts (a member's first sample is stored whole) and
  * reads again from the last member start before the sample wanted. */
 #include "xgtop/record/record.h"
-#include "xgtop/core/source.h"
+#include "xgtop/record/replay_source.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * sample is the one already shown (the exporter has not refreshed yet) is
  * asked for again shortly, within the time limit, so that every refresh
  * brings each live host's next sample. */
-#include "xgtop/core/source.h"
+#include "xgtop/remote/remote_source.h"
 #include "remote_int.h"
 
 #include <stdio.h>

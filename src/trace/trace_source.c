@@ -4,7 +4,7 @@
  * per domain for each window (time travel through a capture). Samples hold
  * cumulative scheduler ns up to the window's end; a vCPU that did not
  * change state during a window is counted in its state for all of it. */
-#include "xgtop/core/source.h"
+#include "xgtop/trace/trace_source.h"
 #include "xgtop/trace/xentrace_account.h"
 
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #ifdef HAVE_XEN
 
 #include "xgtop/xen/xen_guestpub.h"
-#include "xgtop/core/source.h"
+#include "xgtop/xen/xen_source.h"
 #include "xgtop/xen/xen_cmt.h"
 #include "xgtop/xen/xen_backends.h"
 #include "xgtop/xen/xen_trace_live.h"

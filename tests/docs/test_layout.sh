@@ -5,6 +5,10 @@
 # folders its code (and its headers under include/xgtop/<folder>/) may
 # #include; this checks every #include "xgtop/<folder>/..." against that
 # line, and that no file reaches into another folder's private headers.
+# A declaration written by hand (extern) gets past an #include rule, so the
+# same rule is checked on symbols too: every symbol an object of the build
+# (build/obj/<folder>/) takes from another folder's objects must come from
+# a folder its "May include:" line names.
 cd "$(dirname "$0")/../.." || exit 2
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
@@ -45,4 +49,32 @@ done < <(find src include -name '*.[ch]' | sort)
 
 [ $checked -gt 100 ] || bad "only $checked #include lines found: is the tree there?"
 [ $fail = 0 ] && echo "$checked #include lines follow the folders' 'May include' rules"
+
+# The objects of the sources that still exist (a build dir can hold stale ones).
+objs=()
+for o in build/obj/*/*.o; do
+	s=src/${o#build/obj/}
+	[ -f "${s%.o}.c" ] && objs+=("$o")
+done
+if [ ${#objs[@]} -lt 50 ]; then
+	echo "SKIP: the symbol rule needs the objects of a build (make): ${#objs[@]} found under build/obj"
+	[ $fail = 0 ] && exit 77
+	exit $fail
+fi
+declare -A home
+while read -r o sym; do
+	d=${o#build/obj/}
+	home[$sym]=${d%%/*}
+done < <(nm -A --defined-only -g "${objs[@]}" | awk '$2 ~ /^[BCDGRSTVW]$/ { sub(/:.*/, "", $1); print $1, $3 }')
+used=0
+while read -r o sym; do
+	d=${o#build/obj/}; d=${d%%/*}
+	to=${home[$sym]:-}
+	[ -n "$to" ] || continue   # libc or another library
+	used=$((used + 1))
+	[ "$to" = "$d" ] || [[ "${may[$d]}" == *" $to "* ]] ||
+		bad "$o takes $sym from src/$to: src/$d may use only:${may[$d]}"
+done < <(nm -A -u "${objs[@]}" | awk '{ sub(/:.*/, "", $1); print $1, $NF }')
+[ $used -gt 100 ] || bad "only $used symbols taken between objects: is the build there?"
+[ $fail = 0 ] && echo "$used symbols taken between the ${#objs[@]} objects follow the same rules"
 exit $fail
