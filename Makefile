@@ -21,9 +21,11 @@ endif
 ifneq ($(SANITIZE),)
 BUILD   := build/san
 BIN     := $(BUILD)/xgtop
-# (gcc's -Wmaybe-uninitialized misfires on instrumented code)
+# gcc's -Wmaybe-uninitialized misfires on instrumented code. clang has no
+# such warning and rejects the flag, so lint leaves GCC_ONLY out.
+GCC_ONLY := -Wno-maybe-uninitialized
 CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-	   -Wno-maybe-uninitialized
+	   $(GCC_ONLY)
 LDFLAGS += -fsanitize=address,undefined
 endif
 ifneq ($(FUZZ),)
@@ -53,20 +55,23 @@ ifeq ($(shell $(PKG) --exists xenstat xencontrol && echo y),y)
 XEN_PC  := xencontrol xenstore xenevtchn xenforeignmemory
 CFLAGS  += -DHAVE_XEN $(shell $(PKG) --cflags $(XEN_PC))
 XEN_LIBS := $(shell $(PKG) --libs $(XEN_PC))
-$(BUILD)/obj/xen/xen_api.o: CFLAGS += -DXEN_SO_CTRL='"$(call SONAME,xenctrl)"' \
+XEN_SO_CFLAGS := -DXEN_SO_CTRL='"$(call SONAME,xenctrl)"' \
 	-DXEN_SO_STORE='"$(call SONAME,xenstore)"' -DXEN_SO_EVTCHN='"$(call SONAME,xenevtchn)"' \
 	-DXEN_SO_FMEM='"$(call SONAME,xenforeignmemory)"'
+$(BUILD)/obj/xen/xen_api.o: CFLAGS += $(XEN_SO_CFLAGS)
 HAVE_XEN := 1
 endif
 # Optional: libpfm4 (no .pc file in Debian; probe the header).
 ifeq ($(shell echo 'int main(void){return pfm_initialize();}' | $(CC) -x c -include perfmon/pfmlib_perf_event.h - -lpfm -o /dev/null 2>/dev/null && echo y),y)
 CFLAGS  += -DHAVE_PFM
-$(BUILD)/obj/pmu/pmu_events.o: CFLAGS += -DPFM_SO='"$(call SONAME,pfm)"'
+PFM_SO_CFLAGS := -DPFM_SO='"$(call SONAME,pfm)"'
+$(BUILD)/obj/pmu/pmu_events.o: CFLAGS += $(PFM_SO_CFLAGS)
 endif
 # Optional: libmicrohttpd for the Prometheus exporter.
 ifeq ($(shell $(PKG) --exists libmicrohttpd && echo y),y)
 CFLAGS  += -DHAVE_MHD $(shell $(PKG) --cflags libmicrohttpd)
-$(BUILD)/obj/exporter/expo_http.o: CFLAGS += -DMHD_SO='"$(call SONAME,microhttpd)"'
+MHD_SO_CFLAGS := -DMHD_SO='"$(call SONAME,microhttpd)"'
+$(BUILD)/obj/exporter/expo_http.o: CFLAGS += $(MHD_SO_CFLAGS)
 endif
 
 # src/<stage>/*.c: one folder per pipeline stage (see src/README.md).
@@ -83,15 +88,45 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
+# The flags a build used are tracked as git's Makefile does (GIT-CFLAGS):
+# every object depends on $(BUILD)/CFLAGS, which holds the compiler and its
+# flags, and everything linked also on $(BUILD)/LDFLAGS. Make runs their
+# recipes every time (FORCE), but a file is rewritten only when its content
+# changes, so its date moves, and what depends on it is rebuilt, exactly
+# when CC, CPPFLAGS, CFLAGS, LDFLAGS or the optional libraries found (their
+# HAVE_* and sonames) change: installing libmicrohttpd-dev after a first
+# `make` gives an xgtop with the exporter at the next `make`. SANITIZE and
+# FUZZ change the flags too, and have their own directories and files.
+# The per-object flags (sonames) are listed here because a target-specific
+# CFLAGS is not seen outside its target; := takes everything as it is now,
+# whichever target asks for the file first.
+TRACK_CFLAGS  := $(CC) | $(CPPFLAGS) $(CFLAGS) | $(XEN_SO_CFLAGS) $(PFM_SO_CFLAGS) $(MHD_SO_CFLAGS)
+TRACK_LDFLAGS := $(CC) | $(LDFLAGS) | $(LDLIBS) | $(XEN_LIBS) | $(CMOCKA)
+# $(call WRITE_FLAGS,CONTENT): the recipe that writes CONTENT to $@ when it
+# differs from what $@ holds, and leaves $@ alone (its date too) otherwise.
+WRITE_FLAGS = @mkdir -p $(@D); new='$(subst ','\'',$(1))'; \
+	if [ "$$new" != "$$(cat $@ 2>/dev/null)" ]; then \
+		echo "$@: new build flags, rebuilding what they affect"; \
+		printf '%s\n' "$$new" >$@; \
+	fi
+
 .PHONY: all man run test lint check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
-	fuzz-bins soak mutate install deps deb clean tools
+	fuzz-bins soak mutate install deps deb clean tools FORCE
 
 all: $(BIN)
 
-$(BIN): $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/CFLAGS: FORCE
+	$(call WRITE_FLAGS,$(TRACK_CFLAGS))
 
-$(BUILD)/obj/%.o: src/%.c
+$(BUILD)/LDFLAGS: FORCE
+	$(call WRITE_FLAGS,$(TRACK_LDFLAGS))
+
+FORCE:
+
+$(BIN): $(OBJS) $(BUILD)/LDFLAGS
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/CFLAGS
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -104,27 +139,30 @@ $(BUILD)/libxgtop.a: $(LIBOBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxgtop.a | $(BUILD)/tests
+# Each unit test, tool and harness is compiled and linked in one step, so
+# it depends on both flags files.
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/LDFLAGS | $(BUILD)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(CMOCKA)
 
-$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a | $(BUILD)/tools
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/LDFLAGS | $(BUILD)/tools
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(XEN_LIBS)
 
 # The PMU tests count this workload's page faults: a sanitizer's own (its
 # shadow memory) would swamp them, so it is built without one.
-$(BUILD)/tools/xgtop-pmu-work: tests/tools/xgtop-pmu-work.c | $(BUILD)/tools
+$(BUILD)/tools/xgtop-pmu-work: tests/tools/xgtop-pmu-work.c $(BUILD)/CFLAGS | $(BUILD)/tools
 	$(CC) $(filter-out -fsanitize=%,$(CFLAGS)) -o $@ $< -pthread
 
 tools: $(TOOL_BINS)
 
 # libFuzzer harnesses (with FUZZ=1): each links the parsers it calls.
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/LDFLAGS
 	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS)
 
 fuzz-bins: $(FUZZ_BINS)
 
 # The same harnesses without libFuzzer, for tests/fuzz/test_regress.sh.
-$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a \
+		$(BUILD)/CFLAGS $(BUILD)/LDFLAGS
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libxgtop.a $(LDLIBS)
 
@@ -149,7 +187,7 @@ test:
 lint:
 	@command -v clang >/dev/null || { echo "lint: clang not installed (make deps)"; exit 1; }
 	@for f in $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS) $(FUZZ_SRCS); do \
-	  clang -fsyntax-only $(filter-out -O2 -g -MMD -MP,$(CFLAGS)) -Werror -Isrc $$f || exit 1; \
+	  clang -fsyntax-only $(filter-out -O2 -g -MMD -MP $(GCC_ONLY),$(CFLAGS)) -Werror -Isrc $$f || exit 1; \
 	done; echo "lint: clang -Wall -Wextra clean on $(words $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS) $(FUZZ_SRCS)) files"
 
 # With SANITIZE=1 the suites run on the instrumented build (tests/san.sh

@@ -43,8 +43,9 @@ rm -rf "$copy"
 mkdir -p "$copy/build"
 git ls-files -co --exclude-standard -z | cpio -0pdm --quiet "$copy" || exit 2
 # The built tree as it is, times kept, so each mutation rebuilds only what
-# its file touches.
-cp -a build/obj build/libxgtop.a build/tests build/tools "$copy/build/" 2>/dev/null
+# its file touches; with the flags it was built with (build/CFLAGS and
+# LDFLAGS), so it is reused when they are the copy's too.
+cp -a build/obj build/libxgtop.a build/tests build/tools build/CFLAGS build/LDFLAGS "$copy/build/" 2>/dev/null
 [ -e xgtop ] && cp -a xgtop "$copy/"
 cd "$copy" || exit 2
 units=$(ls tests/unit/test_*.c | sed 's|^tests/unit/|build/tests/|; s|\.c$||')
