@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 void view_init(struct xg_view *v, const struct xg_config *cfg)
 {
@@ -285,27 +284,6 @@ double view_delay_step(double d, int dir)
 		if (delay_ladder[i] < d - 1e-9)
 			return delay_ladder[i];
 	return d;
-}
-
-int view_compare(const struct xg_row *a, const struct xg_row *b, enum xg_col c)
-{
-	int r;
-	if (c == XG_COL_HOST) {
-		r = strcmp(a->host ? a->host : "", b->host ? b->host : "");
-	} else if (c == XG_COL_NAME) {
-		r = strcasecmp(a->name ? a->name : "", b->name ? b->name : "");
-		if (!r)
-			r = strcmp(a->name ? a->name : "", b->name ? b->name : "");
-	} else if (c == XG_COL_STATE) {
-		r = strcmp(a->state, b->state);
-	} else {
-		/* Whole doubles, never truncated to integers (xentop's old bug). */
-		double x = a->v[c], y = b->v[c];
-		r = (x > y) - (x < y);
-		if (xg_columns[c].descending)
-			r = -r;
-	}
-	return r;
 }
 
 static bool row_selected(const struct xg_view *v, const struct xg_row *r)

@@ -6,7 +6,30 @@
 #include "view_sort.h"
 
 #include <stdlib.h>
+#include <strings.h>
 #include <string.h>
+
+/* Compares two rows by column c in its natural order: the whole doubles of
+ * a numeric column, never truncated to integers (xentop's old bug). */
+static int view_compare(const struct xg_row *a, const struct xg_row *b, enum xg_col c)
+{
+	int r;
+	if (c == XG_COL_HOST) {
+		r = strcmp(a->host ? a->host : "", b->host ? b->host : "");
+	} else if (c == XG_COL_NAME) {
+		r = strcasecmp(a->name ? a->name : "", b->name ? b->name : "");
+		if (!r)
+			r = strcmp(a->name ? a->name : "", b->name ? b->name : "");
+	} else if (c == XG_COL_STATE) {
+		r = strcmp(a->state, b->state);
+	} else {
+		double x = a->v[c], y = b->v[c];
+		r = (x > y) - (x < y);
+		if (xg_columns[c].descending)
+			r = -r;
+	}
+	return r;
+}
 
 /* Numeric columns sort with a stable radix sort on the top 32 bits of a
  * 64-bit key with the column's order, then put the rare runs that share

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the two sets of accounting rules, xgtop's own
- * (xentrace_account.c) and xenalyze's (xentrace_compat.c); nothing else
+ * (xentrace_account.c) and xenalyze's (xentrace_compat.c), and by the
+ * tables both fill (xentrace_acct_table.c); nothing else
  * includes it. */
 #ifndef XGTOP_XENTRACE_ACCT_INT_H
 #define XGTOP_XENTRACE_ACCT_INT_H

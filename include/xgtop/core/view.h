@@ -124,7 +124,5 @@ double view_delay_step(double d, int dir);
  * (numeric, `-` values last), each followed by its socket rows and vCPU
  * rows when shown, in table order. */
 void view_apply(struct xg_view *v, const struct xg_table *t);
-/* Compares two rows by column c in its natural order (for tests). */
-int view_compare(const struct xg_row *a, const struct xg_row *b, enum xg_col c);
 
 #endif
