@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* xgtop: command line, batch loop and dispatch to the TUI. The only file
- * with process-wide state (the signal flag). */
+/* xgtop: command line, batch loop and dispatch to the TUI. Its signal
+ * flags are one of the few pieces of process-wide state, each kept where a
+ * signal handler or an exit handler needs it; src/README.md lists them. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>

@@ -25,7 +25,8 @@
 
 /* A signal handler can reach only file-scope state: which terminating
  * signal came, whether the window changed size, and the write end of the
- * self-pipe that wakes poll() whichever thread took the signal. */
+ * self-pipe that wakes poll() whichever thread took the signal
+ * (process-wide state: src/README.md lists every such piece). */
 static volatile sig_atomic_t tui_sig_quit;
 static volatile sig_atomic_t tui_sig_winch;
 static int tui_sig_wfd = -1;

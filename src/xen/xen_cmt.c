@@ -47,7 +47,8 @@ struct xg_cmt {
 
 /* exit() anywhere (an allocation failure, a library) skips the source's
  * close; this keeps the one handle that owns RMIDs reachable from atexit so
- * they are still detached. The only process-wide state outside main.c. */
+ * they are still detached. Process-wide state, as an exit handler needs it
+ * (src/README.md lists every such piece). */
 static struct xg_cmt *cmt_owner;
 
 static void cmt_atexit(void)

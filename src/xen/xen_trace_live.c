@@ -85,9 +85,10 @@ struct xtl {
 	uint64_t decode_errors, corrupt;
 };
 
-/* The one piece of process-wide state: live sessions, so an exit() that
- * skips the source's close still restores the hypervisor's (equally
- * process-independent) trace settings. */
+/* Process-wide state, as an exit handler needs it (src/README.md lists
+ * every such piece): live sessions, so an exit() that skips the source's
+ * close still restores the hypervisor's (equally process-independent)
+ * trace settings. */
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct xtl *reg[4];
 static bool reg_hooked;
