@@ -16,11 +16,15 @@ unshare --pid --fork --mount-proc true 2>/dev/null || skip "cannot create a pid 
 # domain of its own in process mode.
 cat >"$tmp/inner.sh" <<'SH'
 cd "$1" || exit 2
+. tests/wait.sh
 ./xgtop -b -o csv --source linux --group process -n 8 -d 0.5 >"$2/out" 2>"$2/xgtop.err" &
 xg=$!
 bash -c 'while :; do :; done' &
 old=$!
-sleep 1.8
+# Until xgtop has printed three rows of the loop (the checks want two
+# after the first; the sleeper then has the rest of the 8).
+loop_rows() { [ "$(grep -c "^[^,]*,[^,]*,$old," "$2/out")" -ge 3 ]; }
+wait_until 30 loop_rows "$@" || { echo "xgtop printed no 3 rows of the busy loop within 30 s" >&2; exit 1; }
 kill "$old"
 wait "$old" 2>/dev/null
 echo $((old - 1)) >/proc/sys/kernel/ns_last_pid
