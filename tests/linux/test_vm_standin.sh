@@ -89,16 +89,18 @@ for ident in (web, db, quiet):
 print("ok: CPU% = vCPU rows + EMU%")
 d = dom(db, t0)
 # (two spinners and the rest of the host share the CPUs: the emulator gets
-# what the scheduler gives it, all of the VM's CPU in any case)
-if f(d, "emu_pct") < 25 or f(d, "emu_pct") < 0.9 * f(d, "cpu_pct") or f(d, "run_pct") > 5:
-    fail("db: its emulator spins: EMU%% %.1f (want >= 25 and all of CPU%% %.1f), vCPU RUN%% %.1f (want <= 5)"
+# what the scheduler gives it, all of the VM's CPU in any case; under the
+# neighbours' load on 2 shared cores that has been as little as 11 %)
+if f(d, "emu_pct") < 5 or f(d, "emu_pct") < 0.9 * f(d, "cpu_pct") or f(d, "run_pct") > 5:
+    fail("db: its emulator spins: EMU%% %.1f (want >= 5 and all of CPU%% %.1f), vCPU RUN%% %.1f (want <= 5)"
          % (f(d, "emu_pct"), f(d, "cpu_pct"), f(d, "run_pct")))
 d = dom(web, t0)
 busy = f(d, "run_pct") + f(d, "wait_pct")
 if not 40 <= busy <= 60 or f(d, "emu_pct") > 5:
     fail("web: one of two vCPUs spins: RUN%%+WAIT%% %.1f (want 50 +- 10), EMU%% %.1f" % (busy, f(d, "emu_pct")))
-if sorted(vcpus(web, t0)) != ["0", "1"] or f(vcpus(web, t0)["1"], "cpu_pct") < 30:
-    fail("web: vCPU rows %r, vCPU 1 must be the busy one" % sorted(vcpus(web, t0)))
+# (busy: runnable all the time, whatever CPU share the machine's load leaves it)
+if sorted(vcpus(web, t0)) != ["0", "1"] or f(vcpus(web, t0)["1"], "run_pct") + f(vcpus(web, t0)["1"], "wait_pct") < 85:
+    fail("web: vCPU rows %r, vCPU 1 must be the busy one: %r" % (sorted(vcpus(web, t0)), vcpus(web, t0).get("1")))
 print("ok: db's emulator EMU%% %.1f, web's vCPUs RUN%%+WAIT%% %.1f" % (f(dom(db, t0), "emu_pct"), busy))
 # lifecycle
 if "p" not in dom(web, t2)["state"] or "p" in dom(web, t1)["state"]:
@@ -155,7 +157,10 @@ dom = [r for r in rows if r["vcpu"] == ""]
 v = {r["vcpu"]: r for r in rows if r["vcpu"] != ""}
 if not dom or dom[0]["name"] != "lv-scope" or sorted(v) != ["0", "1"]:
     sys.exit("FAIL: libvirt layout: want id 9 'lv-scope' with vCPU rows 0 and 1: %r %r" % (dom, sorted(v)))
-if float(v["0"]["cpu_pct"]) < 30 or float(v["1"]["cpu_pct"]) > 5:
-    sys.exit("FAIL: vcpu0's thread spins, vcpu1's sleeps: %s %s" % (v["0"]["cpu_pct"], v["1"]["cpu_pct"]))
+# (spinning: runnable all the time, whatever CPU share the machine's load leaves it)
+busy0 = float(v["0"]["run_pct"]) + float(v["0"]["wait_pct"])
+if busy0 < 85 or float(v["1"]["cpu_pct"]) > 5:
+    sys.exit("FAIL: vcpu0's thread spins (RUN%%+WAIT%% %.1f, want >= 85), vcpu1's sleeps (CPU%% %s, want <= 5)"
+             % (busy0, v["1"]["cpu_pct"]))
 print("ok: libvirt's vcpuN cgroups give the vCPUs of a QEMU without thread names; the scope its name and id")
 PY
