@@ -19,12 +19,7 @@ build/tools/xgtop-gen --dump "$tmp/fx.xgrec" >"$tmp/dump.tsv"
 build/tools/xgtop-metric-names --fields >"$tmp/fields.tsv"
 start_exporter fx --replay "$tmp/fx.xgrec" --speed 4
 # From sample 12 every domain of the script is there but gone-09's state.
-for _ in $(seq 100); do
-	n=$(scrape | sed -n 's/^xgtop_collector_refreshes_total //p')
-	[ "${n:-0}" -ge 12 ] && break
-	sleep 0.1
-done
-[ "${n:-0}" -ge 12 ] || fail "no 12 refreshes in 10 s (at ${n:-none})"
+wait_until 60 refreshed 12 || fail "no 12 refreshes in 60 s (at $(refreshes))"
 
 scrape >"$tmp/m.txt" || fail "GET /metrics failed"
 scrape "$OM" >"$tmp/m.om" || fail "GET /metrics (OpenMetrics) failed"
