@@ -5,6 +5,7 @@
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 ROOT=$PWD
+. tests/wait.sh
 XGTOP=${XGTOP:-$ROOT/xgtop}
 GEN=${XGTOP_GEN:-$ROOT/build/tools/xgtop-gen}
 W=160
@@ -172,6 +173,13 @@ BY_CPU_UP='utf8-\xc3(-01 ctl\x1b[2J\x07-11 nocache-07 disk-02 Domain-0 net-04 la
 BY_NAME='busy-03 cache-05 ctl\x1b[2J\x07-11 disk-02 Domain-0 late-08 net-04 nocache-07 reuse-10b sched-06 utf8-\xc3(-01'
 # shellcheck disable=SC2034
 BY_ID='Domain-0 utf8-\xc3(-01 disk-02 busy-03 net-04 cache-05 sched-06 nocache-07 late-08 reuse-10b ctl\x1b[2J\x07-11'
+
+# rec_secs: the recorded time of the sample on screen, in seconds since
+# midnight (empty while the screen shows none).
+rec_secs() {
+	screen | grep -oE 'recorded [0-9-]+ [0-9:]+' | head -n 1 |
+		awk '{ split($3, a, ":"); print a[1] * 3600 + a[2] * 60 + a[3] }'
+}
 
 # The sort column and mark as the summary shows them, e.g. "CPU%▼".
 sort_shown() { screen | grep -oE ' sort [^ ]+' | head -n 1 | cut -c7-; }
