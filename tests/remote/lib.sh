@@ -62,8 +62,11 @@ while time.time() < end:
 
 # make_recs DIR: two different recordings of steady load (constant rates,
 # so any two samples give the same figures): A with the fixture's 12
-# domains, B with 5 of them and another seed. 300 samples: 5 minutes.
+# domains, B with 5 of them and another seed. 3000 samples: the scripted
+# changes of A's domains (late-08 comes at T/3) wait 250 s at 4 times the
+# pace, so the tests see the same domains however slowly a loaded machine
+# runs them (with 300 samples, late-08 came 25 s in, mid-test).
 make_recs() {
-	"$POOL_GEN" --steady --samples 300 "$1/a.xgrec" >/dev/null &&
-	"$POOL_GEN" --steady --samples 300 --domains 5 --seed 7 "$1/b.xgrec" >/dev/null
+	"$POOL_GEN" --steady --samples 3000 "$1/a.xgrec" >/dev/null &&
+	"$POOL_GEN" --steady --samples 3000 --domains 5 --seed 7 "$1/b.xgrec" >/dev/null
 }
