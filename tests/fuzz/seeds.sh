@@ -4,6 +4,7 @@
 # top of the tree (xgtop and make tools built).
 
 . tests/listen-port.sh
+. tests/wait.sh
 nul() { printf '%s\0' "$@"; }   # arguments as a command line holds them
 
 seed_xentrace() {  # first byte = feed piece size, then a trace
@@ -123,7 +124,12 @@ seed_remote() {
 	./xgtop --daemon --export 127.0.0.1:0 --replay "$rec" --speed 10 2>"$log" &
 	pid=$!
 	if port=$(listen_port "$log" "$pid"); then
-		sleep 0.5
+		# the answer once the 3 samples are served (the rates need two)
+		served_all() {
+			[ "$(curl -s --max-time 5 "http://127.0.0.1:$port/metrics" |
+				sed -n 's/^xgtop_collector_refreshes_total //p')" -ge 3 ] 2>/dev/null
+		}
+		wait_until 30 served_all || echo "seeds: the exporter served fewer than 3 refreshes in 30 s" >&2
 		{ printf '\000'; curl -si --max-time 5 "http://127.0.0.1:$port/metrics"; } >"$1/answer"
 		{ printf '\001'; curl -s --max-time 5 -H 'Accept: application/openmetrics-text' "http://127.0.0.1:$port/metrics"; } >"$1/openmetrics"
 	fi
