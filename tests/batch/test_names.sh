@@ -5,14 +5,14 @@
 # text shows it escaped and never writes the raw control byte.
 . "$(dirname "$0")/common.sh"
 command -v setsid >/dev/null || { echo "SKIP: setsid (util-linux) is needed"; exit 77; }
-# The shell waits on a FIFO with a builtin: exec would reset the name.
+# The shell waits on a FIFO with a builtin: exec would reset the name. It
+# writes its pid once it has renamed itself (or failed to).
 mkfifo "$tmp/fifo"
-setsid -f bash -c 'echo $$ >"$0"; printf "x,\"y\033z" >/proc/$$/comm; exec 3<>"$1"; read -t 30 -u 3' \
+setsid -f bash -c 'printf "x,\"y\033z" >/proc/$$/comm; echo $$ >"$0"; exec 3<>"$1"; read -t 30 -u 3' \
 	"$tmp/pid" "$tmp/fifo" >/dev/null 2>&1
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/pid" ] && break; sleep 0.05; done
-pid=$(cat "$tmp/pid") || fail "the named process did not start"
+wait_until 30 test -s "$tmp/pid"
+pid=$(cat "$tmp/pid") || fail "the named process did not start within 30 s"
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
-sleep 0.1
 grep -q 'y.z' "/proc/$pid/comm" || { echo "SKIP: cannot rename a process here"; exit 77; }
 for f in csv json text; do
 	./xgtop -b -n 1 -d 0.2 -o $f --group process >"$tmp/$f" 2>"$tmp/err" ||

@@ -9,8 +9,8 @@ command -v setsid >/dev/null || { echo "SKIP: setsid (util-linux) is needed"; ex
 # Detached (a child of init, its own session), so that the process grouping
 # lists it under its own pid.
 setsid -f bash -c 'echo $$ >"$0"; while :; do :; done' "$tmp/pid"
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/pid" ] && break; sleep 0.05; done
-busy=$(cat "$tmp/pid") || fail "the busy loop did not start"
+wait_until 30 test -s "$tmp/pid"
+busy=$(cat "$tmp/pid") || fail "the busy loop did not start within 30 s"
 trap 'kill $busy 2>/dev/null; rm -rf "$tmp"' EXIT
 sleep 0.2
 ./xgtop -b -n 1 -d 0.5 -o csv --group process >"$tmp/out" 2>"$tmp/err" ||

@@ -151,6 +151,8 @@ def idle_flood():
     refused = closed_within(flood, 1)
     if refused < 100 - PER_CLIENT:
         fail('%d of 100 idle connections from one client were accepted and held' % (100 - refused))
+    # (five scrapes spread over the flood; the refresh rate below is taken
+    # over whatever time really passed)
     for _ in range(5):
         if not scrape_ok():
             fail('a scrape from another client failed during the flood')

@@ -4,6 +4,7 @@
 # and stops whatever the test started.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/listen-port.sh
+. tests/wait.sh
 [ -x ./xgtop ] || { echo "FAIL: ./xgtop is not built (make)"; exit 1; }
 [ -x build/tools/xgtop-gen ] || { echo "FAIL: build/tools/xgtop-gen is not built (make tools)"; exit 1; }
 command -v curl >/dev/null || { echo "SKIP: curl is needed to scrape the exporter"; exit 77; }
@@ -38,6 +39,10 @@ scrape() {
 	curl -sf --max-time 5 ${1:+-H "Accept: $1"} "http://127.0.0.1:$port/metrics"
 }
 OM='application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5'
+# refreshes: how many refreshes the exporter has served so far.
+refreshes() { scrape | sed -n 's/^xgtop_collector_refreshes_total //p'; }
+# refreshed N: it has served N refreshes or more (for wait_until).
+refreshed() { [ "$(refreshes)" -ge "$1" ] 2>/dev/null; }
 
 # A free TCP port on 127.0.0.1 (for programs that cannot be told port 0).
 free_port() {

@@ -8,24 +8,24 @@
 . "$(dirname "$0")/common.sh"
 build/tools/xgtop-gen --steady --interval 0.2 --samples 200 "$tmp/fx.xgrec" >/dev/null
 
-# has LOG TEXT: waits up to 10 s for a line with TEXT.
+# has LOG TEXT: waits up to 30 s for a line with TEXT.
 has() {
-	for _ in $(seq 100); do
-		grep -qF -- "$2" "$tmp/$1.log" && return 0
-		sleep 0.1
-	done
+	wait_until 30 grep -qF -- "$2" "$tmp/$1.log" && return 0
 	cat "$tmp/$1.log"
-	fail "no log line '$2'"
+	fail "no log line '$2' within 30 s"
 }
 samples() { build/tools/xgtop-gen --verify "$1" | sed -n 's/^samples \([0-9]*\) .*/\1/p'; }
+# recorded FILE N: FILE holds N samples or more.
+recorded() { [ "$(samples "$1" 2>/dev/null)" -ge "$2" ] 2>/dev/null; }
 
 start_exporter hup --replay "$tmp/fx.xgrec" --record "$tmp/out.xgrec" </dev/null >"$tmp/stdout"
 has hup "started: source replay, at 1 times the recorded pace, exporting on 127.0.0.1:$port, recording"
-sleep 1.5
+# Until each file holds the 5 samples the check below wants.
+wait_until 30 recorded "$tmp/out.xgrec" 5 || fail "no 5 samples recorded within 30 s"
 mv "$tmp/out.xgrec" "$tmp/out.1.xgrec"
 kill -HUP "$xpid"
 has hup "SIGHUP: reopened $tmp/out.xgrec"
-for _ in $(seq 50); do [ "$(samples "$tmp/out.xgrec" 2>/dev/null)" -ge 5 ] 2>/dev/null && break; sleep 0.1; done
+wait_until 30 recorded "$tmp/out.xgrec" 5 || fail "no 5 samples recorded after SIGHUP within 30 s"
 kill -TERM "$xpid"
 wait "$xpid"
 rc=$?
@@ -64,7 +64,9 @@ open(sys.argv[2], 'wb').write(d)
 PY
 start_exporter bad --replay "$tmp/bad.xgrec" --speed 5
 has bad "refresh failed: $tmp/bad.xgrec: byte "
-sleep 2.5
+errors() { scrape | sed -n 's/^xgtop_collector_errors_total{collector="source"} //p'; }
+failed_twice() { [ "$(errors)" -ge 2 ] 2>/dev/null; }
+wait_until 30 failed_twice || fail "fewer than 2 failed refreshes counted within 30 s: $(errors)"
 m=$(scrape)
 [ "$(grep -c 'refresh failed' "$tmp/bad.log")" = 1 ] || fail "a failing refresh was logged more than once"
 echo "$m" | grep -q '^xgtop_collector_up{collector="source"} 0$' || fail "source not down: $(echo "$m" | grep collector_)"

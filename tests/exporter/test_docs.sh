@@ -19,8 +19,9 @@ for q in 'rate(xgtop_domain_cpu_seconds_total' 'xgtop_domain_runstate_seconds_to
 done
 # A scrape with every kind of figure (sockets, PMU breakdown, vCPUs).
 build/tools/xgtop-gen --steady --sockets 2 --samples 60 "$tmp/fx.xgrec" >/dev/null
-start_exporter fx --replay "$tmp/fx.xgrec" --speed 10
-sleep 0.5
+# (at twice the pace the daemon serves its 60 samples for 30 s, then exits)
+start_exporter fx --replay "$tmp/fx.xgrec" --speed 2
+wait_until 30 refreshed 2 || fail "the exporter served no 2 refreshes within 30 s (at $(refreshes))"
 scrape "$OM" | sed -n 's/^\([a-z_]*\)[{ ].*/\1/p' | sort -u >"$tmp/published" ||
 	fail "no scrape"
 [ "$(wc -l <"$tmp/published")" -ge 50 ] || fail "only $(wc -l <"$tmp/published") families in the scrape"

@@ -4,6 +4,7 @@
 # top of the tree (xgtop and make tools built).
 
 . tests/listen-port.sh
+. tests/wait.sh
 nul() { printf '%s\0' "$@"; }   # arguments as a command line holds them
 
 seed_xentrace() {  # first byte = feed piece size, then a trace
@@ -120,10 +121,16 @@ seed_remote() {
 	printf '\000HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1f\r\nxgtop_sample_monotonic_seconds \r\n2\r\n1\n\r\n0\r\n\r\n' >"$1/chunked"
 	local rec=$1/r.xgrec log=$1/x.log pid port
 	build/tools/xgtop-gen --samples 3 --vms "$rec" >/dev/null || return 1
-	./xgtop --daemon --export 127.0.0.1:0 --replay "$rec" --speed 10 2>"$log" &
+	# (at the recorded pace: the daemon exits after its last sample, 2 s in)
+	./xgtop --daemon --export 127.0.0.1:0 --replay "$rec" --speed 1 2>"$log" &
 	pid=$!
 	if port=$(listen_port "$log" "$pid"); then
-		sleep 0.5
+		# the answer once two samples are served (rates need two)
+		served_two() {
+			[ "$(curl -s --max-time 5 "http://127.0.0.1:$port/metrics" |
+				sed -n 's/^xgtop_collector_refreshes_total //p')" -ge 2 ] 2>/dev/null
+		}
+		wait_until 30 served_two || echo "seeds: the exporter served fewer than 2 refreshes in 30 s" >&2
 		{ printf '\000'; curl -si --max-time 5 "http://127.0.0.1:$port/metrics"; } >"$1/answer"
 		{ printf '\001'; curl -s --max-time 5 -H 'Accept: application/openmetrics-text' "http://127.0.0.1:$port/metrics"; } >"$1/openmetrics"
 	fi

@@ -3,6 +3,7 @@
 # Shared by the Linux-source script tests: real processes in a session of
 # their own, the real ./xgtop in batch CSV mode, and cleanup by pid.
 cd "$(dirname "$0")/../.." || exit 2
+. tests/wait.sh
 tmp=$(mktemp -d /tmp/xgtop-linux-test.XXXXXX) || exit 2
 pids=()
 cgdirs=()
@@ -15,8 +16,10 @@ cleanup() {
 	if [ -s "$tmp/pids" ]; then
 		while read -r _ p; do kill "$p" 2>/dev/null; done <"$tmp/pids"
 	fi
-	sleep 0.2
-	for d in "${cgdirs[@]}"; do rmdir "$d" 2>/dev/null; done
+	# (a cgroup can go once the killed workers have left it)
+	for d in "${cgdirs[@]}"; do
+		[ -d "$d" ] && wait_until 10 rmdir "$d" 2>/dev/null
+	done
 	rm -rf "$tmp" /var/tmp/xgtop-linux-test.$$.*
 }
 trap cleanup EXIT
@@ -50,14 +53,23 @@ spawn() {
 	echo 'wait' >>"$script"
 	setsid -w bash "$script" </dev/null >/dev/null 2>&1 &
 	pids+=($!)
-	for _ in $(seq 50); do
-		[ -s "$tmp/pids" ] && [ "$(wc -l <"$tmp/pids")" -ge "$n" ] && return 0
-		sleep 0.1
-	done
-	fail "workers did not start"
+	wait_until 30 lines_at_least "$tmp/pids" "$n" || fail "workers did not start: $(wc -l <"$tmp/pids" 2>/dev/null) of $n within 30 s"
 }
 
 pid_of() { awk -v n="$1" '$1 == n { print $2 }' "$tmp/pids"; }
+
+# Conditions to wait for (wait_until, tests/wait.sh):
+# lines_at_least FILE N: FILE has N lines or more.
+lines_at_least() { [ -s "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]; }
+# is_comm PID NAME: the process runs NAME (it has exec'd it).
+is_comm() { [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]; }
+# nthreads PID: how many threads the process has.
+nthreads() { ls "/proc/$1/task" 2>/dev/null | wc -l; }
+has_threads() { [ "$(nthreads "$1")" -ge "$2" ]; }
+# printed FILE: how many iterations xgtop's CSV output FILE holds so far
+# (batch mode writes and flushes each one whole).
+printed() { tail -n +2 "$1" 2>/dev/null | cut -d, -f1 | sort -u | wc -l; }
+printed_at_least() { [ "$(printed "$1")" -ge "$2" ]; }
 
 # Runs xgtop in batch CSV mode: xg_csv OUT [options...]
 xg_csv() {

@@ -36,10 +36,11 @@ busy bash $tmp/busy.sh
 sleeper bash $tmp/sleeper.sh
 writer bash $tmp/writer.sh
 W
-sleep 0.5
+in_cgroup() { grep -qx "$(pid_of "$1")" "$root/$slice/$1/cgroup.procs"; }
 for w in busy sleeper writer; do
-	grep -qx "$(pid_of $w)" "$root/$slice/$w/cgroup.procs" || fail "worker $w is not in its cgroup"
+	wait_until 30 in_cgroup $w || fail "worker $w did not move into its cgroup within 30 s"
 done
+wait_until 30 test -s "$tmp/chunks" || fail "the writer wrote no chunk within 30 s"
 c0=$(wc -l <"$tmp/chunks"); t0=$(date +%s.%N)
 xg_csv "$tmp/out" --group cgroup -n 3 -d 1
 c1=$(wc -l <"$tmp/chunks"); t1=$(date +%s.%N)

@@ -31,14 +31,15 @@ a bash $tmp/a.sh
 deep bash $tmp/deep.sh
 tx bash $tmp/tx.sh
 W
-sleep 0.5
+in_cgroup() { grep -qx "0::/$top$2" "/proc/$(pid_of "$1")/cgroup" && is_comm "$(pid_of "$1")" sleep; }
 want() {  # name path: the worker's /proc/PID/cgroup must say path
-	grep -qx "0::/$top$2" "/proc/$(pid_of "$1")/cgroup" || fail "worker $1 is not in /$top$2: $(cat "/proc/$(pid_of "$1")/cgroup")"
+	wait_until 30 in_cgroup "$1" "$2" ||
+		fail "worker $1 is not running sleep in /$top$2 after 30 s: $(cat "/proc/$(pid_of "$1")/cgroup")"
 }
 want top ""
 want a /a
 want deep /a/deep
-[ $threaded = y ] && want tx /t/x
+if [ $threaded = y ]; then want tx /t/x; else want tx /t; fi
 build/tools/xgtop-linux-dump cgmap "$(pid_of top)" "$(pid_of a)" "$(pid_of deep)" "$(pid_of tx)" >"$tmp/map" ||
 	fail "the walk placed a process elsewhere than /proc/PID/cgroup: $(cat "$tmp/map")"
 cat "$tmp/map"

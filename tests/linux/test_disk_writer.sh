@@ -11,7 +11,7 @@ spawn <<W
 writer bash -c 'while :; do dd if=/dev/zero of=$f bs=1M count=4 $flag conv=notrunc status=none; echo >>$tmp/chunks; sleep 0.1; done'
 W
 w=$(pid_of writer)
-sleep 0.5
+wait_until 30 test -s "$tmp/chunks" || fail "the writer wrote no chunk within 30 s"
 c0=$(wc -l <"$tmp/chunks"); t0=$(date +%s.%N)
 xg_csv "$tmp/out" --group process -n 4 -d 1
 c1=$(wc -l <"$tmp/chunks"); t1=$(date +%s.%N)

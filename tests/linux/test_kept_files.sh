@@ -11,18 +11,28 @@ spawn < <(for i in $(seq $n); do echo "s$i sleep 60"; done)
 sleepers() { awk '{ print $2 }' "$tmp/pids"; }
 fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 
-./xgtop -b -o csv --source linux --group process --nocache -d 0.3 -n 20 >"$tmp/out" 2>"$tmp/xgtop.err" &
+# (as many iterations as a slow machine may need: SIGTERM ends it)
+./xgtop -b -o csv --source linux --group process --nocache -d 0.3 -n 1000 >"$tmp/out" 2>"$tmp/xgtop.err" &
 xg=$!
 pids+=($xg)
-sleep 2
+# Its first printed iteration comes after its second refresh: by then it
+# has opened the files of every sleeper.
+last=$(sleepers | tail -n 1)
+shown() { grep -q "^[^,]*,[^,]*,$last," "$tmp/out"; }
+wait_until 60 shown || fail "xgtop printed no iteration with the sleepers within 60 s: $(cat "$tmp/xgtop.err")"
 with=$(fds $xg)
 kill $(sleepers)
-sleep 1.5
+# Until a refresh after the exits has closed their files.
+closed() { kill -0 $xg && [ $((with - $(fds $xg))) -ge $((3 * n)) ]; }
+wait_until 30 closed
 without=$(fds $xg)
+kill -0 $xg || fail "xgtop exited before the check: $(cat "$tmp/xgtop.err")"
+kill -TERM $xg
 wait $xg || fail "xgtop: exit $?: $(cat "$tmp/xgtop.err")"
 echo "xgtop's descriptors: $with with $n sleepers, $without after they exited"
 # each sleeper kept at least its stat, statm and schedstat
-[ $((with - without)) -ge $((3 * n)) ] || fail "only $((with - without)) descriptors closed for $n exited processes"
+[ $((with - without)) -ge $((3 * n)) ] ||
+	fail "only $((with - without)) descriptors closed for $n exited processes within 30 s"
 
 # The same with a limit of 100 descriptors (soft and hard): a budget of 50
 : >"$tmp/pids"
@@ -31,8 +41,14 @@ bash -c 'ulimit -n 100 && exec ./xgtop -b -o csv --source linux --group process 
 	>"$tmp/low" 2>"$tmp/xgtop.err" &
 xg=$!
 pids+=($xg)
-sleep 1.2
-most=$(fds $xg)
+# The most it held at any time of its run (however long a loaded machine
+# makes that run).
+most=0
+while kill -0 $xg 2>/dev/null; do
+	now=$(fds $xg)
+	[ "$now" -gt "$most" ] && most=$now
+	sleep 0.05
+done
 wait $xg || fail "xgtop under ulimit -n 100: exit $?: $(cat "$tmp/xgtop.err")"
 echo "under ulimit -n 100: $most descriptors open"
 [ "$most" -le 70 ] || fail "$most descriptors open under a limit of 100 (budget 50, plus xgtop's own)"

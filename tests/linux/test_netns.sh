@@ -14,7 +14,8 @@ ns unshare -n sleep 60
 host sleep 60
 W
 ns=$(pid_of ns) host=$(pid_of host)
-sleep 0.2
+own_netns() { is_comm "$ns" sleep && [ "$(readlink /proc/"$ns"/ns/net)" != "$(readlink /proc/self/ns/net)" ]; }
+wait_until 30 own_netns || fail "unshare -n did not give the worker a network namespace of its own within 30 s"
 a=xgt$$a b=xgt$$b
 ip link add "$a" type veth peer name "$b" netns "$ns" 2>/dev/null || skip "cannot create a veth pair here"
 trap 'ip link del "$a" 2>/dev/null; cleanup' EXIT
@@ -36,10 +37,8 @@ while sent < 60000:
     time.sleep(0.005)
 ' &
 pids+=($!)
-for _ in $(seq 100); do   # the sender is up (Python may take a while)
-	[ "$(cat /sys/class/net/$a/statistics/tx_packets)" -gt 300 ] && break
-	sleep 0.1
-done
+sending() { [ "$(cat /sys/class/net/$a/statistics/tx_packets)" -gt 300 ]; }
+wait_until 30 sending || fail "the UDP sender did not send 300 packets within 30 s"
 tx0=$(cat /sys/class/net/$a/statistics/tx_bytes); t0=$(date +%s.%N)
 xg_csv "$tmp/out" --group process -n 3 -d 1
 tx1=$(cat /sys/class/net/$a/statistics/tx_bytes); t1=$(date +%s.%N)

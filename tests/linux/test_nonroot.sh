@@ -19,7 +19,9 @@ mine setpriv --reuid=$uid --regid=$gid --clear-groups sleep 60
 roots sleep 60
 W
 mine=$(pid_of mine) roots=$(pid_of roots)
-sleep 0.2
+# (setpriv takes the user's ids, then runs sleep)
+wait_until 30 is_comm "$mine" sleep && wait_until 30 is_comm "$roots" sleep ||
+	fail "the sleepers did not start within 30 s: $(cat /proc/"$mine"/comm /proc/"$roots"/comm 2>&1)"
 runuser -u "$user" -- ./xgtop -b -o csv -n 2 -d 0.5 --source linux --group process >"$tmp/out" 2>"$tmp/err" ||
 	fail "xgtop as $user: exit $?: $(cat "$tmp/err")"
 runuser -u "$user" -- ./xgtop --explain -d 0.5 --source linux --group process >"$tmp/explain" 2>&1 ||

@@ -27,14 +27,19 @@ early python3 $tmp/fakeqemu.py $tmp/go-early
 late python3 $tmp/fakeqemu.py $tmp/go-late
 W
 early=$(pid_of early) late=$(pid_of late)
-nthreads() { ls /proc/"$1"/task 2>/dev/null | wc -l; }
 named() { [ "$(cat /proc/"$1"/task/*/comm 2>/dev/null | grep -c '^CPU [01]/KVM$')" = 2 ]; }
-for _ in $(seq 100); do named "$early" && [ "$(nthreads "$late")" = 3 ] && break; sleep 0.1; done
+started() { named "$early" && [ "$(nthreads "$late")" = 3 ]; }
+wait_until 30 started
 named "$early" || skip "could not rename threads through /proc/PID/task/TID/comm"
 [ "$(nthreads "$late")" = 3 ] || fail "the second stand-in did not start its threads"
-./xgtop -b -o csv --source linux --group process -v -n 3 -d 1 >"$tmp/out" 2>"$tmp/err" &
+./xgtop -b -o csv --source linux --group process -v -n 3 -d 2 >"$tmp/out" 2>"$tmp/err" &
 xg=$!
-sleep 0.5   # xgtop has taken its first sample: the late threads are unnamed
+# xgtop reads a new thread's name, and once more at the next sample. Until
+# its first sample reads the second stand-in (from then on it keeps the
+# process's /proc files open), then the late threads name themselves: its
+# next sample, 2 s later, must see the names.
+reading_late() { ls -l /proc/$xg/fd 2>/dev/null | grep -q " /proc/$late/stat\$"; }
+wait_until 30 reading_late || fail "xgtop did not read the second stand-in within 30 s: $(cat "$tmp/err")"
 : >"$tmp/go-late"
 wait "$xg" || fail "xgtop: exit $?: $(cat "$tmp/err")"
 named "$late" || fail "the late threads did not rename themselves"

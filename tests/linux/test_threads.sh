@@ -17,7 +17,7 @@ spawn <<W
 proc python3 $tmp/spin.py
 W
 p=$(pid_of proc)
-sleep 0.3
+wait_until 30 has_threads "$p" 2 || fail "python3 did not start its spinning thread within 30 s"
 xg_csv "$tmp/out" --group process -v -n 3 -d 1
 python3 - "$tmp/out" "$p" <<'PY' || exit 1
 import csv, sys

@@ -13,27 +13,35 @@ standin=$PWD/build/tools/xg-vm-standin
 ln -s "$standin" "$tmp/qemu-system-x86_64"
 ln -s "$standin" "$tmp/kvm"
 uuid=550e8400-e29b-41d4-a716-446655440000
+# (each stand-in says "ready" once all its threads have their names)
 spawn <<W
-web XG_VCPUS=2 XG_SPIN=1 $tmp/qemu-system-x86_64 -name guest=web,,prod,debug-threads=on -m 2G -smp 2,maxcpus=4 -uuid $uuid
-pve XG_VCPUS=4 $tmp/kvm -id 101 -name pve101,debug-threads=on -smp sockets=2,cores=2
-db XG_VCPUS=1 XG_ACCEL=TCG XG_EMU_SPIN=1 $tmp/qemu-system-x86_64 -name db -m size=1048576k
-quiet XG_VCPUS=3 XG_UNNAMED=1 $tmp/qemu-system-x86_64 -name quiet -smp 3 -m 512
+web XG_VCPUS=2 XG_SPIN=1 $tmp/qemu-system-x86_64 -name guest=web,,prod,debug-threads=on -m 2G -smp 2,maxcpus=4 -uuid $uuid >$tmp/ready.web
+pve XG_VCPUS=4 $tmp/kvm -id 101 -name pve101,debug-threads=on -smp sockets=2,cores=2 >$tmp/ready.pve
+db XG_VCPUS=1 XG_ACCEL=TCG XG_EMU_SPIN=1 $tmp/qemu-system-x86_64 -name db -m size=1048576k >$tmp/ready.db
+quiet XG_VCPUS=3 XG_UNNAMED=1 $tmp/qemu-system-x86_64 -name quiet -smp 3 -m 512 >$tmp/ready.quiet
 W
-sleep 0.5
+for w in web pve db quiet; do
+	wait_until 30 grep -q ready "$tmp/ready.$w" || fail "the stand-in $w did not name its threads within 30 s"
+done
 web=$(pid_of web) pve=$(pid_of pve) db=$(pid_of db) quiet=$(pid_of quiet)
-# samples at 0, 1, 2, 3, 4 s, printed from the one at 1 s: pve101 restarts
+# samples every second, printed from the second one on: pve101 restarts
 # between the 1st and 2nd printed ones; web is stopped after the 2nd and
-# continued after the 3rd; db is killed after the 2nd
+# continued after the 3rd; db is killed after the 2nd. Each change waits
+# for the printed iteration it follows (a loaded machine can start xgtop
+# late), and then has a second until the next sample.
 ./xgtop -b -o csv --group vm -v -n 4 -d 1 >"$tmp/out" 2>"$tmp/err" &
 xg=$!
-sleep 1.5
+after() {  # N: until xgtop has printed N iterations
+	wait_until 30 printed_at_least "$tmp/out" "$1" || fail "xgtop printed no $1 iterations within 30 s: $(cat "$tmp/err")"
+}
+after 1
 kill "$pve"
 XG_VCPUS=4 setsid "$tmp/kvm" -id 101 -name pve101,debug-threads=on -smp sockets=2,cores=2 >/dev/null 2>&1 &
 pids+=($!)
-sleep 1
+after 2
 kill -STOP "$web"
 kill "$db"
-sleep 1
+after 3
 kill -CONT "$web"
 wait "$xg" || fail "xgtop: exit $?: $(cat "$tmp/err")"
 ./xgtop -b -o csv -n 1 -d 0.5 >"$tmp/auto" 2>"$tmp/err" || fail "xgtop (auto): $(cat "$tmp/err")"
@@ -81,16 +89,18 @@ for ident in (web, db, quiet):
 print("ok: CPU% = vCPU rows + EMU%")
 d = dom(db, t0)
 # (two spinners and the rest of the host share the CPUs: the emulator gets
-# what the scheduler gives it, all of the VM's CPU in any case)
-if f(d, "emu_pct") < 25 or f(d, "emu_pct") < 0.9 * f(d, "cpu_pct") or f(d, "run_pct") > 5:
-    fail("db: its emulator spins: EMU%% %.1f (want >= 25 and all of CPU%% %.1f), vCPU RUN%% %.1f (want <= 5)"
+# what the scheduler gives it, all of the VM's CPU in any case; under the
+# neighbours' load on 2 shared cores that has been as little as 11 %)
+if f(d, "emu_pct") < 5 or f(d, "emu_pct") < 0.9 * f(d, "cpu_pct") or f(d, "run_pct") > 5:
+    fail("db: its emulator spins: EMU%% %.1f (want >= 5 and all of CPU%% %.1f), vCPU RUN%% %.1f (want <= 5)"
          % (f(d, "emu_pct"), f(d, "cpu_pct"), f(d, "run_pct")))
 d = dom(web, t0)
 busy = f(d, "run_pct") + f(d, "wait_pct")
 if not 40 <= busy <= 60 or f(d, "emu_pct") > 5:
     fail("web: one of two vCPUs spins: RUN%%+WAIT%% %.1f (want 50 +- 10), EMU%% %.1f" % (busy, f(d, "emu_pct")))
-if sorted(vcpus(web, t0)) != ["0", "1"] or f(vcpus(web, t0)["1"], "cpu_pct") < 30:
-    fail("web: vCPU rows %r, vCPU 1 must be the busy one" % sorted(vcpus(web, t0)))
+# (busy: runnable all the time, whatever CPU share the machine's load leaves it)
+if sorted(vcpus(web, t0)) != ["0", "1"] or f(vcpus(web, t0)["1"], "run_pct") + f(vcpus(web, t0)["1"], "wait_pct") < 85:
+    fail("web: vCPU rows %r, vCPU 1 must be the busy one: %r" % (sorted(vcpus(web, t0)), vcpus(web, t0).get("1")))
 print("ok: db's emulator EMU%% %.1f, web's vCPUs RUN%%+WAIT%% %.1f" % (f(dom(db, t0), "emu_pct"), busy))
 # lifecycle
 if "p" not in dom(web, t2)["state"] or "p" in dom(web, t1)["state"]:
@@ -124,13 +134,10 @@ fi
 cgdirs+=("$scope/libvirt/vcpu0" "$scope/libvirt/vcpu1" "$scope/libvirt/emulator" "$scope/libvirt" "$scope")
 [ -n "$made_slice" ] && cgdirs+=("$cgroot/machine.slice")
 spawn <<W
-lv XG_VCPUS=2 XG_SPIN=0 XG_UNNAMED=1 $tmp/qemu-system-x86_64 -smp 2 -m 256
+lv XG_VCPUS=2 XG_SPIN=0 XG_UNNAMED=1 $tmp/qemu-system-x86_64 -smp 2 -m 256 >$tmp/ready.lv
 W
-for _ in $(seq 50); do   # (spawn counts the earlier workers too)
-	lv=$(pid_of lv)
-	[ -n "$lv" ] && [ "$(ls /proc/"$lv"/task | wc -l)" -ge 5 ] && break
-	sleep 0.1
-done
+wait_until 30 grep -q ready "$tmp/ready.lv" || fail "the libvirt-layout stand-in did not start its threads within 30 s"
+lv=$(pid_of lv)
 [ -n "$lv" ] || fail "the libvirt-layout stand-in did not start"
 threads=($(ls /proc/"$lv"/task | sort -n))   # main, CPU 0, CPU 1, ... in creation order
 for c in vcpu0 vcpu1 emulator; do mkdir -p "$scope/libvirt/$c"; echo threaded >"$scope/libvirt/$c/cgroup.type"; done 2>/dev/null
@@ -150,7 +157,10 @@ dom = [r for r in rows if r["vcpu"] == ""]
 v = {r["vcpu"]: r for r in rows if r["vcpu"] != ""}
 if not dom or dom[0]["name"] != "lv-scope" or sorted(v) != ["0", "1"]:
     sys.exit("FAIL: libvirt layout: want id 9 'lv-scope' with vCPU rows 0 and 1: %r %r" % (dom, sorted(v)))
-if float(v["0"]["cpu_pct"]) < 30 or float(v["1"]["cpu_pct"]) > 5:
-    sys.exit("FAIL: vcpu0's thread spins, vcpu1's sleeps: %s %s" % (v["0"]["cpu_pct"], v["1"]["cpu_pct"]))
+# (spinning: runnable all the time, whatever CPU share the machine's load leaves it)
+busy0 = float(v["0"]["run_pct"]) + float(v["0"]["wait_pct"])
+if busy0 < 85 or float(v["1"]["cpu_pct"]) > 5:
+    sys.exit("FAIL: vcpu0's thread spins (RUN%%+WAIT%% %.1f, want >= 85), vcpu1's sleeps (CPU%% %s, want <= 5)"
+             % (busy0, v["1"]["cpu_pct"]))
 print("ok: libvirt's vcpuN cgroups give the vCPUs of a QEMU without thread names; the scope its name and id")
 PY

@@ -6,6 +6,7 @@
 # valid gzip again. It kills until at least one kill has left a torn tail,
 # so the repair is really tried.
 cd "$(dirname "$0")/../.." || exit 2
+. tests/wait.sh
 gen=build/tools/xgtop-gen
 [ -x "$gen" ] || { echo "FAIL: $gen missing (make tools)"; exit 1; }
 d=$(mktemp -d) || exit 2
@@ -17,6 +18,12 @@ verify() {  # file -> sets n torn
 	out=$("$gen" --verify "$1") || { echo "FAIL: reader error on $1"; return 1; }
 	n=$(awk '{print $2}' <<<"$out")
 	torn=$(awk '{print $4}' <<<"$out")
+}
+# has_samples FILE N: the recording FILE holds N samples or more (for
+# wait_until: quiet while it does not exist yet).
+has_samples() {
+	local out
+	out=$("$gen" --verify "$1" 2>/dev/null) && [ "$(awk '{print $2}' <<<"$out")" -ge "$2" ]
 }
 
 # check_kill I F WRITTEN: what the reader gets from F, which a generator
@@ -47,7 +54,13 @@ kill_one() {
 	local i=$1 f=$d/k$1.xgrec written
 	( [ -n "$2" ] && ulimit -f "$2"; exec "$gen" --domains 200 --samples 0 --progress "$f" ) >"$d/progress" 2>/dev/null &
 	pid=$!
-	[ -n "$2" ] || { sleep "0.$((i * 37 % 9 + 1))"; kill -9 $pid; }
+	# (what varies is the moment of the kill, 0.1 to 0.9 s after the
+	# generator has created its file; the check takes whatever it appended)
+	if [ -z "$2" ]; then
+		wait_until 30 test -e "$f" || { echo "FAIL: kill $i: the generator did not create $f within 30 s"; fail=1; }
+		sleep "0.$((i * 37 % 9 + 1))"
+		kill -9 $pid
+	fi
 	wait $pid 2>/dev/null
 	written=$(tail -n 1 "$d/progress" | awk '{print $2}')
 	check_kill "$i" "$f" "${written:-0}"
@@ -74,7 +87,7 @@ if [ -x ./xgtop ]; then
 		f=$d/live.xgrec
 		./xgtop -b -d 0.1 --record "$f" >/dev/null 2>&1 &
 		pid=$!
-		sleep 1.3
+		wait_until 30 has_samples "$f" 3 || echo "note: the live recording has no 3 samples after 30 s"
 		kill -9 $pid
 		wait $pid 2>/dev/null
 		verify "$f" || fail=1
@@ -91,13 +104,15 @@ if [ -x ./xgtop ]; then
 		f=$d/re$t.xgrec
 		./xgtop -b --replay "$d/fx.xgrec" --speed 0 --record "$f" >/dev/null 2>&1 &
 		pid=$!
+		# (the moment of the kill: $t s after the first sample is written)
+		wait_until 30 has_samples "$f" 1 || echo "note: the re-recording has no sample after 30 s"
 		sleep $t
 		kill -9 $pid
 		wait $pid 2>/dev/null
 		verify "$f" || { fail=1; continue; }
 		"$gen" --dump "$f" >"$d/re.tsv"
 		rows=$(($(wc -l <"$d/re.tsv")))
-		echo "xgtop re-recording killed after ${t}s: $n samples, torn $torn"
+		echo "xgtop re-recording killed ${t}s after its first sample: $n samples, torn $torn"
 		if [ "$n" -lt 1 ] || [ "$torn" -gt 1 ] || ! head -n "$rows" "$d/fx.tsv" | cmp -s - "$d/re.tsv"; then
 			echo "FAIL: xgtop's recording after kill -9 is not a prefix of the fixture"; fail=1
 		fi

@@ -5,6 +5,7 @@
 POOL_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 POOL_GEN=${XGTOP_GEN:-$POOL_ROOT/build/tools/xgtop-gen}
 pool_pids=()
+. "$POOL_ROOT/tests/wait.sh"
 
 pool_cleanup() {
 	local p
@@ -20,19 +21,21 @@ free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# answers PORT: GET /metrics on PORT succeeds.
+answers() { curl -sf --max-time 1 "http://127.0.0.1:$1/metrics" >/dev/null; }
+# accepts PORT: something accepts connections on PORT.
+accepts() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
 # start_exporter PORT REC [ARGS...]: xgtop replaying REC (paced, so it
 # keeps serving while the recording lasts) with --export on PORT; waits
 # until /metrics answers. Its pid is the last of pool_pids.
 start_exporter() {
-	local port=$1 rec=$2 i
+	local port=$1 rec=$2
 	shift 2
 	"$POOL_ROOT/xgtop" --replay "$rec" --export "127.0.0.1:$port" --daemon "$@" 2>>"${POOL_LOG:-/dev/null}" &
 	pool_pids+=($!)
-	for i in $(seq 100); do
-		curl -sf --max-time 1 "http://127.0.0.1:$port/metrics" >/dev/null && return 0
-		sleep 0.05
-	done
-	echo "FAIL: the exporter on port $port did not answer"
+	wait_until 30 answers "$port" && return 0
+	echo "FAIL: the exporter on port $port did not answer within 30 s"
 	exit 1
 }
 
@@ -52,13 +55,18 @@ while time.time() < end:
         pass
 ' "$1" &
 	pool_pids+=($!)
-	sleep 0.3
+	wait_until 30 accepts "$1" && return 0
+	echo "FAIL: the silent host on port $1 did not listen within 30 s"
+	exit 1
 }
 
 # make_recs DIR: two different recordings of steady load (constant rates,
 # so any two samples give the same figures): A with the fixture's 12
-# domains, B with 5 of them and another seed. 300 samples: 5 minutes.
+# domains, B with 5 of them and another seed. 3000 samples: the scripted
+# changes of A's domains (late-08 comes at T/3) wait 250 s at 4 times the
+# pace, so the tests see the same domains however slowly a loaded machine
+# runs them (with 300 samples, late-08 came 25 s in, mid-test).
 make_recs() {
-	"$POOL_GEN" --steady --samples 300 "$1/a.xgrec" >/dev/null &&
-	"$POOL_GEN" --steady --samples 300 --domains 5 --seed 7 "$1/b.xgrec" >/dev/null
+	"$POOL_GEN" --steady --samples 3000 "$1/a.xgrec" >/dev/null &&
+	"$POOL_GEN" --steady --samples 3000 --domains 5 --seed 7 "$1/b.xgrec" >/dev/null
 }

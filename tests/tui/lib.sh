@@ -5,6 +5,7 @@
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 ROOT=$PWD
+. tests/wait.sh
 XGTOP=${XGTOP:-$ROOT/xgtop}
 GEN=${XGTOP_GEN:-$ROOT/build/tools/xgtop-gen}
 W=160
@@ -42,7 +43,7 @@ fail() {
 
 # wait_for TEXT [SECONDS]: until the pane shows TEXT (fixed string).
 wait_for() {
-	local text=$1 limit=${2:-10} t0=$SECONDS
+	local text=$1 limit=${2:-30} t0=$SECONDS
 	while ! screen | grep -qF -- "$text"; do
 		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for '$text'"
 		sleep 0.05
@@ -51,7 +52,7 @@ wait_for() {
 
 # wait_gone TEXT [SECONDS]: until the pane no longer shows TEXT.
 wait_gone() {
-	local text=$1 limit=${2:-10} t0=$SECONDS
+	local text=$1 limit=${2:-30} t0=$SECONDS
 	while screen | grep -qF -- "$text"; do
 		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for '$text' to go"
 		sleep 0.05
@@ -60,7 +61,7 @@ wait_gone() {
 
 # wait_match REGEX [SECONDS]: until some line matches the extended regex.
 wait_match() {
-	local re=$1 limit=${2:-10} t0=$SECONDS
+	local re=$1 limit=${2:-30} t0=$SECONDS
 	while ! screen | grep -qE -- "$re"; do
 		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for /$re/"
 		sleep 0.05
@@ -121,7 +122,7 @@ names() { rows | awk '{print $2}'; }
 
 # wait_prompt: the last non-blank line is the shell's bare prompt.
 wait_prompt() {
-	local limit=10 t0=$SECONDS
+	local limit=30 t0=$SECONDS
 	while [ "$(screen | grep -v '^ *$' | tail -n 1)" != 'tui-test$' ]; do
 		[ $((SECONDS - t0)) -ge "$limit" ] && fail "timed out waiting for the shell prompt"
 		sleep 0.05
@@ -173,13 +174,20 @@ BY_NAME='busy-03 cache-05 ctl\x1b[2J\x07-11 disk-02 Domain-0 late-08 net-04 noca
 # shellcheck disable=SC2034
 BY_ID='Domain-0 utf8-\xc3(-01 disk-02 busy-03 net-04 cache-05 sched-06 nocache-07 late-08 reuse-10b ctl\x1b[2J\x07-11'
 
+# rec_secs: the recorded time of the sample on screen, in seconds since
+# midnight (empty while the screen shows none).
+rec_secs() {
+	screen | grep -oE 'recorded [0-9-]+ [0-9:]+' | head -n 1 |
+		awk '{ split($3, a, ":"); print a[1] * 3600 + a[2] * 60 + a[3] }'
+}
+
 # The sort column and mark as the summary shows them, e.g. "CPU%▼".
 sort_shown() { screen | grep -oE ' sort [^ ]+' | head -n 1 | cut -c7-; }
 
 # wait_names "a b c" [SECONDS]: until the listed domains are exactly these,
 # in this order.
 wait_names() {
-	local want=$1 limit=${2:-10} t0=$SECONDS got
+	local want=$1 limit=${2:-30} t0=$SECONDS got
 	while :; do
 		got=$(names | tr '\n' ' ' | sed 's/ $//')
 		[ "$got" = "$want" ] && return 0
@@ -237,7 +245,7 @@ for n, line in enumerate(sys.stdin.read().split("\n")):
 wait_sel() {
 	local t0=$SECONDS
 	while [ "$(selected)" != "$1" ]; do
-		[ $((SECONDS - t0)) -ge 5 ] && fail "${2:-selection}: want '$1' selected, got '$(selected)'"
+		[ $((SECONDS - t0)) -ge 30 ] && fail "${2:-selection}: want '$1' selected, got '$(selected)'"
 		sleep 0.05
 	done
 }

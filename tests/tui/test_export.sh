@@ -21,8 +21,10 @@ settle
 screen | grep -qiE 'listening|exporter|request|error|http' && fail "the exporter wrote on the terminal"
 # Frozen: the last refresh stays served.
 keys ' '
-settle
+wait_for FROZEN
 n1=$(curl -sf --max-time 5 "http://127.0.0.1:$port/metrics" | sed -n 's/^xgtop_collector_refreshes_total //p')
+# (what must not happen while frozen: a refresh, one per second unfrozen;
+# a longer wait on a loaded machine only makes the check stricter)
 sleep 1.5
 n2=$(curl -sf --max-time 5 "http://127.0.0.1:$port/metrics" | sed -n 's/^xgtop_collector_refreshes_total //p')
 [ -n "$n1" ] && [ "$n1" = "$n2" ] || fail "refreshes while frozen: $n1 then $n2"

@@ -14,6 +14,8 @@ secs() { local h m s; IFS=: read -r h m s <<<"$1"; echo $((10#$h * 3600 + 10#$m 
 keys Space
 wait_for FROZEN
 t1=$(recorded)
+# (the time in which the replay must not move: two samples or more
+# unfrozen; a longer wait on a loaded machine only makes it stricter)
 sleep 2.5
 t2=$(recorded)
 [ "$t1" = "$t2" ] || fail "recorded time moved while frozen: $t1 -> $t2"

@@ -23,6 +23,8 @@ wait_for FROZEN
 clock() { screen | sed -n 1p | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}$'; }
 c1=$(clock)
 [ -n "$c1" ] || fail "no clock at the end of the first line"
+# (the time in which nothing may change: four refreshes unfrozen; a longer
+# wait on a loaded machine only makes the check stricter)
 sleep 2.2
 [ "$(clock)" = "$c1" ] || fail "the screen changed while frozen: $c1 -> $(clock)"
 keys Space

@@ -47,6 +47,8 @@ wait_gone 'Sort by'
 before=$(rec_time)
 keys h
 wait_for 'Keys'
+# (the measured interval: the help stays up at least 2 s; a loaded machine
+# only makes it longer, and the replay, paced by the clock, moves further)
 sleep 2
 keys x
 wait_for 'Domains'

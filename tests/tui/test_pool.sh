@@ -23,11 +23,8 @@ wait_for "pCPU meters: - (pool view: the hosts' exporters publish no per-pCPU ti
 # the second refresh gave rates.
 lead() { screen | grep -E '^ *127\.0\.0\.1:' | head -n 2 | awk '{print $1, $3}' | sort; }
 want=$(printf '127.0.0.1:%s busy-03\n127.0.0.1:%s busy-03' "$pa" "$pb" | sort)
-for _ in $(seq 100); do
-	[ "$(lead)" = "$want" ] && break
-	sleep 0.05
-done
-[ "$(lead)" = "$want" ] || fail "the two busy-03 rows do not lead: $(lead)"
+leading() { [ "$(lead)" = "$want" ]; }
+wait_until 30 leading || fail "the two busy-03 rows do not lead after 30 s: $(lead)"
 [ "$(screen | grep -cE '^ *127\.0\.0\.1:')" -ge 16 ] || fail "not all 16 domains shown"
 
 # The filter matches host names too.
@@ -43,10 +40,11 @@ wait_for "127.0.0.1:$pa "
 # A host dies: its rows are kept and marked, the other keeps updating.
 kill -KILL "${pool_pids[1]}"
 wait_for "127.0.0.1:$pb?"
-a1=$(screen | grep "^ *127.0.0.1:$pa  *3 busy-03" | awk '{print $6}')
-sleep 1.2
-a2=$(screen | grep "^ *127.0.0.1:$pa  *3 busy-03" | awk '{print $6}')
-[ -n "$a1" ] && [ "$a1" != "$a2" ] || fail "the live host's CPU(s) did not move: '$a1' then '$a2'"
+live_cpu_s() { screen | grep "^ *127.0.0.1:$pa  *3 busy-03" | awk '{print $6}'; }
+a1=$(live_cpu_s)
+[ -n "$a1" ] || fail "no CPU(s) for the live host's busy-03"
+moved() { a2=$(live_cpu_s); [ "$a1" != "$a2" ]; }
+wait_until 30 moved || fail "the live host's CPU(s) did not move in 30 s: '$a1' then '$a2'"
 screen | grep "^ *127.0.0.1:$pb?  *3 busy-03" | grep -q ' - ' || fail "the dead host's rates are not '-'"
 keys q
 wait_prompt

@@ -13,6 +13,12 @@ start_xgtop --speed 50 --no-config
 wait_for "end of recording"
 
 frame() { tm capture-pane -e -p -t t; }
+# What xgtop writes to the terminal, to see when a repaint has been sent:
+# Ctrl-L makes curses clear the screen (terminfo clear, ESC [2J here) and
+# draw it all again.
+tm pipe-pane -o -t t "cat >>$TMP/out.raw" || fail "tmux pipe-pane failed"
+wait_until 30 test -e "$TMP/out.raw" || fail "tmux did not start piping the pane's output"
+cleared_since() { tail -c +$(($1 + 1)) "$TMP/out.raw" | LC_ALL=C grep -qaF $'\e[2J'; }
 keys Left
 wait_for FROZEN
 moved=0 kept=0 step=0
@@ -34,8 +40,9 @@ for key in Left r Left '>' Left r Left; do
 	moved=$((moved + $(paste -d' ' <(echo "$before") <(echo "$after") | awk '$1 != $2' | wc -l)))
 	kept=$((kept + $(paste -d' ' <(echo "$before") <(echo "$after") | awk '$1 == $2' | wc -l)))
 	patched=$(frame)
+	sent=$(stat -c %s "$TMP/out.raw")
 	keys C-l
-	sleep 0.3
+	wait_until 30 cleared_since "$sent" || fail "step $step ($key): Ctrl-L did not clear the screen within 30 s"
 	settle
 	repainted=$(frame)
 	if [ "$patched" != "$repainted" ]; then

@@ -58,8 +58,17 @@ done
 picked=$(selected)
 names | grep -qxF -- "$picked" || fail "selected $picked is not on screen"
 # reuse-10 turns into reuse-10b half way: a domain that goes hands the
-# selection to the row at its place; others keep theirs while sampling.
-sleep 2
+# selection to the row at its place; others keep theirs while sampling:
+# for 8 recorded seconds (2 s at 4 times the pace, longer when loaded), or
+# to the end of the recording.
+from=$(rec_secs)
+[ -n "$from" ] || fail "no recorded time on screen"
+moved_on() {
+	local now
+	now=$(rec_secs)
+	{ [ -n "$now" ] && [ $((now - from)) -ge 8 ]; } || screen | grep -qF "end of recording"
+}
+wait_until 30 moved_on || fail "the replay did not move on by 8 recorded seconds in 30 s (from $from s, at $(rec_secs) s)"
 [ "$(selected)" = "$picked" ] || fail "the selection moved from $picked to $(selected) while sampling"
 keys q
 check_restored
