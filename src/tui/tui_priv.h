@@ -144,16 +144,9 @@ void tui_binding_keys(const struct tui_binding *b, char *buf, size_t n);
 void tui_table_draw(struct tui *t);
 void tui_table_key(struct tui *t, int rc, wint_t ch);
 
-/* tui_draw.c */
+/* tui_text.c: text on the terminal, for every screen. */
 void tui_set_msg(struct tui *t, bool is_err, const char *fmt, ...)
 	XG_PRINTF(3, 4);
-void tui_layout(struct tui *t);
-/* The status line (end of recording, FROZEN, the message) at status_y. */
-void tui_draw_status(struct tui *t);
-/* Draws the domain list screen without the hint line, not yet refreshed. */
-void tui_draw_screen(struct tui *t);
-/* The column whose cell covers screen column x, or -1. */
-int tui_col_at(const struct tui *t, int x);
 /* Makes raw (a domain name) safe and at most maxw columns wide: control
  * bytes and invalid or unprintable sequences become \xNN. Writes at most
  * n bytes (NUL included) to out and returns the width in columns. */
@@ -164,6 +157,15 @@ void tui_put(int y, int x, const char *s, int maxw);
  * blank that fits, or (none) cut at room but not inside a UTF-8 sequence.
  * The text is ASCII or UTF-8 of single-width characters. */
 int tui_wrap_cut(const char *text, int room);
+
+/* tui_draw.c: the domain list screen. */
+void tui_layout(struct tui *t);
+/* The status line (end of recording, FROZEN, the message) at status_y. */
+void tui_draw_status(struct tui *t);
+/* Draws the domain list screen without the hint line, not yet refreshed. */
+void tui_draw_screen(struct tui *t);
+/* The column whose cell covers screen column x, or -1. */
+int tui_col_at(const struct tui *t, int x);
 /* A boxed window over the domain list for a list of n items (the sort
  * menu, the column chooser): at most width columns, titled, as many items
  * high as fit (*h), *top moved so that item sel is in view; *w is its
