@@ -41,10 +41,11 @@ static int name_pref_w(struct tui *t)
 	return pref;
 }
 
-void tui_layout(struct tui *t)
+/* Where the list goes on this screen (below the meters the screen has
+ * room for), the first row on it, and which columns fit its width. */
+static void screen_layout(struct tui *t)
 {
 	struct xg_view *v = &t->e->view;
-	struct tui_layout *L = &t->lay;
 
 	getmaxyx(stdscr, t->rows, t->cols);
 	/* The meters take what the list can spare: it keeps three rows. */
@@ -63,54 +64,7 @@ void tui_layout(struct tui *t)
 	int pref = name_pref_w(t);
 	if (pref > t->name_sticky)
 		t->name_sticky = pref;
-	pref = t->name_sticky;
-	int namemin = xg_columns[XG_COL_NAME].width;
-	if (namemin > pref)
-		namemin = pref;
-
-	bool keep[XG_COL_COUNT];
-	int total = 0;
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		keep[c] = c == XG_COL_NAME || view_col_visible(v, (enum xg_col)c);
-		if (keep[c])
-			total += 1 + (c == XG_COL_NAME ? namemin : xg_columns[c].width);
-	}
-	L->dropped = 0;
-	while (total > t->cols) {
-		int worst = -1;
-		for (int c = 0; c < XG_COL_COUNT; c++) {
-			if (!keep[c] || c == XG_COL_NAME)
-				continue;
-			/* Highest priority number goes first; among equals the one
-			 * further right, so the left part of the row stays put. */
-			if (worst < 0 || xg_columns[c].priority >= xg_columns[worst].priority)
-				worst = c;
-		}
-		if (worst < 0)
-			break;
-		keep[worst] = false;
-		total -= 1 + xg_columns[worst].width;
-		L->dropped++;
-	}
-	int namew = namemin;
-	if (total < t->cols) {
-		int extra = t->cols - total;
-		namew += extra < pref - namemin ? extra : pref - namemin;
-	}
-	L->n = 0;
-	int x = 0;
-	for (int k = 0; k < XG_COL_COUNT; k++) {
-		enum xg_col c = v->col_order[k];   /* the column chooser's order */
-		if (!keep[c])
-			continue;
-		int w = c == XG_COL_NAME ? namew : xg_columns[c].width;
-		L->col[L->n] = c;
-		L->x[L->n] = x;
-		L->w[L->n] = w;
-		L->n++;
-		x += 1 + w;
-	}
-	L->width = x;
+	tui_layout(v, t->cols, t->name_sticky, &t->lay);
 }
 
 int tui_col_at(const struct tui *t, int x)
@@ -479,7 +433,7 @@ void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n)
 
 void tui_draw_screen(struct tui *t)
 {
-	tui_layout(t);
+	screen_layout(t);
 	erase();
 	draw_summary(t);
 	tui_meters_draw(t, 3);

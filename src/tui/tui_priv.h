@@ -158,8 +158,14 @@ void tui_put(int y, int x, const char *s, int maxw);
  * The text is ASCII or UTF-8 of single-width characters. */
 int tui_wrap_cut(const char *text, int room);
 
+/* tui_layout.c: which columns fit cols terminal columns, in the view's
+ * column order: NAME always, then the visible columns while they fit,
+ * the highest priority number dropped first. NAME is at most name_pref
+ * wide (the widest name to show), and never narrower than its table width
+ * or name_pref, whichever is less. */
+void tui_layout(const struct xg_view *v, int cols, int name_pref, struct tui_layout *L);
+
 /* tui_draw.c: the domain list screen. */
-void tui_layout(struct tui *t);
 /* The status line (end of recording, FROZEN, the message) at status_y. */
 void tui_draw_status(struct tui *t);
 /* Draws the domain list screen without the hint line, not yet refreshed. */
