@@ -90,9 +90,10 @@ unsigned tui_keymap_key(struct tui *t, const struct tui_keymap *m, int rc, wint_
 
 void tui_keymap_hints(const struct tui *t, const struct tui_keymap *m)
 {
-	const char *pairs[2 * 32 + 2];
+	enum { HINTS_MAX = 24 };   /* more than a line holds: the rest are cut */
+	const char *pairs[2 * HINTS_MAX + 2];
 	size_t n = 0;
-	for (size_t i = 0; i < m->n && n + 2 < XG_ARRAY_LEN(pairs); i++) {
+	for (size_t i = 0; i < m->n && n < 2 * HINTS_MAX; i++) {
 		if (!m->b[i].hint)
 			continue;
 		pairs[n++] = m->b[i].hint;
