@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The full-screen monitor: terminal setup and restore, and the one event
  * loop. The loop waits for a key or the next refresh, hands a key to the
- * current mode (the domain list, help, sort menu or a prompt: each has a
- * draw and a key function) and takes the samples, in every mode. The key
- * table and the domain list's actions are in tui_keys.c. */
+ * current screen's key table (the domain list, help, sort menu, column
+ * chooser, a prompt or the detail pane: each has a draw function and a
+ * key table), does what the key's action says it changed, and takes the
+ * samples, in every screen. */
 #include "tui_priv.h"
 #include "xgtop/tui/tui.h"
 
@@ -142,20 +143,40 @@ static int tui_step(struct tui *t, struct xg_err *err)
 	return 0;
 }
 
-struct tui_mode_ops {
-	void (*draw)(struct tui *t);
-	void (*key)(struct tui *t, int rc, wint_t ch);
-	bool over_table;      /* drawn over the domain list */
+/* Every screen, by mode: how it draws and its keys. */
+static const struct tui_screen tui_screens[TUI_MODE_COUNT] = {
+	[TUI_MODE_TABLE] = { tui_table_draw, &tui_list_keys, false },
+	[TUI_MODE_HELP] = { tui_help_draw, &tui_help_keys, false },
+	[TUI_MODE_MENU] = { tui_menu_draw, &tui_menu_keys, true },
+	[TUI_MODE_COLUMNS] = { tui_columns_draw, &tui_columns_keys, true },
+	[TUI_MODE_PROMPT] = { tui_prompt_draw, &tui_prompt_keys, true },
+	[TUI_MODE_DETAIL] = { tui_detail_draw, &tui_detail_keys, false },
 };
 
-static const struct tui_mode_ops tui_modes[] = {
-	[TUI_MODE_TABLE] = { tui_table_draw, tui_table_key, false },
-	[TUI_MODE_HELP] = { tui_help_draw, tui_help_key, false },
-	[TUI_MODE_MENU] = { tui_menu_draw, tui_menu_key, true },
-	[TUI_MODE_PROMPT] = { tui_prompt_draw, tui_prompt_key, true },
-	[TUI_MODE_COLUMNS] = { tui_columns_draw, tui_columns_key, true },
-	[TUI_MODE_DETAIL] = { tui_detail_draw, tui_detail_key, false },
-};
+void tui_keys_usage(FILE *f)
+{
+	for (int m = 0; m < TUI_MODE_COUNT; m++) {
+		const struct tui_keymap *k = tui_screens[m].keys;
+		if (m)
+			fputc('\n', f);
+		/* The list's keys are the monitor's: --help has long called them so. */
+		tui_keymap_usage(f, k, m == TUI_MODE_TABLE ? "Keys (full screen)" : k->title);
+	}
+}
+
+/* Does what a key's action said it changed (enum tui_react), but quitting
+ * and sampling, which are the loop's. */
+static void tui_react(struct tui *t, unsigned r)
+{
+	if (r & TUI_REFILTER)
+		engine_reapply(t->e);
+	if (r & TUI_RELAYOUT)
+		t->name_sticky = 0;
+	if (r & TUI_REDRAW)
+		clearok(curscr, TRUE);
+	if (r & TUI_BACK)
+		t->mode = TUI_MODE_TABLE;
+}
 
 /* Milliseconds until the next sample is due, or -1 (frozen, or the
  * recording ended): no mode holds the schedule up. */
@@ -172,28 +193,29 @@ static int tui_loop(struct tui *t, struct xg_err *err)
 	t->last_step = xg_now_mono_ns();
 	if (tui_step(t, err) < 0)
 		return 1;
-	while (!t->quit) {
-		const struct tui_mode_ops *m = &tui_modes[t->mode];
+	for (;;) {
+		const struct tui_screen *m = &t->screens[t->mode];
 		if (m->over_table)
 			tui_table_draw(t);
 		m->draw(t);
 		doupdate();
 
 		wint_t ch = 0;
+		unsigned r = TUI_DONE;
 		int rc = tui_key(t, tui_timeout(t), &ch);
 		if (rc == TUI_KEY_QUIT)
 			break;
-		if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
-			t->name_sticky = 0;
-			clearok(curscr, TRUE);
-		} else if (rc != TUI_KEY_TIMEOUT) {
-			m->key(t, rc, ch);
-		}
+		if (rc == KEY_CODE_YES && ch == KEY_RESIZE)
+			r = TUI_RELAYOUT | TUI_REDRAW;
+		else if (rc != TUI_KEY_TIMEOUT)
+			r = tui_keymap_key(t, m->keys, rc, ch);
+		if (r & TUI_QUIT)
+			break;
+		tui_react(t, r);
 		/* Due even while keys keep coming: a held key must not stop
 		 * the refresh. */
 		bool due = !t->eof && !t->e->view.frozen && xg_now_mono_ns() >= t->next_due;
-		if (!t->quit && (due || t->step_now)) {
-			t->step_now = false;
+		if (due || (r & TUI_SAMPLE)) {
 			if (tui_step(t, err) < 0)
 				return 1;
 		}
@@ -260,7 +282,7 @@ static int tui_screen(struct tui *t, struct xg_err *err)
 
 int tui_run(struct xg_engine *e, struct xg_err *err)
 {
-	struct tui t = { .e = e, .sig_fd = -1 };
+	struct tui t = { .e = e, .screens = tui_screens, .sig_fd = -1 };
 	struct sigaction sa, old[XG_ARRAY_LEN(tui_signals)];
 	int pfd[2];
 
@@ -297,7 +319,7 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	engine_history_on(e, e->cfg ? e->cfg->history : XG_HIST_DEFAULT);
 	e->rows_on_demand = true;
 	int rc = tui_screen(&t, err);
-	table_free(&t.detail_tb);
+	table_free(&t.detail.tb);
 	free(t.line_row);
 
 	setlocale(LC_CTYPE, old_ctype);

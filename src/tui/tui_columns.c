@@ -68,61 +68,79 @@ void tui_columns_draw(struct tui *t)
 	delwin(win);
 }
 
-/* Selection moves; true when the key was one. */
-static bool move_key(struct tui_colsel *cs, wint_t ch, int page)
+/* The page PgUp and PgDn move by: the rows of the box. */
+static int page_rows(const struct tui *t)
 {
-	switch (ch) {
-	case KEY_UP: cs->sel -= cs->sel > 0; return true;
-	case KEY_DOWN: cs->sel += cs->sel + 1 < XG_COL_COUNT; return true;
-	case KEY_PPAGE: cs->sel = cs->sel > page ? cs->sel - page : 0; return true;
-	case KEY_NPAGE: cs->sel = cs->sel + page < XG_COL_COUNT ? cs->sel + page : XG_COL_COUNT - 1; return true;
-	case KEY_HOME: cs->sel = 0; return true;
-	case KEY_END: cs->sel = XG_COL_COUNT - 1; return true;
-	default: return false;
-	}
+	return LINES - t->list_y - 4 > 1 ? LINES - t->list_y - 4 : 1;
 }
 
-/* Moves the selected column one place, the selection with it. */
-static void shift(struct tui *t, int dir)
+static unsigned act_move(struct tui *t, const struct tui_binding *b, int key)
 {
+	(void)b;
+	struct tui_colsel *cs = &t->colsel;
+	int page = page_rows(t);
+	switch (key) {
+	case KEY_UP: cs->sel -= cs->sel > 0; break;
+	case KEY_DOWN: cs->sel += cs->sel + 1 < XG_COL_COUNT; break;
+	case KEY_PPAGE: cs->sel = cs->sel > page ? cs->sel - page : 0; break;
+	case KEY_NPAGE: cs->sel = cs->sel + page < XG_COL_COUNT ? cs->sel + page : XG_COL_COUNT - 1; break;
+	case KEY_HOME: cs->sel = 0; break;
+	case KEY_END: cs->sel = XG_COL_COUNT - 1; break;
+	default: break;
+	}
+	return TUI_DONE;
+}
+
+/* Each change applies at once: the rows again, and NAME's width afresh. */
+#define CHANGED (TUI_REFILTER | TUI_RELAYOUT)
+
+static unsigned act_show_hide(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)b, (void)key;
+	struct xg_view *v = &t->e->view;
+	enum xg_col c = v->col_order[t->colsel.sel];
+	if (!view_col_set_hidden(v, c, !view_col_hidden(v, c)))
+		tui_set_msg(t, false, "NAME is always shown");
+	return CHANGED;
+}
+
+/* Moves the selected column one place (b->arg: -1 left, 1 right), the
+ * selection with it. */
+static unsigned act_shift(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)key;
 	struct xg_view *v = &t->e->view;
 	struct tui_colsel *cs = &t->colsel;
-	int to = cs->sel + dir;
-	if (to < 0 || to >= XG_COL_COUNT)
-		return;
-	view_col_move(v, v->col_order[cs->sel], dir);
-	cs->sel = to;
+	int to = cs->sel + b->arg;
+	if (to >= 0 && to < XG_COL_COUNT) {
+		view_col_move(v, v->col_order[cs->sel], b->arg);
+		cs->sel = to;
+	}
+	return CHANGED;
 }
 
-void tui_columns_key(struct tui *t, int rc, wint_t ch)
+static unsigned act_reset(struct tui *t, const struct tui_binding *b, int key)
 {
-	struct xg_view *v = &t->e->view;
-	struct tui_colsel *cs = &t->colsel;
-	enum xg_col c = v->col_order[cs->sel];
-	int page = LINES - t->list_y - 4 > 1 ? LINES - t->list_y - 4 : 1;
-
-	if (rc == KEY_CODE_YES && move_key(cs, ch, page))
-		return;
-	if (rc == KEY_CODE_YES && (ch == KEY_F(7) || ch == KEY_F(8)))
-		shift(t, ch == KEY_F(7) ? -1 : 1);
-	else if (rc == KEY_CODE_YES && ch == KEY_ENTER)
-		ch = ' ';
-	else if (rc == KEY_CODE_YES && ch == KEY_F(2))
-		ch = 27;
-	else if (rc == KEY_CODE_YES)
-		return;
-	if (ch == 27 || ch == 'q' || ch == 'C') {   /* Esc */
-		t->mode = TUI_MODE_TABLE;
-		return;
-	}
-	if (ch == ' ' || ch == '\r' || ch == '\n') {
-		if (!view_col_set_hidden(v, c, !view_col_hidden(v, c)))
-			tui_set_msg(t, false, "NAME is always shown");
-	} else if (ch == '[' || ch == ']') {
-		shift(t, ch == '[' ? -1 : 1);
-	} else if (ch == 'r') {
-		view_cols_reset(v);
-	}
-	t->name_sticky = 0;
-	engine_reapply(t->e);
+	(void)b, (void)key;
+	view_cols_reset(&t->e->view);
+	return CHANGED;
 }
+
+/* Other keys do nothing. */
+static const struct tui_binding columns_bindings[] = {
+	{ { KEY_UP, KEY_DOWN }, NULL, NULL, "select the column above / below", act_move, 0 },
+	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "select a page up / down", act_move, 0 },
+	{ { KEY_HOME, KEY_END }, NULL, NULL, "select the first / last column", act_move, 0 },
+	{ { ' ', '\r', '\n', KEY_ENTER }, NULL, NULL, "show or hide the selected column (NAME is always "
+	  "shown)", act_show_hide, 0 },
+	{ { '[', KEY_F(7) }, NULL, NULL, "move the selected column left", act_shift, -1 },
+	{ { ']', KEY_F(8) }, NULL, NULL, "move the selected column right", act_shift, 1 },
+	{ { 'r' }, NULL, NULL, "the table's order with nothing hidden", act_reset, 0 },
+	{ { TUI_KEY_ESC, 'q', 'C', KEY_F(2) }, NULL, NULL, "close the chooser", tui_act_back, 0 },
+};
+
+const struct tui_keymap tui_columns_keys = {
+	.title = "Keys in the column chooser",
+	.b = columns_bindings,
+	.n = XG_ARRAY_LEN(columns_bindings),
+};

@@ -3,7 +3,7 @@
  * graphs from the history, its vCPUs, disk, network and cache figures, and
  * where each figure comes from. A mode of the one loop: sampling goes on,
  * and the pane follows the domain (not the row) while it is there. The
- * content is a list of lines drawn from detail_top; it is laid out twice
+ * content is a list of lines drawn from detail.top; it is laid out twice
  * per draw, once to count the lines (for scrolling) and once on screen. */
 #include "tui_priv.h"
 
@@ -36,7 +36,7 @@ static const enum xg_col vcpu_cols[] = {
 	XG_COL_CPU_PCT, XG_COL_RUN, XG_COL_WAIT, XG_COL_BLK, XG_COL_OFF,
 };
 
-/* Screen lines [y0, y1) show list lines detail_top on; dry only counts. */
+/* Screen lines [y0, y1) show list lines detail.top on; dry only counts. */
 struct pane {
 	struct tui *t;
 	const struct xg_table *tb;   /* rows with the domain's vCPU rows */
@@ -49,7 +49,7 @@ struct pane {
 /* The screen line of the current list line, or -1 when off screen. */
 static int pane_y(const struct pane *p)
 {
-	int y = p->y0 + p->line - (int)p->t->detail_top;
+	int y = p->y0 + p->line - (int)p->t->detail.top;
 	return p->dry || y < p->y0 || y >= p->y1 ? -1 : y;
 }
 
@@ -188,7 +188,7 @@ static void pane_graph(struct pane *p, enum xg_col c, int rows)
 	pane_text(p, A_BOLD, "%-10s now %s  min %s  max %s  over the last %zu samples  (scale 0 .. %s)",
 		  hdr, now, lo, hi, n, top_s);
 	if (!p->dry)
-		tui_graph_draw(p->t, p->y0 + p->line - (int)p->t->detail_top, (int)(w - n), rows, v, n, top,
+		tui_graph_draw(p->t, p->y0 + p->line - (int)p->t->detail.top, (int)(w - n), rows, v, n, top,
 			       p->y0, p->y1);
 	p->line += rows;
 }
@@ -284,8 +284,8 @@ static struct xg_table *pane_table(struct tui *t)
 	if (e->table.row_kinds & XG_ROWS_VCPUS)
 		return &e->table;
 	const struct xg_sample *prev = e->have_prev ? &e->sample[!e->cur] : NULL;
-	metrics_compute_rows(prev, &e->sample[e->cur], XG_ROWS_VCPUS, &t->detail_tb);
-	return &t->detail_tb;
+	metrics_compute_rows(prev, &e->sample[e->cur], XG_ROWS_VCPUS, &t->detail.tb);
+	return &t->detail.tb;
 }
 
 static void pane_body(struct pane *p)
@@ -314,9 +314,6 @@ static void draw_title(struct tui *t, const char *name)
 
 void tui_detail_draw(struct tui *t)
 {
-	static const char *const hints[] = {
-		"Esc", "back", "Up/Dn", "scroll", "Left/Right", "step", "space", "freeze", "Q", "quit",
-	};
 	char name[TUI_CELL_BYTES];
 	const struct xg_dom *d = tui_sel_dom(t);
 
@@ -336,13 +333,13 @@ void tui_detail_draw(struct tui *t)
 		pane_body(&p);
 		int room = p.y1 - p.y0;
 		size_t last = p.line > room ? (size_t)(p.line - room) : 0;
-		if (t->detail_top > last)
-			t->detail_top = last;
+		if (t->detail.top > last)
+			t->detail.top = last;
 		p.line = 0;
 		p.dry = false;
 		pane_body(&p);
 	}
-	tui_draw_hints(t, hints, XG_ARRAY_LEN(hints));
+	tui_keymap_hints(t, &tui_detail_keys);
 	wnoutrefresh(stdscr);
 }
 
@@ -354,47 +351,49 @@ void tui_detail_open(struct tui *t)
 	}
 	if (!t->sel.on || !tui_sel_sync(t, true))
 		tui_sel_set(t, t->top);
-	t->detail_top = 0;
+	t->detail.top = 0;
 	t->mode = TUI_MODE_DETAIL;
 }
 
-static void pane_scroll(struct tui *t, int k)
+static unsigned act_scroll(struct tui *t, const struct tui_binding *b, int key)
 {
-	size_t page = LINES > 4 ? (size_t)LINES - 4 : 1;
-	switch (k) {
-	case KEY_UP: t->detail_top -= t->detail_top > 0; break;
-	case KEY_DOWN: t->detail_top++; break;
-	case KEY_PPAGE: t->detail_top = t->detail_top > page ? t->detail_top - page : 0; break;
-	case KEY_NPAGE: t->detail_top += page; break;
-	case KEY_HOME: t->detail_top = 0; break;
-	case KEY_END: t->detail_top = (size_t)-1 / 2; break;   /* the draw clamps */
-	default: break;
-	}
+	(void)b;
+	tui_scroll(&t->detail.top, key, LINES > 4 ? (size_t)LINES - 4 : 1);
+	return TUI_DONE;
 }
 
-void tui_detail_key(struct tui *t, int rc, wint_t ch)
+static unsigned detail_other(struct tui *t, int rc, wint_t ch)
 {
-	int k = rc == KEY_CODE_YES ? (int)ch : ch < 0x80 ? (int)ch : -1;
-	t->msg[0] = 0;
-	switch (k) {
-	case 27: case 'q': case '\r': case '\n': case KEY_ENTER:
-		t->mode = TUI_MODE_TABLE;
-		return;
-	case KEY_UP: case KEY_DOWN: case KEY_PPAGE: case KEY_NPAGE: case KEY_HOME: case KEY_END:
-		pane_scroll(t, k);
-		return;
-	case KEY_LEFT: case KEY_RIGHT: case '.': case ',': case ' ': case 'Q': case 0x0c: {
-		/* Time and the terminal work as in the list. */
-		const struct tui_binding *b = tui_binding_of(k);
-		b->act(t, b, k);
-		return;
-	}
-	case KEY_MOUSE: {
+	if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
 		MEVENT ev;
 		getmouse(&ev);   /* take it off the queue: the pane has nothing to click */
-		return;
+		return TUI_DONE;
 	}
-	default:
-		tui_set_msg(t, false, "Esc returns to the list (h there shows the keys)");
-	}
+	tui_set_msg(t, false, "Esc returns to the list (h there shows the keys)");
+	return TUI_DONE;
 }
+
+/* Time and the terminal work as in the list (tui_actions.c): the pane
+ * follows the sample shown. */
+static const struct tui_binding detail_bindings[] = {
+	{ { TUI_KEY_ESC, 'q', '\r', '\n', KEY_ENTER }, "Esc", "back", "back to the list", tui_act_back, 0 },
+	{ { KEY_UP, KEY_DOWN }, "Up/Dn", "scroll", "scroll by a line", act_scroll, 0 },
+	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "scroll by a page", act_scroll, 0 },
+	{ { KEY_HOME, KEY_END }, NULL, NULL, "the top / the end", act_scroll, 0 },
+	{ { ',', KEY_LEFT }, "Left/Right", "step", "a replay: step one sample back and freeze",
+	  tui_act_step_back, 0 },
+	{ { '.', KEY_RIGHT }, NULL, NULL, "step one sample forward (while frozen, or in a replay)",
+	  tui_act_step, 0 },
+	{ { ' ' }, "space", "freeze", "freeze the display (a replay pauses); space again resumes",
+	  tui_act_freeze, 0 },
+	{ { 'Q' }, "Q", "quit", "quit", tui_act_quit, 0 },
+	{ { TUI_CTRL('L') }, NULL, NULL, "redraw the screen", tui_act_redraw, 0 },
+};
+
+const struct tui_keymap tui_detail_keys = {
+	.title = "Keys in the detail pane",
+	.b = detail_bindings,
+	.n = XG_ARRAY_LEN(detail_bindings),
+	.other = detail_other,
+	.fresh_msg = true,
+};

@@ -6,143 +6,13 @@
 #include "xgtop/core/format.h"
 
 #include <curses.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 /* Rows used above the list (summary x3, status, header) and below (hints). */
 #define TUI_TOP_LINES 5
 #define TUI_BOTTOM_LINES 1
-
-void tui_set_msg(struct tui *t, bool is_err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
-	va_end(ap);
-	t->msg_err = is_err;
-}
-
-int tui_wrap_cut(const char *text, int room)
-{
-	int len = (int)strlen(text), cut = room;
-	if (len <= room)
-		return len;
-	while (cut > 0 && text[cut] != ' ')
-		cut--;
-	if (cut)
-		return cut;
-	cut = room;
-	while (cut > 1 && ((unsigned char)text[cut] & 0xc0) == 0x80)
-		cut--;
-	return cut;
-}
-
-static bool ascii_plain(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != '\\';
-}
-
-int tui_name_fit(char *out, size_t n, const char *raw, int maxw)
-{
-	const unsigned char *s = (const unsigned char *)(raw ? raw : "");
-	size_t left = strlen((const char *)s), o = 0;
-	int w = 0;
-	mbstate_t st;
-
-	if (!n)
-		return 0;
-	memset(&st, 0, sizeof(st));
-	while (*s) {
-		if (ascii_plain(*s)) {
-			if (w + 1 > maxw || o + 2 > n)
-				break;
-			out[o++] = (char)*s++;
-			left--;
-			w++;
-			continue;
-		}
-		if (*s == '\\') {
-			if (w + 2 > maxw || o + 3 > n)
-				break;
-			out[o++] = '\\';
-			out[o++] = '\\';
-			s++;
-			left--;
-			w += 2;
-			continue;
-		}
-		if (*s >= 0x80) {
-			wchar_t wc;
-			size_t l = mbrtowc(&wc, (const char *)s, left, &st);
-			/* Zero-width and unprintable characters (combining marks, bidi
-			 * overrides, C1 controls) are escaped: on their own they can
-			 * reorder or overprint what the terminal shows. */
-			if (l != (size_t)-1 && l != (size_t)-2 && l > 1) {
-				int cw = wcwidth(wc);
-				if (cw > 0 && !(wc >= 0x80 && wc < 0xa0)) {
-					if (w + cw > maxw || o + l + 1 > n)
-						break;
-					memcpy(out + o, s, l);
-					o += l;
-					s += l;
-					left -= l;
-					w += cw;
-					continue;
-				}
-				/* Escape the whole sequence, byte by byte, below. */
-			}
-			memset(&st, 0, sizeof(st));
-		}
-		if (w + 4 > maxw || o + 5 > n)
-			break;
-		snprintf(out + o, 5, "\\x%02x", *s);
-		o += 4;
-		s++;
-		left--;
-		w += 4;
-	}
-	out[o] = 0;
-	return w;
-}
-
-void tui_put(int y, int x, const char *s, int maxw)
-{
-	int room = COLS - x;
-	if (maxw > room)
-		maxw = room;
-	if (maxw <= 0 || y < 0 || y >= LINES)
-		return;
-	/* Width-aware cut: the text may hold UTF-8 (names, the ▲▼ marks). */
-	const unsigned char *p = (const unsigned char *)s;
-	size_t bytes = 0;
-	int w = 0;
-	mbstate_t st;
-	memset(&st, 0, sizeof(st));
-	while (p[bytes]) {
-		if (p[bytes] < 0x80) {
-			if (w + 1 > maxw)
-				break;
-			bytes++;
-			w++;
-			continue;
-		}
-		wchar_t wc;
-		size_t l = mbrtowc(&wc, (const char *)p + bytes, MB_CUR_MAX, &st);
-		if (l == (size_t)-1 || l == (size_t)-2 || l == 0)
-			break;  /* callers pass text made safe by tui_name_fit */
-		int cw = wcwidth(wc);
-		if (cw < 0)
-			cw = 1;
-		if (w + cw > maxw)
-			break;
-		bytes += l;
-		w += cw;
-	}
-	mvaddnstr(y, x, s, (int)bytes);
-}
 
 static bool col_left_aligned(enum xg_col c)
 {
@@ -171,10 +41,11 @@ static int name_pref_w(struct tui *t)
 	return pref;
 }
 
-void tui_layout(struct tui *t)
+/* Where the list goes on this screen (below the meters the screen has
+ * room for), the first row on it, and which columns fit its width. */
+static void screen_layout(struct tui *t)
 {
 	struct xg_view *v = &t->e->view;
-	struct tui_layout *L = &t->lay;
 
 	getmaxyx(stdscr, t->rows, t->cols);
 	/* The meters take what the list can spare: it keeps three rows. */
@@ -193,54 +64,7 @@ void tui_layout(struct tui *t)
 	int pref = name_pref_w(t);
 	if (pref > t->name_sticky)
 		t->name_sticky = pref;
-	pref = t->name_sticky;
-	int namemin = xg_columns[XG_COL_NAME].width;
-	if (namemin > pref)
-		namemin = pref;
-
-	bool keep[XG_COL_COUNT];
-	int total = 0;
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		keep[c] = c == XG_COL_NAME || view_col_visible(v, (enum xg_col)c);
-		if (keep[c])
-			total += 1 + (c == XG_COL_NAME ? namemin : xg_columns[c].width);
-	}
-	L->dropped = 0;
-	while (total > t->cols) {
-		int worst = -1;
-		for (int c = 0; c < XG_COL_COUNT; c++) {
-			if (!keep[c] || c == XG_COL_NAME)
-				continue;
-			/* Highest priority number goes first; among equals the one
-			 * further right, so the left part of the row stays put. */
-			if (worst < 0 || xg_columns[c].priority >= xg_columns[worst].priority)
-				worst = c;
-		}
-		if (worst < 0)
-			break;
-		keep[worst] = false;
-		total -= 1 + xg_columns[worst].width;
-		L->dropped++;
-	}
-	int namew = namemin;
-	if (total < t->cols) {
-		int extra = t->cols - total;
-		namew += extra < pref - namemin ? extra : pref - namemin;
-	}
-	L->n = 0;
-	int x = 0;
-	for (int k = 0; k < XG_COL_COUNT; k++) {
-		enum xg_col c = v->col_order[k];   /* the column chooser's order */
-		if (!keep[c])
-			continue;
-		int w = c == XG_COL_NAME ? namew : xg_columns[c].width;
-		L->col[L->n] = c;
-		L->x[L->n] = x;
-		L->w[L->n] = w;
-		L->n++;
-		x += 1 + w;
-	}
-	L->width = x;
+	tui_layout(v, t->cols, t->name_sticky, &t->lay);
 }
 
 int tui_col_at(const struct tui *t, int x)
@@ -609,7 +433,7 @@ void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n)
 
 void tui_draw_screen(struct tui *t)
 {
-	tui_layout(t);
+	screen_layout(t);
 	erase();
 	draw_summary(t);
 	tui_meters_draw(t, 3);

@@ -8,7 +8,6 @@
 
 #include <curses.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +123,21 @@ static void add_meters_help(struct lines *L, const struct tui *t, int width)
 	}
 }
 
+/* One screen's keys, from its key table. */
+static void add_keys(struct lines *L, const struct tui_keymap *m, int width)
+{
+	char keys[64], prefix[80], help[512];
+	lines_add(L, "%s", "");
+	lines_add(L, "%s", m->title);
+	for (size_t i = 0; i < m->n; i++) {
+		tui_binding_keys(&m->b[i], keys, sizeof(keys));
+		snprintf(prefix, sizeof(prefix), "  %-9s ", keys);
+		lines_wrap(L, prefix, tui_binding_help(m, &m->b[i], help, sizeof(help)), width);
+	}
+	if (m->other_help)
+		lines_wrap(L, "  other     ", m->other_help, width);
+}
+
 static void help_build(struct lines *L, const struct tui *t, int width)
 {
 	const struct xg_view *v = &t->e->view;
@@ -131,14 +145,8 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 	lines_add(L, "xgtop %s help: keys, columns, and why values are missing", XG_VERSION);
 	lines_wrap(L, "  ", "Sampling goes on while this screen, the sort menu or a prompt is open; "
 		   "only space (freeze) stops it.", width);
-	lines_add(L, "%s", "");
-	lines_add(L, "Keys");
-	for (size_t i = 0; i < tui_nbindings; i++) {
-		char keys[64], prefix[80];
-		tui_binding_keys(&tui_bindings[i], keys, sizeof(keys));
-		snprintf(prefix, sizeof(prefix), "  %-9s ", keys);
-		lines_wrap(L, prefix, tui_bindings[i].help, width);
-	}
+	for (int m = 0; m < TUI_MODE_COUNT && t->screens; m++)
+		add_keys(L, t->screens[m].keys, width);
 	lines_add(L, "%s", "");
 	lines_add(L, "Summary lines");
 	lines_wrap(L, "  ", "Line 1: hypervisor (source) and host name, physical CPUs, memory used/total, "
@@ -172,28 +180,31 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 	add_reasons(L, t, width);
 }
 
-static const char *const help_hints[] = {
-	"Up Down PgUp PgDn Home End", "scroll", "q", "back", "any other key", "back",
-};
-
 /* Lines of help on screen: all but the hint line. */
 static size_t help_height(void)
 {
 	return LINES - 1 > 1 ? (size_t)LINES - 1 : 1;
 }
 
+void tui_help_open(struct tui *t)
+{
+	t->help.top = 0;
+	t->mode = TUI_MODE_HELP;
+}
+
 void tui_help_draw(struct tui *t)
 {
 	struct lines L = { 0 };
 	size_t h = help_height();
+	struct tui_help *hs = &t->help;
 
 	help_build(&L, t, COLS > 40 ? COLS - 1 : 40);
 	size_t maxtop = L.n > h ? L.n - h : 0;
-	if (t->help_top > maxtop)
-		t->help_top = maxtop;
+	if (hs->top > maxtop)
+		hs->top = maxtop;
 	erase();
-	for (size_t i = 0; i < h && t->help_top + i < L.n; i++) {
-		const char *line = L.v[t->help_top + i];
+	for (size_t i = 0; i < h && hs->top + i < L.n; i++) {
+		const char *line = L.v[hs->top + i];
 		bool title = line[0] && line[0] != ' ' && line[0] != '*' && line[0] != '+';
 		if (title)
 			attron(A_BOLD);
@@ -202,26 +213,37 @@ void tui_help_draw(struct tui *t)
 			attroff(A_BOLD);
 	}
 	t->cols = COLS;
-	tui_draw_hints(t, help_hints, XG_ARRAY_LEN(help_hints));
+	tui_keymap_hints(t, &tui_help_keys);
 	wnoutrefresh(stdscr);
 	lines_free(&L);
 }
 
-void tui_help_key(struct tui *t, int rc, wint_t ch)
+static unsigned act_scroll(struct tui *t, const struct tui_binding *b, int key)
 {
-	size_t h = help_height(), page = h > 1 ? h - 1 : 1;
-
-	if (rc == KEY_CODE_YES) {
-		/* Past the end is clamped when drawn. */
-		switch (ch) {
-		case KEY_UP: t->help_top = t->help_top ? t->help_top - 1 : 0; return;
-		case KEY_DOWN: t->help_top++; return;
-		case KEY_PPAGE: t->help_top = t->help_top > page ? t->help_top - page : 0; return;
-		case KEY_NPAGE: t->help_top += page; return;
-		case KEY_HOME: t->help_top = 0; return;
-		case KEY_END: t->help_top = SIZE_MAX; return;
-		default: break;
-		}
-	}
-	t->mode = TUI_MODE_TABLE;
+	(void)b;
+	size_t h = help_height();
+	tui_scroll(&t->help.top, key, h > 1 ? h - 1 : 1);
+	return TUI_DONE;
 }
+
+static unsigned help_other(struct tui *t, int rc, wint_t ch)
+{
+	(void)t, (void)rc, (void)ch;
+	return TUI_BACK;
+}
+
+static const struct tui_binding help_bindings[] = {
+	{ { KEY_UP, KEY_DOWN }, "Up Down PgUp PgDn Home End", "scroll", "scroll by a line", act_scroll, 0 },
+	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "scroll by a page", act_scroll, 0 },
+	{ { KEY_HOME, KEY_END }, NULL, NULL, "the top / the end", act_scroll, 0 },
+	{ { 'q', TUI_KEY_ESC }, "q", "back", "back to the list", tui_act_back, 0 },
+};
+
+const struct tui_keymap tui_help_keys = {
+	.title = "Keys in the help screen",
+	.b = help_bindings,
+	.n = XG_ARRAY_LEN(help_bindings),
+	.other = help_other,
+	.other_help = "any other key goes back as well",
+	.other_hint = "back",
+};

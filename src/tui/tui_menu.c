@@ -45,26 +45,37 @@ void tui_menu_draw(struct tui *t)
 	delwin(win);
 }
 
-void tui_menu_key(struct tui *t, int rc, wint_t ch)
+static unsigned act_move(struct tui *t, const struct tui_binding *b, int key)
 {
+	(void)b;
 	struct tui_menu *m = &t->menu;
-
-	if (rc == KEY_CODE_YES) {
-		switch (ch) {
-		case KEY_UP: m->sel -= m->sel > 0; return;
-		case KEY_DOWN: m->sel += m->sel + 1 < m->n; return;
-		case KEY_HOME: m->sel = 0; return;
-		case KEY_END: m->sel = m->n - 1; return;
-		case KEY_ENTER: break;   /* picks, below */
-		default: return;
-		}
-	} else if (ch == 27 || ch == 'q') {   /* Esc */
-		t->mode = TUI_MODE_TABLE;
-		return;
-	} else if (ch != '\r' && ch != '\n') {
-		return;
+	switch (key) {
+	case KEY_UP: m->sel -= m->sel > 0; break;
+	case KEY_DOWN: m->sel += m->sel + 1 < m->n; break;
+	case KEY_HOME: m->sel = 0; break;
+	case KEY_END: m->sel = m->n - 1; break;
+	default: break;
 	}
-	view_sort_by(&t->e->view, m->cols[m->sel]);
-	engine_reapply(t->e);
-	t->mode = TUI_MODE_TABLE;
+	return TUI_DONE;
 }
+
+static unsigned act_pick(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)b, (void)key;
+	view_sort_by(&t->e->view, t->menu.cols[t->menu.sel]);
+	return TUI_REFILTER | TUI_BACK;
+}
+
+/* Other keys do nothing: the menu stays until picked or cancelled. */
+static const struct tui_binding menu_bindings[] = {
+	{ { KEY_UP, KEY_DOWN }, NULL, NULL, "move the selection", act_move, 0 },
+	{ { KEY_HOME, KEY_END }, NULL, NULL, "the first / last column", act_move, 0 },
+	{ { '\r', '\n', KEY_ENTER }, NULL, NULL, "sort by the selected column", act_pick, 0 },
+	{ { TUI_KEY_ESC, 'q' }, NULL, NULL, "leave the sort as it was", tui_act_back, 0 },
+};
+
+const struct tui_keymap tui_menu_keys = {
+	.title = "Keys in the sort menu",
+	.b = menu_bindings,
+	.n = XG_ARRAY_LEN(menu_bindings),
+};

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Private to the TUI files: the screen state they share, the modes and the
- * key table. Nothing else includes this (but a test and the refresh bench).
- * Calls go one way: tui.c (terminal, the loop) -> the modes (tui_keys.c,
- * tui_help.c, tui_menu.c, tui_prompt.c, tui_detail.c) -> tui_draw.c,
- * tui_select.c, tui_graph.c; no mode waits for keys itself. */
+/* Private to the TUI files: the screen state they share, the modes and
+ * their key tables. Nothing else includes this (but tests and the refresh
+ * bench). Calls go one way: tui.c (terminal, the loop) -> the modes
+ * (tui_list.c, tui_help.c, tui_menu.c, tui_columns.c, tui_prompt.c,
+ * tui_detail.c) -> tui_actions.c, tui_keymap.c, tui_draw.c, tui_select.c,
+ * tui_graph.c, tui_text.c; no mode waits for keys itself. */
 #ifndef XGTOP_TUI_PRIV_H
 #define XGTOP_TUI_PRIV_H
 
 #include <curses.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <wchar.h>
 
 #include "xgtop/engine/engine.h"
@@ -36,14 +38,16 @@ struct tui_layout {
 };
 
 /* What the screen is showing; the one loop in tui.c draws the current mode
- * and hands it each key. Sampling goes on in every mode. */
+ * and hands it each key. Sampling goes on in every mode. In the order the
+ * help screen and the docs list their keys. */
 enum tui_mode {
-	TUI_MODE_TABLE,       /* the domain list (tui_keys.c) */
+	TUI_MODE_TABLE,       /* the domain list (tui_list.c) */
 	TUI_MODE_HELP,        /* the help screen (tui_help.c) */
 	TUI_MODE_MENU,        /* the sort column menu (tui_menu.c) */
-	TUI_MODE_PROMPT,      /* a line of input on the status row (tui_prompt.c) */
 	TUI_MODE_COLUMNS,     /* the column chooser (tui_columns.c) */
+	TUI_MODE_PROMPT,      /* a line of input on the status row (tui_prompt.c) */
 	TUI_MODE_DETAIL,      /* one domain's figures over time (tui_detail.c) */
+	TUI_MODE_COUNT
 };
 
 /* The selected row, by who it is, so it follows its domain when the
@@ -66,9 +70,66 @@ enum { TUI_PAIR_ERR = 1, TUI_PAIR_WARN, TUI_PAIR_CRIT };
 
 struct tui;
 
+/* What a key's action changed, for the loop to act on once (as htop's
+ * reaction flags): an action changes its own screen's state and returns
+ * these for what is shared. TUI_DONE: the next frame shows the change. */
+enum tui_react {
+	TUI_DONE = 0,
+	TUI_REFILTER = 1 << 0,   /* the view changed: filter and sort the rows again */
+	TUI_RELAYOUT = 1 << 1,   /* other columns or rows: NAME's width is found afresh */
+	TUI_REDRAW = 1 << 2,     /* repaint the whole terminal (it may be garbled) */
+	TUI_BACK = 1 << 3,       /* leave this screen for the list */
+	TUI_QUIT = 1 << 4,       /* end the monitor */
+	TUI_SAMPLE = 1 << 5,     /* take a sample now, whatever the schedule */
+};
+
+/* One key binding: the keys, what they do, and how they are documented.
+ * The key names everywhere (help screen, --help, the docs checked by
+ * tests/docs/test_keys.sh) come from the codes, so dispatch and docs
+ * cannot disagree. Characters are bound as themselves, other keys by
+ * their KEY_* code. */
+struct tui_binding {
+	int keys[6];          /* characters or KEY_* codes, 0-terminated */
+	const char *hint;     /* key text in the bottom hint line, NULL = not there */
+	const char *label;    /* its word in the hint line */
+	const char *help;     /* one line for the help screen and --help */
+	/* Returns enum tui_react flags; key is the one pressed. */
+	unsigned (*act)(struct tui *t, const struct tui_binding *b, int key);
+	int arg;              /* for act: e.g. which toggle */
+};
+
+/* One screen's keys (tmux gives each mode its own key table). */
+struct tui_keymap {
+	const char *title;    /* its heading in the help screen and the docs */
+	const struct tui_binding *b;
+	size_t n;
+	/* Keys the table does not hold, as the terminal gave them (wide
+	 * characters too); NULL: they do nothing. */
+	unsigned (*other)(struct tui *t, int rc, wint_t ch);
+	/* What other does, documented as the key "other" (NULL: not listed),
+	 * and its word in the hint line after "any other key" (NULL: none). */
+	const char *other_help, *other_hint;
+	bool fresh_msg;       /* a key clears the status message first */
+	/* Writes the help line of a binding whose help is NULL: one made
+	 * from data (the delay ladder's ends, say). */
+	void (*help_fmt)(const struct tui_binding *b, char *buf, size_t n);
+};
+
+/* A mode: how it draws and its keys. */
+struct tui_screen {
+	void (*draw)(struct tui *t);
+	const struct tui_keymap *keys;
+	bool over_table;      /* drawn over the domain list */
+};
+
+/* Each screen's own state. */
+struct tui_help {
+	size_t top;           /* first help line on screen */
+};
+
 /* Called when a prompt ends: ok is true on Enter (buf holds the line),
- * false on Esc. */
-typedef void tui_prompt_done(struct tui *t, bool ok, const char *buf);
+ * false on Esc. Returns enum tui_react flags. */
+typedef unsigned tui_prompt_done(struct tui *t, bool ok, const char *buf);
 
 struct tui_prompt {
 	const char *label;
@@ -86,16 +147,30 @@ struct tui_colsel {
 	int sel, top;         /* position in view.col_order */
 };
 
+struct tui_detail {
+	size_t top;           /* first line of the pane on screen */
+	struct xg_table tb;   /* the pane's rows: with every vCPU's */
+};
+
+/* The session: the engine, the terminal and the schedule, the status
+ * line, the domain list (the screen every other one is drawn over or
+ * returns to: its geometry places the overlays and its selection is what
+ * the detail pane shows), then each other screen's own state. */
 struct tui {
 	struct xg_engine *e;
+	const struct tui_screen *screens;  /* by mode (tui.c): the help screen lists their keys */
 	bool utf8;            /* the locale's codeset is UTF-8: ▲▼ and wide names */
 	bool color;           /* colours allowed (terminal has them, NO_COLOR unset) */
 	bool replay;          /* the source is a recording */
 	bool eof;             /* the recording ended: keep the last frame */
-	bool quit;
 	bool fatal;           /* the terminal failed: msg says how */
-	bool step_now;        /* take a sample now (`.`), whatever the schedule */
 	enum tui_mode mode;
+	char msg[256];        /* transient status message, "" = none */
+	bool msg_err;
+	uint64_t last_step;   /* monotonic ns of the last sample */
+	uint64_t next_due;    /* monotonic ns of the next sample */
+	int sig_fd;           /* read end of the signal self-pipe */
+
 	int rows, cols;       /* terminal size at the last layout */
 	size_t top;           /* first entry of view.order on screen */
 	int name_sticky;      /* widest name seen since the last reset */
@@ -103,57 +178,58 @@ struct tui {
 	int meters_h;         /* header meter lines (tui_meters.c), 0 = none */
 	int header_y, status_y;
 	struct tui_layout lay;
-	char msg[256];        /* transient status message, "" = none */
-	bool msg_err;
-	uint64_t last_step;   /* monotonic ns of the last sample */
-	uint64_t next_due;    /* monotonic ns of the next sample */
-	int sig_fd;           /* read end of the signal self-pipe */
-	size_t help_top;      /* first help line on screen */
-	struct tui_menu menu;
-	struct tui_prompt prompt;
 	struct tui_sel sel;
-	size_t detail_top;    /* first line of the detail pane on screen */
-	struct xg_table detail_tb;  /* the pane's rows: with every vCPU's */
-	struct tui_colsel colsel;
 	uint64_t *line_row;   /* per list line: which row it showed (line_key) */
 	size_t line_cap;
+
+	struct tui_help help;
+	struct tui_menu menu;
+	struct tui_colsel colsel;
+	struct tui_prompt prompt;
+	struct tui_detail detail;
 };
 
-/* One key binding: the keys, what they do, and how they are documented.
- * The key names everywhere (help screen, --help, the docs checked by
- * tests/docs/test_keys.sh) come from the codes, so dispatch and docs
- * cannot disagree. */
-struct tui_binding {
-	int keys[4];          /* characters or KEY_* codes, 0-terminated */
-	const char *hint;     /* key text in the bottom hint line, NULL = not there */
-	const char *label;    /* its word in the hint line */
-	const char *help;     /* one line for the help screen and --help */
-	void (*act)(struct tui *t, const struct tui_binding *b, int key);
-	int arg;              /* for act: e.g. which toggle */
-};
-
-/* tui_keys.c: the key table and the table mode. */
-extern const struct tui_binding tui_bindings[];
-extern const size_t tui_nbindings;
-/* The binding of key k, or NULL (the detail pane lends some keys). */
-const struct tui_binding *tui_binding_of(int k);
-/* The key's name as documented ("q", "space", "PgUp", "Ctrl-L", ...). */
+/* tui_keymap.c: what every key table shares. */
+/* The key's name as documented ("q", "space", "PgUp", "Ctrl-L", "Esc"...). */
 const char *tui_key_name(int key, char *buf, size_t n);
 /* The names of a binding's keys, separated by blanks ("h ?"). */
 void tui_binding_keys(const struct tui_binding *b, char *buf, size_t n);
-void tui_table_draw(struct tui *t);
-void tui_table_key(struct tui *t, int rc, wint_t ch);
+/* The help line of binding b of keymap m (written into buf when it is
+ * made from data). */
+const char *tui_binding_help(const struct tui_keymap *m, const struct tui_binding *b, char *buf,
+			     size_t n);
+/* Hands a key, as get_wch gave it, to the keymap's binding for it (or to
+ * its other keys' action) and returns enum tui_react flags. */
+unsigned tui_keymap_key(struct tui *t, const struct tui_keymap *m, int rc, wint_t ch);
+/* Draws the bottom line of key hints of the keymap's bindings. */
+void tui_keymap_hints(const struct tui *t, const struct tui_keymap *m);
+/* The keymap's keys as --help lists them, under heading. */
+void tui_keymap_usage(FILE *f, const struct tui_keymap *m, const char *heading);
 
-/* tui_draw.c */
+/* Keys the tables bind by code. */
+#define TUI_KEY_ESC 27
+#define TUI_CTRL(c) ((c) & 0x1f)
+
+/* tui_actions.c: what more than one screen does with a key. Leaves the
+ * screen for the list: */
+unsigned tui_act_back(struct tui *t, const struct tui_binding *b, int key);
+/* Scrolls a screen whose first line on screen is *top by a line, a page
+ * of page lines, or to the top or the end (its draw clamps the end). */
+void tui_scroll(size_t *top, int key, size_t page);
+/* Time and the terminal, bound in the list and the detail pane: */
+unsigned tui_act_quit(struct tui *t, const struct tui_binding *b, int key);
+unsigned tui_act_freeze(struct tui *t, const struct tui_binding *b, int key);
+unsigned tui_act_step(struct tui *t, const struct tui_binding *b, int key);
+unsigned tui_act_step_back(struct tui *t, const struct tui_binding *b, int key);
+unsigned tui_act_redraw(struct tui *t, const struct tui_binding *b, int key);
+
+/* tui_list.c: the domain list's keys and actions. */
+extern const struct tui_keymap tui_list_keys;
+void tui_table_draw(struct tui *t);
+
+/* tui_text.c: text on the terminal, for every screen. */
 void tui_set_msg(struct tui *t, bool is_err, const char *fmt, ...)
 	XG_PRINTF(3, 4);
-void tui_layout(struct tui *t);
-/* The status line (end of recording, FROZEN, the message) at status_y. */
-void tui_draw_status(struct tui *t);
-/* Draws the domain list screen without the hint line, not yet refreshed. */
-void tui_draw_screen(struct tui *t);
-/* The column whose cell covers screen column x, or -1. */
-int tui_col_at(const struct tui *t, int x);
 /* Makes raw (a domain name) safe and at most maxw columns wide: control
  * bytes and invalid or unprintable sequences become \xNN. Writes at most
  * n bytes (NUL included) to out and returns the width in columns. */
@@ -164,6 +240,21 @@ void tui_put(int y, int x, const char *s, int maxw);
  * blank that fits, or (none) cut at room but not inside a UTF-8 sequence.
  * The text is ASCII or UTF-8 of single-width characters. */
 int tui_wrap_cut(const char *text, int room);
+
+/* tui_layout.c: which columns fit cols terminal columns, in the view's
+ * column order: NAME always, then the visible columns while they fit,
+ * the highest priority number dropped first. NAME is at most name_pref
+ * wide (the widest name to show), and never narrower than its table width
+ * or name_pref, whichever is less. */
+void tui_layout(const struct xg_view *v, int cols, int name_pref, struct tui_layout *L);
+
+/* tui_draw.c: the domain list screen. */
+/* The status line (end of recording, FROZEN, the message) at status_y. */
+void tui_draw_status(struct tui *t);
+/* Draws the domain list screen without the hint line, not yet refreshed. */
+void tui_draw_screen(struct tui *t);
+/* The column whose cell covers screen column x, or -1. */
+int tui_col_at(const struct tui *t, int x);
 /* A boxed window over the domain list for a list of n items (the sort
  * menu, the column chooser): at most width columns, titled, as many items
  * high as fit (*h), *top moved so that item sel is in view; *w is its
@@ -174,21 +265,22 @@ WINDOW *tui_overlay(const struct tui *t, int n, int width, int sel, int *top, in
 void tui_draw_hints(const struct tui *t, const char *const *pairs, size_t n);
 
 /* tui_help.c: the help screen. */
+extern const struct tui_keymap tui_help_keys;
+void tui_help_open(struct tui *t);
 void tui_help_draw(struct tui *t);
-void tui_help_key(struct tui *t, int rc, wint_t ch);
 
 /* tui_menu.c: the sort column menu (`o`, F6). */
+extern const struct tui_keymap tui_menu_keys;
 void tui_menu_open(struct tui *t);
 void tui_menu_draw(struct tui *t);
-void tui_menu_key(struct tui *t, int rc, wint_t ch);
 
 /* tui_prompt.c: one line of input on the status row. */
 /* Starts a prompt with label, the answer preset to init and at most cap
  * bytes (NUL included, at most sizeof(prompt.buf)); done gets the outcome. */
 void tui_prompt_open(struct tui *t, const char *label, const char *init, size_t cap,
 		     tui_prompt_done *done);
+extern const struct tui_keymap tui_prompt_keys;
 void tui_prompt_draw(struct tui *t);
-void tui_prompt_key(struct tui *t, int rc, wint_t ch);
 
 /* tui_report.c: the `W` report file. */
 void tui_write_report(struct tui *t);
@@ -225,9 +317,10 @@ void tui_graph_draw(const struct tui *t, int y, int x, int h, const float *v, si
 		    int ymin, int ymax);
 
 /* tui_detail.c: the detail pane (Enter). */
+extern const struct tui_keymap tui_detail_keys;
+/* Opens the pane on the selection (the top row's when none). */
 void tui_detail_open(struct tui *t);
 void tui_detail_draw(struct tui *t);
-void tui_detail_key(struct tui *t, int rc, wint_t ch);
 /* tui_color.c: colour pairs, and the attributes of a threshold level
  * (colour and bold, or attributes only without colour). */
 void tui_color_init(struct tui *t);
@@ -251,8 +344,8 @@ int tui_meters_height(const struct tui *t, int room);
 void tui_meters_draw(const struct tui *t, int y);
 
 /* tui_columns.c: the column chooser (`C`, F2). */
+extern const struct tui_keymap tui_columns_keys;
 void tui_columns_open(struct tui *t);
 void tui_columns_draw(struct tui *t);
-void tui_columns_key(struct tui *t, int rc, wint_t ch);
 
 #endif

@@ -60,44 +60,72 @@ void tui_prompt_draw(struct tui *t)
 	wnoutrefresh(stdscr);
 }
 
-static void prompt_end(struct tui *t, bool ok)
+/* Ends the prompt; its done function says what the answer changed. */
+static unsigned prompt_end(struct tui *t, bool ok)
 {
 	curs_set(0);
-	t->mode = TUI_MODE_TABLE;
-	t->prompt.done(t, ok, t->prompt.buf);
+	return TUI_BACK | t->prompt.done(t, ok, t->prompt.buf);
 }
 
-/* Adds a typed character unless it is a control or does not fit. */
-static void prompt_type(struct tui_prompt *p, wint_t ch)
+static unsigned act_enter(struct tui *t, const struct tui_binding *b, int key)
 {
+	(void)b, (void)key;
+	return prompt_end(t, true);
+}
+
+static unsigned act_cancel(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)b, (void)key;
+	return prompt_end(t, false);
+}
+
+static unsigned act_erase(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)b, (void)key;
+	char *buf = t->prompt.buf;
+	buf[last_char(buf, strlen(buf))] = 0;
+	return TUI_DONE;
+}
+
+static unsigned act_clear(struct tui *t, const struct tui_binding *b, int key)
+{
+	(void)b, (void)key;
+	t->prompt.buf[0] = 0;
+	return TUI_DONE;
+}
+
+/* Other characters are typed, unless they are controls or do not fit;
+ * other function keys do nothing. */
+static unsigned prompt_other(struct tui *t, int rc, wint_t ch)
+{
+	struct tui_prompt *p = &t->prompt;
 	size_t len = strlen(p->buf);
 	char mb[MB_LEN_MAX];
 	mbstate_t st;
 
-	if (ch < 0x20 || (ch >= 0x7f && ch < 0xa0))
-		return;
+	if (rc == KEY_CODE_YES || ch < 0x20 || (ch >= 0x7f && ch < 0xa0))
+		return TUI_DONE;
 	memset(&st, 0, sizeof(st));
 	size_t l = wcrtomb(mb, (wchar_t)ch, &st);
 	if (l == (size_t)-1 || len + l + 1 > p->cap)
-		return;
+		return TUI_DONE;
 	memcpy(p->buf + len, mb, l);
 	p->buf[len + l] = 0;
+	return TUI_DONE;
 }
 
-void tui_prompt_key(struct tui *t, int rc, wint_t ch)
-{
-	struct tui_prompt *p = &t->prompt;
-	bool fkey = rc == KEY_CODE_YES;
+static const struct tui_binding prompt_bindings[] = {
+	{ { '\r', '\n', KEY_ENTER }, NULL, NULL, "apply the line", act_enter, 0 },
+	{ { TUI_KEY_ESC }, NULL, NULL, "cancel: nothing changes", act_cancel, 0 },
+	{ { KEY_BACKSPACE, 127, TUI_CTRL('H'), KEY_DC, KEY_LEFT }, NULL, NULL,
+	  "delete the last character", act_erase, 0 },
+	{ { TUI_CTRL('U') }, NULL, NULL, "clear the line", act_clear, 0 },
+};
 
-	if ((fkey && ch == KEY_ENTER) || (!fkey && (ch == '\r' || ch == '\n')))
-		prompt_end(t, true);
-	else if (!fkey && ch == 27)   /* Esc */
-		prompt_end(t, false);
-	else if ((fkey && (ch == KEY_BACKSPACE || ch == KEY_DC || ch == KEY_LEFT)) ||
-		 (!fkey && (ch == 127 || ch == 8)))
-		p->buf[last_char(p->buf, strlen(p->buf))] = 0;
-	else if (!fkey && ch == 21)   /* ^U */
-		p->buf[0] = 0;
-	else if (!fkey)
-		prompt_type(p, ch);
-}
+const struct tui_keymap tui_prompt_keys = {
+	.title = "Keys at a prompt",
+	.b = prompt_bindings,
+	.n = XG_ARRAY_LEN(prompt_bindings),
+	.other = prompt_other,
+	.other_help = "typed into the line (control characters are refused)",
+};
