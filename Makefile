@@ -36,7 +36,9 @@ CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=und
 	   -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 endif
 
-LDLIBS  := -lm -pthread
+# -ldl: dlopen (src/core/dynlib.c) is in libdl before glibc 2.34 (the
+# portable build's 2.17); on a newer glibc libdl.a is empty.
+LDLIBS  := -lm -pthread -ldl
 
 # Required: ncursesw and zlib.
 CFLAGS  += $(shell $(PKG) --cflags ncursesw zlib)
@@ -45,8 +47,11 @@ LDLIBS  += $(shell $(PKG) --libs ncursesw zlib)
 # The optional libraries below are not linked into xgtop: the code that
 # needs them loads them (src/core/dynlib.c) by the soname of the library
 # found here, so a command that does not use them starts without them.
-# $(call SONAME,xenctrl) is "libxenctrl.so.4.17".
-SONAME   = $(or $(shell readelf -d "$$($(CC) -print-file-name=lib$(1).so)" 2>/dev/null | \
+# $(call SONAME,xenctrl) is "libxenctrl.so.4.17". PROBE_CC finds the
+# optional libraries: a cross build (make portable) probes with the host's
+# compiler, whose libraries are the ones loaded at run time.
+PROBE_CC ?= $(CC)
+SONAME   = $(or $(shell readelf -d "$$($(PROBE_CC) -print-file-name=lib$(1).so)" 2>/dev/null | \
 	     sed -n 's/.*soname: \[\(.*\)\]/\1/p'),lib$(1).so)
 
 # Optional: Xen tools libraries (libxenctrl, libxenstore ...), loaded when the
@@ -59,10 +64,12 @@ XEN_SO_CFLAGS := -DXEN_SO_CTRL='"$(call SONAME,xenctrl)"' \
 	-DXEN_SO_STORE='"$(call SONAME,xenstore)"' -DXEN_SO_EVTCHN='"$(call SONAME,xenevtchn)"' \
 	-DXEN_SO_FMEM='"$(call SONAME,xenforeignmemory)"'
 $(BUILD)/obj/xen/xen_api.o: CFLAGS += $(XEN_SO_CFLAGS)
+# --version names the Xen tools version the binary was built for.
+$(BUILD)/obj/app/main.o: CFLAGS += -DXEN_SO_CTRL='"$(call SONAME,xenctrl)"'
 HAVE_XEN := 1
 endif
 # Optional: libpfm4 (no .pc file in Debian; probe the header).
-ifeq ($(shell echo 'int main(void){return pfm_initialize();}' | $(CC) -x c -include perfmon/pfmlib_perf_event.h - -lpfm -o /dev/null 2>/dev/null && echo y),y)
+ifeq ($(shell echo 'int main(void){return pfm_initialize();}' | $(PROBE_CC) -x c -include perfmon/pfmlib_perf_event.h - -lpfm -o /dev/null 2>/dev/null && echo y),y)
 CFLAGS  += -DHAVE_PFM
 PFM_SO_CFLAGS := -DPFM_SO='"$(call SONAME,pfm)"'
 $(BUILD)/obj/pmu/pmu_events.o: CFLAGS += $(PFM_SO_CFLAGS)
@@ -111,7 +118,7 @@ WRITE_FLAGS = @mkdir -p $(@D); new='$(subst ','\'',$(1))'; \
 	fi
 
 .PHONY: all man run test lint check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
-	fuzz-bins soak mutate install deps deb clean tools FORCE
+	fuzz-bins soak mutate install deps deb portable clean tools FORCE
 
 all: $(BIN)
 
@@ -252,6 +259,12 @@ install: xgtop
 # tree stays clean; the .deb lands in $(BUILD)/deb/.
 deb:
 	@contrib/build-deb.sh $(BUILD)/deb
+
+# A tarball whose binary runs on glibc 2.17 or later (XCP-ng, XenServer,
+# CentOS 7 era): built with a glibc 2.17 cross toolchain, ncursesw and zlib
+# linked in, in build/portable (see contrib/portable/build.sh).
+portable:
+	@contrib/portable/build.sh
 
 # Debian packages to build and test (idempotent; run as root).
 deps:

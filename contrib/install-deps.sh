@@ -9,6 +9,9 @@ missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
 done
+# npm fetches the portable build's toolchain (contrib/portable/toolchain.sh);
+# any npm on the PATH will do, not only Debian's.
+command -v npm >/dev/null || missing="$missing npm"
 [ -z "$missing" ] && { echo "deps: all installed"; exit 0; }
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing:$missing (run 'make deps' as root)" >&2

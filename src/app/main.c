@@ -311,6 +311,24 @@ static const struct {
 	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history },
 };
 
+/* The version, then what the binary needs of the host: the glibc whose
+ * headers it was compiled with is its floor (2.17 for `make portable`'s,
+ * the build host's otherwise), and the Xen tools libraries it loads are of
+ * the minor its libxenctrl soname names (an ABI per minor). */
+static void print_version(void)
+{
+	printf("xgtop %s\n", XG_VERSION);
+#ifdef __GLIBC__
+	printf("built for glibc %d.%d or later\n", __GLIBC__, __GLIBC_MINOR__);
+#endif
+#ifdef XEN_SO_CTRL
+	const char *so = strstr(XEN_SO_CTRL, ".so.");
+	printf("Xen %s (loads %s)\n", so && so[4] ? so + 4 : "version unknown", XEN_SO_CTRL);
+#else
+	puts("Xen: not built in (no Xen tools libraries at build time)");
+#endif
+}
+
 /* The rest: options that print and stop (help, version, --list-columns),
  * --explain, and what getopt could not take (a missing argument, an
  * unknown option). */
@@ -318,7 +336,7 @@ static int opt_other(int c, char **argv, bool *explain)
 {
 	switch (c) {
 	case 'h': fputs(usage_text, stdout); tui_keys_usage(stdout); return 1 + 0;
-	case 'V': printf("xgtop %s\n", XG_VERSION); return 1 + 0;
+	case 'V': print_version(); return 1 + 0;
 	case OPT_LIST_COLUMNS: explain_columns(stdout); return 1 + 0;
 	case OPT_EXPLAIN: *explain = true; return 0;
 	case ':': return BAD_USAGE("option '%s' needs an argument", argv[optind - 1]);

@@ -61,7 +61,7 @@ for f in /usr/bin/xgtop /usr/share/man/man1/xgtop.1.gz /etc/default/xgtop \
 	/usr/share/doc/xgtop/examples/xgtop.rules.yml; do
 	dpkg -L xgtop | grep -qx "$f" || fail "the package does not ship $f"
 done
-[ "$(/usr/bin/xgtop --version)" = "xgtop $version" ] || fail "installed xgtop --version: $(/usr/bin/xgtop --version)"
+[ "$(/usr/bin/xgtop --version | head -n 1)" = "xgtop $version" ] || fail "installed xgtop --version: $(/usr/bin/xgtop --version)"
 zcat /usr/share/man/man1/xgtop.1.gz | grep -q "^\.TH XGTOP 1 .*$version" || fail "man page is not the generated one for $version"
 bash -c 'source /usr/share/bash-completion/completions/xgtop && complete -p xgtop' >/dev/null ||
 	fail "the bash completion does not register for xgtop"
