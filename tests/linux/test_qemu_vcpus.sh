@@ -38,7 +38,7 @@ xg=$!
 # its first sample reads the second stand-in (from then on it keeps the
 # process's /proc files open), then the late threads name themselves: its
 # next sample, 2 s later, must see the names.
-reading_late() { ls -l /proc/$xg/fd 2>/dev/null | grep -q " /proc/$late/stat\$"; }
+reading_late() { find "/proc/$xg/fd" -lname "/proc/$late/stat" 2>/dev/null | grep -q .; }
 wait_until 30 reading_late || fail "xgtop did not read the second stand-in within 30 s: $(cat "$tmp/err")"
 : >"$tmp/go-late"
 wait "$xg" || fail "xgtop: exit $?: $(cat "$tmp/err")"
