@@ -86,10 +86,14 @@ SRCS    := $(wildcard src/*/*.c)
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/app/main.o,$(OBJS))
 
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+# tests/unit/<stage>/ mirrors src/<stage>/; so do the binaries under build/tests.
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
+# The benchmarks' own programs (bench/tools/) build beside the test tools.
+BENCH_SRCS := $(wildcard bench/tools/*.c)
+BENCH_BINS := $(BENCH_SRCS:bench/tools/%.c=$(BUILD)/tools/%)
 CMOCKA    := $(shell $(PKG) --libs cmocka 2>/dev/null)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
@@ -148,10 +152,14 @@ $(BUILD)/libxgtop.a: $(LIBOBJS)
 
 # Each unit test, tool and harness is compiled and linked in one step, so
 # it depends on both flags files.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/LDFLAGS | $(BUILD)/tests
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/LDFLAGS
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(CMOCKA)
 
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/LDFLAGS | $(BUILD)/tools
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(XEN_LIBS)
+
+$(BUILD)/tools/%: bench/tools/%.c $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/LDFLAGS | $(BUILD)/tools
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxgtop.a $(LDLIBS) $(XEN_LIBS)
 
 # The PMU tests count this workload's page faults: a sanitizer's own (its
@@ -159,7 +167,7 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/L
 $(BUILD)/tools/xgtop-pmu-work: tests/tools/xgtop-pmu-work.c $(BUILD)/CFLAGS | $(BUILD)/tools
 	$(CC) $(filter-out -fsanitize=%,$(CFLAGS)) -o $@ $< -pthread
 
-tools: $(TOOL_BINS)
+tools: $(TOOL_BINS) $(BENCH_BINS)
 
 # libFuzzer harnesses (with FUZZ=1): each links the parsers it calls.
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libxgtop.a $(BUILD)/CFLAGS $(BUILD)/LDFLAGS
@@ -193,9 +201,9 @@ test:
 # inline function, for one).
 lint:
 	@command -v clang >/dev/null || { echo "lint: clang not installed (make deps)"; exit 1; }
-	@for f in $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS) $(FUZZ_SRCS); do \
+	@for f in $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS) $(BENCH_SRCS) $(FUZZ_SRCS); do \
 	  clang -fsyntax-only $(filter-out -O2 -g -MMD -MP $(GCC_ONLY),$(CFLAGS)) -Werror -Isrc $$f || exit 1; \
-	done; echo "lint: clang -Wall -Wextra clean on $(words $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS) $(FUZZ_SRCS)) files"
+	done; echo "lint: clang -Wall -Wextra clean on $(words $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS) $(BENCH_SRCS) $(FUZZ_SRCS)) files"
 
 # With SANITIZE=1 the suites run on the instrumented build (tests/san.sh
 # says which, and fails on any sanitizer report).
@@ -214,7 +222,7 @@ test-xen:
 test-pmu: xgtop $(TOOL_BINS)
 	@tests/run.sh pmu
 
-bench: xgtop $(TOOL_BINS)
+bench: xgtop $(TOOL_BINS) $(BENCH_BINS)
 	@bench/run.sh
 
 # The full-screen view's tests once more with xgtop under valgrind.
@@ -224,7 +232,7 @@ test-valgrind: xgtop $(TOOL_BINS)
 # bench/soak.sh: 2,000 domains with churn at 10 refreshes a second in the
 # full-screen view, recording and exporting, for SOAK_SECONDS (default 600;
 # CI runs 60).
-soak: xgtop $(TOOL_BINS)
+soak: xgtop $(TOOL_BINS) $(BENCH_BINS)
 	@bench/soak.sh
 
 # tests/mutate.sh: small deliberate bugs, one at a time, each must fail a test.

@@ -48,7 +48,7 @@ git ls-files -co --exclude-standard -z | cpio -0pdm --quiet "$copy" || exit 2
 cp -a build/obj build/libxgtop.a build/tests build/tools build/CFLAGS build/LDFLAGS "$copy/build/" 2>/dev/null
 [ -e xgtop ] && cp -a xgtop "$copy/"
 cd "$copy" || exit 2
-units=$(ls tests/unit/test_*.c | sed 's|^tests/unit/|build/tests/|; s|\.c$||')
+units=$(ls tests/unit/*/test_*.c | sed 's|^tests/unit/|build/tests/|; s|\.c$||')
 
 build() { make -j2 CI=1 xgtop tools $units >build.log 2>&1 || { tail -n 20 build.log; return 1; }; }
 # run_suites: the names of the failed tests, or "" when all passed

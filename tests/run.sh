@@ -8,7 +8,7 @@
 # machine that lacks something must not lose a check without anyone seeing.
 cd "$(dirname "$0")/.." || exit 2
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux kvm trace docs exporter remote fuzz pkg)
+[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux pmu kvm trace docs exporter remote fuzz pkg)
 pass=0 fail=0 skip=0 failed=()
 logdir=build/test-logs
 mkdir -p "$logdir"
@@ -52,7 +52,7 @@ run_one() {  # name, command...
 
 for s in "${suites[@]}"; do
 	if [ "$s" = unit ]; then
-		for t in build/tests/test_*; do
+		for t in build/tests/*/test_*; do
 			[ -x "$t" ] && run_one "unit/${t##*/}" "$t"
 		done
 		continue

@@ -2,7 +2,7 @@
 /* Which columns of the domain list fit the terminal's width, where each
  * starts and how wide it is. A function of the view, the width and the
  * widest name only (no terminal, no engine), so that what drops on a narrow
- * terminal is unit-tested (tests/unit/test_tui_layout.c), as nvtop tests
+ * terminal is unit-tested (tests/unit/tui/test_tui_layout.c), as nvtop tests
  * its layout. */
 #include "tui_priv.h"
 

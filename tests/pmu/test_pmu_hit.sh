@@ -1,13 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Opt-in hardware test (make test-pmu): with the default cache events, a
-# process walking randomly over 128 MiB (far beyond any LLC) has a lower
-# HIT% than one walking over 4 MiB (beyond L2, within the LLC). Skips
-# (77) where there is no hardware PMU, with the reason the module gives.
-cd "$(dirname "$0")/../.." || exit 2
-PROBE=build/tools/xgtop-pmu-probe WORK=build/tools/xgtop-pmu-work
-[ -x "$PROBE" ] && [ -x "$WORK" ] || { echo "build the tools first (make tools)"; exit 77; }
-get() { sed -n "s/^$1=//p" <<<"$out" | head -n 1; }
+# Hardware test (in make test, and alone as make test-pmu): with the
+# default cache events, a process walking randomly over 128 MiB (far
+# beyond any LLC) has a lower HIT% than one walking over 4 MiB (beyond L2,
+# within the LLC). Skips (77) where there is no hardware PMU, with the
+# reason the module gives.
+. "$(dirname "$0")/lib.sh"
 
 out=$($PROBE -- $WORK walk 64 1) || { echo "probe failed"; exit 1; }
 if [ "$(get ref)" = - ] || [ "$(get miss)" = - ]; then

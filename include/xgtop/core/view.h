@@ -13,7 +13,7 @@
 /* The refresh interval's bounds, for -d and the TUI prompt alike. */
 #define XG_DELAY_MIN_S 0.05
 #define XG_DELAY_MAX_S 86400.0
-/* The same bounds for messages (tests/unit/test_view.c keeps them equal). */
+/* The same bounds for messages (tests/unit/core/test_view.c keeps them equal). */
 #define XG_DELAY_RANGE "0.05 to 86400"
 
 /* What the d, n, c, m, w, v and t keys switch (and --nodisk & co. preset). */

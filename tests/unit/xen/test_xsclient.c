@@ -14,8 +14,8 @@
 
 #ifdef HAVE_XEN
 #include "xgtop/xen/xen_xsclient.h"
-#include "fake_xenstored.h"
-#include "tmpdir.h"
+#include "../fake_xenstored.h"
+#include "../tmpdir.h"
 
 static struct fxs srv;
 

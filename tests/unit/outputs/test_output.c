@@ -13,7 +13,7 @@
 #include "xgtop/outputs/explain.h"
 #include "xgtop/outputs/json.h"
 #include "xgtop/outputs/output.h"
-#include "../../src/outputs/output_util.h"
+#include "../../../src/outputs/output_util.h"
 
 #define T0_NS (1796006218ull * 1000000000ull + 123456789ull) /* 2026-11-30T02:36:58.123Z */
 #define NO_PERF "no perf_event access (perf_event_paranoid=3)"

@@ -12,7 +12,7 @@
 
 #include "xgtop/trace/xentrace_account.h"
 #include "xt_tbuf.h"
-#include "tmpdir.h"
+#include "../tmpdir.h"
 
 static void rec(struct tbuf *b, uint32_t ev, int tsc_on, uint64_t tsc, unsigned n, uint32_t seed)
 {

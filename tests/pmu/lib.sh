@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Shared by tests/linux/test_pmu_*.sh: runs build/tools/xgtop-pmu-probe and
+# Shared by tests/pmu/test_pmu_*.sh: runs build/tools/xgtop-pmu-probe and
 # reads its key=value output.
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 PROBE=build/tools/xgtop-pmu-probe

@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../../src/record/record_fmt.h"
-#include "tmpdir.h"
+#include "../../../src/record/record_fmt.h"
+#include "../tmpdir.h"
 #include "xgtop/core/config.h"
 #include "xgtop/core/source.h"
 #include "xgtop/engine/engine.h"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A build without libpfm4: the default cache events are '-' with "built
 # without libpfm4", and perf generic names given to --events still count.
-. "$(dirname "$0")/pmu-lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_counting
 command -v "${CC:-cc}" >/dev/null || { echo "no C compiler"; exit 77; }
 bin=build/tools/xgtop-pmu-probe-nopfm

@@ -17,8 +17,8 @@
 #ifdef HAVE_XEN
 #include "xgtop/xen/xen_guestpub.h"
 #include "xgtop/xen/xen_xsclient.h"
-#include "fake_xenstored.h"
-#include "tmpdir.h"
+#include "../fake_xenstored.h"
+#include "../tmpdir.h"
 
 #define S 1000000000ull
 /* One bracket of reads: time_ns, the other keys, time_ns again. */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "xgtop/linux/linux.h"
-#include "tmpdir.h"
+#include "../tmpdir.h"
 
 static const char *tree_dir;   /* each test's tree: a directory of its own */
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "xgtop/linux/linux.h"
-#include "tmpdir.h"
+#include "../tmpdir.h"
 
 #define START 100          /* clock ticks since boot: long before any scan */
 

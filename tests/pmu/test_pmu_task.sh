@@ -3,7 +3,7 @@
 # Per-thread counting with software events, end to end through the PMU
 # module: a command that touches N new pages shows at least N page faults,
 # in user or kernel mode as it took them; descendants only with --inherit.
-. "$(dirname "$0")/pmu-lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_counting
 
 out=$($PROBE --events $SW -- $WORK pages 2000) || fail "probe failed"

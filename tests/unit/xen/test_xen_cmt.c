@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "xgtop/xen/xen_cmt.h"
-#include "tmpdir.h"
+#include "../tmpdir.h"
 
 #define NDOM 8
 #define S 1000000000ull

@@ -3,9 +3,9 @@
 # Every figure the PMU module cannot measure is '-' with the precise reason:
 # no hardware PMU, out of file descriptors, perf_event_paranoid too high
 # (per task and per cgroup). The busy-PMU reason (time_running 0) needs
-# hardware counters held by another tool; tests/unit/test_pmu_math.c
+# hardware counters held by another tool; tests/unit/pmu/test_pmu_math.c
 # checks it on recorded values.
-. "$(dirname "$0")/pmu-lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 # 0. Unprivileged and refused: that reason must be precise; nothing else
 #    can be checked here.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Per-cgroup counting (one group per CPU, PERF_FLAG_PID_CGROUP) with
 # software events on real cgroup v2 directories.
-. "$(dirname "$0")/pmu-lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_counting
 root=$(cgroup2_root) || exit $?
 busy=$root/xgtop-pmu-test-$$-busy idle=$root/xgtop-pmu-test-$$-idle

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "xgtop/core/settings.h"
-#include "tmpdir.h"
+#include "../tmpdir.h"
 
 
 /* What a test works on; setup_one gives each test the defaults. */
