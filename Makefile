@@ -60,12 +60,26 @@ ifeq ($(shell $(PKG) --exists xenstat xencontrol && echo y),y)
 XEN_PC  := xencontrol xenstore xenevtchn xenforeignmemory
 CFLAGS  += -DHAVE_XEN $(shell $(PKG) --cflags $(XEN_PC))
 XEN_LIBS := $(shell $(PKG) --libs $(XEN_PC))
-XEN_SO_CFLAGS := -DXEN_SO_CTRL='"$(call SONAME,xenctrl)"' \
+# One build per Xen minor: libxenctrl's soname (libxenctrl.so.4.17) names
+# the one Xen this binary is for (src/xen/xen_version.c: what the Xen
+# source loads, checks the library and the hypervisor against, and what
+# --version says), and XEN_CTRL_VERNODE is the symbol version that
+# library defines (VERS_4.17.0), which a libxenctrl of another Xen lacks.
+XEN_CTRL_SO := $(call SONAME,xenctrl)
+XEN_CTRL_VERNODE := $(shell readelf -V "$$($(PROBE_CC) -print-file-name=libxenctrl.so)" 2>/dev/null | \
+	sed -n '/\.gnu\.version_d/,/\.gnu\.version_r/s/.*Flags: none .*Name: \(VERS_[0-9.]*\)$$/\1/p' | tail -n 1)
+# The headers must be of that Xen too: those of another Xen in front of
+# the library (a /usr/local install) would lay the structures out wrong.
+XEN_HDR_VER := $(shell $(PKG) --modversion xencontrol 2>/dev/null | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+ifneq ($(XEN_HDR_VER),)
+ifneq ($(XEN_CTRL_SO),libxenctrl.so.$(XEN_HDR_VER))
+$(error the Xen headers are Xen $(XEN_HDR_VER)'s (pkg-config xencontrol) but the libxenctrl $(PROBE_CC) finds is $(XEN_CTRL_SO): point PKG_CONFIG_PATH and the library path at one Xen)
+endif
+endif
+XEN_SO_CFLAGS := -DXEN_SO_CTRL='"$(XEN_CTRL_SO)"' -DXEN_CTRL_VERNODE='"$(XEN_CTRL_VERNODE)"' \
 	-DXEN_SO_STORE='"$(call SONAME,xenstore)"' -DXEN_SO_EVTCHN='"$(call SONAME,xenevtchn)"' \
 	-DXEN_SO_FMEM='"$(call SONAME,xenforeignmemory)"'
-$(BUILD)/obj/xen/xen_api.o: CFLAGS += $(XEN_SO_CFLAGS)
-# --version names the Xen tools version the binary was built for.
-$(BUILD)/obj/app/main.o: CFLAGS += -DXEN_SO_CTRL='"$(call SONAME,xenctrl)"'
+$(BUILD)/obj/xen/xen_api.o $(BUILD)/obj/xen/xen_version.o: CFLAGS += $(XEN_SO_CFLAGS)
 HAVE_XEN := 1
 endif
 # Optional: libpfm4 (no .pc file in Debian; probe the header).

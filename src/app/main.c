@@ -21,6 +21,7 @@
 #include "xgtop/outputs/output.h"
 #include "xgtop/tui/tui.h"
 #include "xgtop/xen/xen_agent.h"
+#include "xgtop/xen/xen_version.h"
 
 static volatile sig_atomic_t stop_signal, hup_signal;
 
@@ -313,20 +314,18 @@ static const struct {
 
 /* The version, then what the binary needs of the host: the glibc whose
  * headers it was compiled with is its floor (2.17 for `make portable`'s,
- * the build host's otherwise), and the Xen tools libraries it loads are of
- * the minor its libxenctrl soname names (an ABI per minor). */
+ * the build host's otherwise), and the one Xen minor it supports, the one
+ * its libxenctrl soname names (an ABI per minor; xen_version.h). */
 static void print_version(void)
 {
 	printf("xgtop %s\n", XG_VERSION);
 #ifdef __GLIBC__
 	printf("built for glibc %d.%d or later\n", __GLIBC__, __GLIBC_MINOR__);
 #endif
-#ifdef XEN_SO_CTRL
-	const char *so = strstr(XEN_SO_CTRL, ".so.");
-	printf("Xen %s (loads %s)\n", so && so[4] ? so + 4 : "version unknown", XEN_SO_CTRL);
-#else
-	puts("Xen: not built in (no Xen tools libraries at build time)");
-#endif
+	/* The same soname the Xen source loads and checks against. */
+	char xen[160];
+	xen_ver_describe(xen_build_soname(), xen, sizeof(xen));
+	puts(xen);
 }
 
 /* The rest: options that print and stop (help, version, --list-columns),

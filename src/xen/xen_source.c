@@ -14,6 +14,7 @@
 #include "xgtop/xen/xen_cmt.h"
 #include "xgtop/xen/xen_backends.h"
 #include "xgtop/xen/xen_trace_live.h"
+#include "xgtop/xen/xen_version.h"
 #include "xgtop/xen/xen_xsclient.h"
 
 #include <errno.h>
@@ -207,15 +208,10 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 		xen_close(s);
 		return xg_fail_errno(err, e, "xen: cannot open the hypervisor interface (libxenctrl)");
 	}
-	/* xenstored's socket first; the xenbus device is the way in when
-	 * xenstore runs in a stub domain. */
-	s->xs = xsc_open(NULL, err);
-	if (!s->xs) {
-		xen_close(s);
-		return -1;
-	}
-
-	/* The first hypercall doubles as the check that privcmd works. */
+	/* The first hypercall doubles as the check that privcmd works. The
+	 * version hypercall is the same in every Xen; the domctls and sysctls
+	 * that follow are not, so a hypervisor of another minor than this
+	 * build's is refused here, before any of them is made. */
 	long ver = s->x.xc_version(s->x.xch, XENVER_version, NULL);
 	if (ver < 0) {
 		int e = errno;
@@ -226,6 +222,17 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	memset(extra, 0, sizeof(extra));
 	if (s->x.xc_version(s->x.xch, XENVER_extraversion, &extra) < 0)
 		extra[0] = 0;
+	if (xen_ver_check_hypervisor(xen_build_soname(), ver, extra, sizeof(extra), err)) {
+		xen_close(s);
+		return -1;
+	}
+	/* xenstored's socket first; the xenbus device is the way in when
+	 * xenstore runs in a stub domain. */
+	s->xs = xsc_open(NULL, err);
+	if (!s->xs) {
+		xen_close(s);
+		return -1;
+	}
 	snprintf(s->hypervisor, sizeof(s->hypervisor), "Xen %ld.%ld%.*s",
 		 (ver >> 16) & 0xffff, ver & 0xffff, (int)sizeof(extra), extra);
 	int sid = 0;
