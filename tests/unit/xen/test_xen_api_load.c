@@ -18,8 +18,8 @@
 #include "xgtop/xen/xen_version.h"
 
 #ifdef HAVE_XEN
-#include "../../src/xen/xen_api.h"
-#include "tmpdir.h"
+#include "../../../src/xen/xen_api.h"
+#include "../tmpdir.h"
 
 static struct xen_ver built;
 static char self[4096];
