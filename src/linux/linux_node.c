@@ -2,6 +2,7 @@
 /* Host facts for the Linux source: kernel release, KVM presence, CPUs,
  * clock rate and memory. What does not change is read once at open. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 #include "xgtop/core/sample.h"
 
 #include <errno.h>
@@ -23,7 +24,7 @@ static uint64_t read_khz(void)
 	char buf[64];
 	for (size_t i = 0; i < XG_ARRAY_LEN(files); i++) {
 		uint64_t v;
-		if (lx_read_at(AT_FDCWD, files[i], buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &v) &&
+		if (xg_read_at(AT_FDCWD, files[i], buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &v) &&
 		    v && v != UINT64_MAX)
 			return v;
 	}
@@ -31,7 +32,7 @@ static uint64_t read_khz(void)
 	size_t cap = 16384;
 	char *big = xg_malloc(cap);
 	uint64_t khz = 0;
-	if (lx_read_at(AT_FDCWD, "/proc/cpuinfo", big, cap) > 0 && !lx_parse_cpu_mhz(big, &khz))
+	if (xg_read_at(AT_FDCWD, "/proc/cpuinfo", big, cap) > 0 && !lx_parse_cpu_mhz(big, &khz))
 		khz = 0;
 	free(big);
 	return khz;
@@ -69,7 +70,7 @@ void lx_node_fill(struct lx_node *n, struct xg_host *h)
 	}
 	char buf[4096];
 	struct lx_meminfo mi;
-	if (lx_read_at(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf)) > 0 && lx_parse_meminfo(buf, &mi)) {
+	if (xg_read_at(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf)) > 0 && lx_parse_meminfo(buf, &mi)) {
 		h->mem_total = mi.total;
 		h->mem_free = mi.avail;
 		n->swap_total = mi.swap_total;

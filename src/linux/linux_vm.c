@@ -7,6 +7,7 @@
  * reused pid is told from the old VM by the process's start time.
  * doc/linux-source.md ("Virtual machines") has the rules. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -101,7 +102,7 @@ static void vm_cgroup(struct lx_vm *vm, int proc_fd, const struct lx_cgroup *cg)
 	const char *cp;
 	size_t cl;
 	snprintf(path, sizeof(path), "%u/cgroup", (unsigned)vm->pid);
-	if (lx_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_cgroup_path(buf, &cp, &cl) ||
+	if (xg_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_cgroup_path(buf, &cp, &cl) ||
 	    cl >= sizeof(vm->cg))
 		return;
 	char full[sizeof(vm->cg)];
@@ -116,7 +117,7 @@ static void vm_cgroup(struct lx_vm *vm, int proc_fd, const struct lx_cgroup *cg)
 	snprintf(path, sizeof(path), "%s/cgroup.procs", full + 1);
 	uint64_t only;
 	const char *nl;
-	if (lx_read_at(cg->root_fd, path, buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &only) &&
+	if (xg_read_at(cg->root_fd, path, buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &only) &&
 	    only == vm->pid && (!(nl = strchr(buf, '\n')) || !nl[1]))   /* that one line only */
 		snprintf(vm->cg, sizeof(vm->cg), "%s", full + 1);
 }
@@ -250,7 +251,7 @@ static void vm_fd(struct lx_vm *vm, int proc_fd, int dfd, const char *name)
 	}
 	if (!strcmp(link, "/dev/net/tun")) {
 		snprintf(path, sizeof(path), "%u/fdinfo/%.16s", (unsigned)vm->pid, name);
-		if (lx_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_fdinfo_iff(buf, t.ifname))
+		if (xg_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_fdinfo_iff(buf, t.ifname))
 			return;
 	} else if (sscanf(link, "/dev/tap%u", &ifindex) == 1) {
 		if (!if_indextoname(ifindex, t.ifname))
@@ -343,11 +344,11 @@ static bool qemu_process(int proc_fd, const char *name)
 	char path[48], buf[512];
 	struct lx_stat st;
 	snprintf(path, sizeof(path), "%.16s/stat", name);
-	if (lx_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_stat(buf, &st) ||
+	if (xg_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_stat(buf, &st) ||
 	    !lx_is_qemu_comm(st.comm) || st.ppid == 2)
 		return false;
 	snprintf(path, sizeof(path), "%.16s/cmdline", name);
-	return lx_read_at(proc_fd, path, buf, sizeof(buf)) > 0;
+	return xg_read_at(proc_fd, path, buf, sizeof(buf)) > 0;
 }
 
 bool lx_vms_present(int proc_fd)

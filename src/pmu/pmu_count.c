@@ -3,6 +3,7 @@
  * (a CPU of a cgroup, or a thread) and per "where" slice; one read() per
  * group per refresh; interval scaling into per-domain cumulative totals. */
 #include "pmu_impl.h"
+#include "xgtop/core/osread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -75,24 +76,11 @@ static void copy_str(char *dst, size_t n, const char *src)
 	dst[len] = 0;
 }
 
-static int read_small(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t r = read(fd, buf, n - 1);
-	close(fd);
-	if (r < 0)
-		return -1;
-	buf[r] = 0;
-	return 0;
-}
-
 /* kernel.perf_event_paranoid (-1 and up), INT_MIN when unreadable. */
 static int read_paranoid(void)
 {
 	char buf[32];
-	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)))
+	if (xg_read_at(AT_FDCWD, "/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0)
 		return INT_MIN;
 	buf[strcspn(buf, "\n")] = 0;
 	bool neg = buf[0] == '-';
@@ -406,7 +394,7 @@ struct xg_pmu *pmu_open(const struct xg_config *cfg, struct xg_err *err)
 	struct xg_pmu *p = xg_calloc(1, sizeof(*p));
 	char buf[4096];
 	enum xg_pmu_vendor vendor = XG_VENDOR_OTHER;
-	if (!read_small("/proc/cpuinfo", buf, sizeof(buf)))
+	if (xg_read_at(AT_FDCWD, "/proc/cpuinfo", buf, sizeof(buf)) >= 0)
 		vendor = pmu_vendor_parse(buf);
 	if (pmu_events_select(&p->set, cfg ? cfg->events : NULL, vendor, err)) {
 		free(p);
@@ -416,7 +404,7 @@ struct xg_pmu *pmu_open(const struct xg_config *cfg, struct xg_err *err)
 	p->paranoid = read_paranoid();
 	raise_nofile(p);
 	p->cpus = xg_calloc(PMU_MAXCPU, sizeof(*p->cpus));
-	if (read_small("/sys/devices/system/cpu/online", buf, sizeof(buf)) ||
+	if (xg_read_at(AT_FDCWD, "/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
 	    (p->ncpu = pmu_parse_cpulist(buf, p->cpus, PMU_MAXCPU)) <= 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		p->ncpu = n > 0 && n <= PMU_MAXCPU ? (int)n : 1;

@@ -76,11 +76,8 @@ bool lx_parse_cpu_mhz(const char *buf, uint64_t *khz);
 /* A mountinfo line of a cgroup2 mount: copies root and mount point. */
 bool lx_parse_mountinfo_cgroup2(const char *line, char *root, size_t rn, char *mnt, size_t mn);
 
-/* ---- linux_read.c ---- */
+/* ---- linux_read.c (files: core's xg_read_at) ---- */
 
-/* Reads name (relative to dirfd) into buf with one read() in the usual
- * case, NUL-terminates it. Returns the length, or -errno. */
-ssize_t lx_read_at(int dirfd, const char *name, char *buf, size_t cap);
 /* opendir() of path relative to dirfd (-1: NULL); errno set on failure. */
 DIR *lx_opendir_at(int dirfd, const char *path);
 
