@@ -18,7 +18,7 @@ static void text_files(const char *b)
 	struct lx_io io;
 	struct lx_meminfo mi;
 	struct lx_net net;
-	struct lx_netif ifs[8];
+	struct xg_netdev ifs[8];
 	uint32_t id;
 	(void)lx_parse_stat(b, &st);
 	if (memchr(st.comm, 0, sizeof(st.comm)) == NULL)

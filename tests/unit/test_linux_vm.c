@@ -189,16 +189,16 @@ static void small_files(void **state)
 	assert_true(lx_parse_vmswap("Name:\tqemu\nVmRSS:\t  1024 kB\nVmSwap:\t     12 kB\n", &b));
 	assert_int_equal(b, 12 * 1024);
 	assert_false(lx_parse_vmswap("Name:\tkthreadd\n", &b));
-	struct lx_netif nif[4];
+	struct xg_netdev nif[4];
 	const char *dev = "Inter-|   Receive\n face |bytes\n"
 			  "    lo: 10 1 0 0 0 0 0 0 10 1 0 0 0 0 0 0\n"
 			  "  tap0: 100 2 0 1 0 0 0 0 300 4 0 0 0 0 0 0\n";
 	assert_int_equal(lx_parse_net_devs(dev, nif, 4), 2);
 	assert_string_equal(nif[1].name, "tap0");
-	assert_int_equal(nif[1].n.rx_bytes, 100);
-	assert_int_equal(nif[1].n.rx_drop, 1);
-	assert_int_equal(nif[1].n.tx_bytes, 300);
-	assert_int_equal(nif[1].n.tx_pkts, 4);
+	assert_int_equal(nif[1].rx_bytes, 100);
+	assert_int_equal(nif[1].rx_drop, 1);
+	assert_int_equal(nif[1].tx_bytes, 300);
+	assert_int_equal(nif[1].tx_pkts, 4);
 }
 
 /* A debugfs kvm/ tree in a temporary directory: statistics and vCPU

@@ -94,6 +94,12 @@ static void net_finds_vifs(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].domid, 9);
 	assert_int_equal(v[0].tx_bytes, 9);
+	/* A line that is not an interface line costs only itself. */
+	put("proc/net/dev", "Inter-|\n face |bytes\nvif9.2: 1 2 3\n"
+	    "vif9.3: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
+	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].devid, 3);
 	xb_net_close(&r);
 	free(v);
 }

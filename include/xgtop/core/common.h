@@ -72,5 +72,9 @@ char *xg_escape_name(char *dst, size_t n, const char *src);
 bool xg_parse_double(const char *s, double *out);
 /* Parses a non-negative integer with no trailing junk; false on overflow. */
 bool xg_parse_u64(const char *s, uint64_t *out);
+/* Reads the decimal digits at *p (no sign, no space before them) and moves
+ * *p past them: the number inside a line of kernel text. false, with *p
+ * unmoved, when there is no digit there or the number passes 2^64 - 1. */
+bool xg_scan_u64(const char **p, uint64_t *out);
 
 #endif

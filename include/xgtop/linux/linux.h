@@ -7,6 +7,7 @@
 #define XGTOP_LINUX_H
 
 #include "xgtop/core/common.h"
+#include "xgtop/core/netdev.h"
 #include "xgtop/core/sample.h"
 
 #include <dirent.h>
@@ -58,14 +59,12 @@ struct lx_net {
 	uint64_t tx_bytes, tx_pkts, tx_errs, tx_drop;
 	uint32_t nifs;               /* interfaces counted (all but lo) */
 };
-/* /proc/PID/net/dev, summed over every interface but lo. */
+/* /proc/PID/net/dev, summed over every interface but lo; false when a
+ * line is not an interface line (the text was cut). */
 bool lx_parse_net_dev(const char *buf, struct lx_net *out);
-struct lx_netif {
-	char name[16];
-	struct lx_net n;             /* this interface's counters (nifs = 1) */
-};
-/* Every interface line of net/dev, in order, at most max; returns the count. */
-size_t lx_parse_net_devs(const char *buf, struct lx_netif *out, size_t max);
+/* Every interface line of net/dev, in order, at most max, up to the first
+ * line that is not one; returns the count. */
+size_t lx_parse_net_devs(const char *buf, struct xg_netdev *out, size_t max);
 /* memory.max / memory.current: a number, or "max" = UINT64_MAX */
 bool lx_parse_limit(const char *buf, uint64_t *out);
 /* The cgroup v2 line ("0::/path") of /proc/PID/cgroup: sets *path (not
@@ -550,7 +549,7 @@ struct lx_vms {
 	bool kvm_tried;              /* lx_kvm_open done (at the first KVM guest) */
 	bool no_swap;                /* the host has no swap: every VM's is 0 */
 	uint64_t netns;              /* xgtop's network namespace inode, 0 = unknown */
-	struct lx_netif *netif;      /* /proc/net/dev this refresh (when a VM has taps) */
+	struct xg_netdev *netif;     /* /proc/net/dev this refresh (when a VM has taps) */
 	size_t nnetif, netif_cap;
 	int netdev_err;
 	char *args;                  /* scratch: a command line */
