@@ -526,18 +526,16 @@ int pmu_attach_cgroup_path(struct xg_pmu *p, uint64_t key, const char *path, uns
 	return pmu_attach_cgroup_at(p, key, AT_FDCWD, path, flags, err);
 }
 
+static bool unit_below(const void *elem, const void *key)
+{
+	return ((const struct pmu_unit *)elem)->id < *(const pid_t *)key;
+}
+
 static ssize_t unit_find(const struct pmu_dom *d, pid_t tid, size_t *ins)
 {
-	size_t lo = 0, hi = d->nu;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->u[mid].id < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*ins = lo;
-	return lo < d->nu && d->u[lo].id == tid ? (ssize_t)lo : -1;
+	size_t i = xg_lower_bound(d->u, d->nu, sizeof(*d->u), &tid, unit_below);
+	*ins = i;
+	return i < d->nu && d->u[i].id == tid ? (ssize_t)i : -1;
 }
 
 int pmu_attach_task(struct xg_pmu *p, uint64_t key, pid_t tid, unsigned flags, struct xg_err *err)

@@ -223,17 +223,15 @@ void rec_index_build(struct rec_index *ix, const struct xg_sample *s)
 		qsort(ix->e, ix->n, sizeof(*ix->e), cmp_ent);
 }
 
+static bool ent_below(const void *elem, const void *key)
+{
+	return ((const struct rec_ent *)elem)->id < *(const uint32_t *)key;
+}
+
 const struct xg_dom *rec_index_find(const struct rec_index *ix, const struct xg_sample *s, uint32_t id)
 {
-	size_t lo = 0, hi = ix->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix->e[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ix->n && ix->e[lo].id == id ? &s->dom[ix->e[lo].pos] : NULL;
+	size_t i = xg_lower_bound(ix->e, ix->n, sizeof(*ix->e), &id, ent_below);
+	return i < ix->n && ix->e[i].id == id ? &s->dom[ix->e[i].pos] : NULL;
 }
 
 void rec_index_free(struct rec_index *ix)
