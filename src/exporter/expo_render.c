@@ -13,44 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void strbuf_put(struct xg_strbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap)
-		xg_grow(&b->p, &b->cap, b->len + n + 1, 1);
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-void strbuf_puts(struct xg_strbuf *b, const char *s)
-{
-	strbuf_put(b, s, strlen(s));
-}
-
-void strbuf_printf(struct xg_strbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	for (;;) {
-		size_t room = b->cap - b->len;
-		va_start(ap, fmt);
-		int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (b->p && (size_t)n < room) {
-			b->len += (size_t)n;
-			return;
-		}
-		xg_grow(&b->p, &b->cap, b->len + (size_t)n + 1, 1);
-	}
-}
-
-void strbuf_free(struct xg_strbuf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
 void expo_put_label_value(struct xg_strbuf *b, const char *v)
 {
 	/* The longest text a sample holds is a name: 4 bytes out per byte in. */
