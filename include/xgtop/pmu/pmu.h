@@ -117,14 +117,6 @@ enum xg_pmu_scale_rc pmu_scale_delta(const struct xg_pmu_raw *prev, const struct
 /* Why an interval with outcome rc leaves the figures unknown, or NULL when
  * it was measured (exact or scaled). */
 const char *pmu_interval_why(enum xg_pmu_scale_rc rc);
-/* 100·(1 − misses/refs), or NAN when refs is 0 or misses > refs (events
- * of different scope: not a ratio). */
-double pmu_hit_pct(double refs, double misses);
-/* 1000·misses/instructions, or NAN without instructions. */
-double pmu_mpki(double misses, double instr);
-/* instructions/cycles, or NAN without cycles. */
-double pmu_ipc(double instr, double cycles);
-
 /* Parses a CPU list ("0-3,8,10-11\n") into cpus (at most max); returns the
  * count, or -1 when malformed or too long. */
 int pmu_parse_cpulist(const char *s, int *cpus, int max);
