@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,14 @@ static void vms_match(struct lx_vms *vt, struct lx_scan *sc, const struct lx_cgr
 	}
 }
 
+/* The number of the descriptor a /proc/PID/fd entry is named after, or
+ * -1 for a name that is not one. */
+static int fd_number(const char *name)
+{
+	uint32_t fd;
+	return lx_parse_id(name, &fd) && fd <= INT_MAX ? (int)fd : -1;
+}
+
 /* One descriptor of the VM's process: KVM's VM, or a tap / macvtap. */
 static void vm_fd(struct lx_vm *vm, int proc_fd, int dfd, const char *name)
 {
@@ -241,12 +250,15 @@ static void vm_fd(struct lx_vm *vm, int proc_fd, int dfd, const char *name)
 	unsigned ifindex;
 	struct lx_tap t = { .macvtap = false };
 	if (!strcmp(link, "anon_inode:kvm-vm")) {
-		vm->kvm_fd = atoi(name);
+		vm->kvm_fd = fd_number(name);
 		return;
 	}
 	if (!strncmp(link, "anon_inode:kvm-vcpu-stats:", 26)) {
+		int fd = fd_number(name);
+		if (fd < 0)
+			return;
 		xg_grow(&vm->vstat_q, &vm->vstat_q_cap, vm->nvstat_q + 1, sizeof(*vm->vstat_q));
-		vm->vstat_q[vm->nvstat_q++] = atoi(name);
+		vm->vstat_q[vm->nvstat_q++] = fd;
 		return;
 	}
 	if (!strcmp(link, "/dev/net/tun")) {
