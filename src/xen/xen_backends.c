@@ -4,7 +4,6 @@
  * regenerates them on a read from offset 0), to keep each refresh to a
  * few syscalls. */
 #include "xgtop/xen/xen_backends.h"
-#include "xgtop/core/netdev.h"
 #include "xgtop/core/osread.h"
 
 #include <dirent.h>
@@ -155,14 +154,7 @@ int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t 
 		struct xb_vif *w = &(*out)[(*n)++];
 		w->domid = domid;
 		w->devid = devid;
-		w->rx_bytes = d.rx_bytes;
-		w->rx_pkts = d.rx_pkts;
-		w->rx_errs = d.rx_errs;
-		w->rx_drop = d.rx_drop;
-		w->tx_bytes = d.tx_bytes;
-		w->tx_pkts = d.tx_pkts;
-		w->tx_errs = d.tx_errs;
-		w->tx_drop = d.tx_drop;
+		w->n = d;
 	}
 	return 0;
 }

@@ -396,14 +396,14 @@ static void collect_net(struct xg_source *s, struct xg_sample *out)
 		if (!d)
 			continue;
 		d->v[XG_F_NETS]++;
-		d->v[XG_F_NET_RX_BYTES] += w->tx_bytes;
-		d->v[XG_F_NET_RX_PKTS] += w->tx_pkts;
-		d->v[XG_F_NET_RX_ERRS] += w->tx_errs;
-		d->v[XG_F_NET_RX_DROP] += w->tx_drop;
-		d->v[XG_F_NET_TX_BYTES] += w->rx_bytes;
-		d->v[XG_F_NET_TX_PKTS] += w->rx_pkts;
-		d->v[XG_F_NET_TX_ERRS] += w->rx_errs;
-		d->v[XG_F_NET_TX_DROP] += w->rx_drop;
+		d->v[XG_F_NET_RX_BYTES] += w->n.tx_bytes;
+		d->v[XG_F_NET_RX_PKTS] += w->n.tx_pkts;
+		d->v[XG_F_NET_RX_ERRS] += w->n.tx_errs;
+		d->v[XG_F_NET_RX_DROP] += w->n.tx_drop;
+		d->v[XG_F_NET_TX_BYTES] += w->n.rx_bytes;
+		d->v[XG_F_NET_TX_PKTS] += w->n.rx_pkts;
+		d->v[XG_F_NET_TX_ERRS] += w->n.rx_errs;
+		d->v[XG_F_NET_TX_DROP] += w->n.rx_drop;
 	}
 }
 

@@ -7,13 +7,14 @@
 #define XGTOP_XENBACK_H
 
 #include "xgtop/core/common.h"
+#include "xgtop/core/netdev.h"
 
-/* One vif as netback counts it: rx = what the guest sent, tx = what the
- * guest received (the backend interface's own direction). */
+/* One vif as netback counts it: its /proc/net/dev line, in the backend
+ * interface's own direction (rx = what the guest sent, tx = what the guest
+ * received). */
 struct xb_vif {
 	uint32_t domid, devid;
-	uint64_t rx_bytes, rx_pkts, rx_errs, rx_drop;
-	uint64_t tx_bytes, tx_pkts, tx_errs, tx_drop;
+	struct xg_netdev n;
 };
 
 /* One VBD backend device. ok = false when its statistics could not be
