@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void expo_put_label_value(struct xg_strbuf *b, const char *v)
+/* The label value for text v: as the screen shows it (control bytes and
+ * invalid UTF-8 as \xNN, a backslash doubled), then escaped for the
+ * exposition formats (backslash, double quote, newline). */
+static void put_label_value(struct xg_strbuf *b, const char *v)
 {
 	/* The longest text a sample holds is a name: 4 bytes out per byte in. */
 	char shown[XG_NAME_MAX * 4 + 1];
@@ -175,7 +178,7 @@ static void add_label(struct xg_strbuf *b, const char *key, const char *value)
 	if (!*value)
 		return;
 	strbuf_printf(b, "%s%s=\"", b->len ? "," : "", key);
-	expo_put_label_value(b, value);
+	put_label_value(b, value);
 	strbuf_puts(b, "\"");
 }
 

@@ -22,11 +22,6 @@ struct xg_expo_stats {
 void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_sample *s,
 		 const struct xg_expo_stats *st);
 
-/* The label value for text v: as the screen shows it (control bytes and
- * invalid UTF-8 as \xNN, a backslash doubled), then escaped for the
- * exposition formats (backslash, double quote, newline). */
-void expo_put_label_value(struct xg_strbuf *b, const char *v);
-
 /* The format an Accept header prefers (highest q, the first on a tie);
  * the text format when it names neither or is NULL. */
 enum xg_expo_fmt expo_negotiate(const char *accept);
