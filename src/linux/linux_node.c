@@ -80,32 +80,6 @@ void lx_node_fill(struct lx_node *n, struct xg_host *h)
 	host_mark(h, XG_H_SELF_CPU);
 }
 
-bool lx_parse_stat_cpu(const char *line, uint32_t *id, uint64_t *busy, uint64_t *idle)
-{
-	/* user nice system idle iowait irq softirq steal (guest guest_nice) */
-	static const bool is_idle[8] = { false, false, false, true, true, false, false, false };
-	uint64_t v[8] = { 0 }, n;
-	if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
-		return false;
-	char *e;
-	unsigned long long cpu = strtoull(line + 3, &e, 10);
-	if (cpu > UINT32_MAX || *e != ' ')
-		return false;
-	for (n = 0; n < 8 && *e == ' '; n++) {
-		const char *p = e + strspn(e, " ");
-		if (*p < '0' || *p > '9')
-			break;
-		v[n] = strtoull(p, &e, 10);
-	}
-	if (n < 4)   /* idle is the fourth; older kernels stop after it */
-		return false;
-	*id = (uint32_t)cpu;
-	*busy = *idle = 0;
-	for (int i = 0; i < 8; i++)
-		*(is_idle[i] ? idle : busy) += v[i];
-	return true;
-}
-
 static uint64_t ticks_ns(const struct lx_node *n, uint64_t ticks)
 {
 	return (uint64_t)((unsigned __int128)ticks * 1000000000u / n->ticks_per_s);

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Signed decimal (stat has -1 in a few fields we skip over). */
@@ -240,6 +241,32 @@ bool lx_parse_meminfo(const char *buf, struct lx_meminfo *out)
 	out->avail = a * 1024;
 	uint64_t sw;
 	out->swap_total = keyed(buf, "SwapTotal", &sw) && sw <= UINT64_MAX / 1024 ? sw * 1024 : 0;
+	return true;
+}
+
+bool lx_parse_stat_cpu(const char *line, uint32_t *id, uint64_t *busy, uint64_t *idle)
+{
+	/* user nice system idle iowait irq softirq steal (guest guest_nice) */
+	static const bool is_idle[8] = { false, false, false, true, true, false, false, false };
+	uint64_t v[8] = { 0 }, n;
+	if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+		return false;
+	char *e;
+	unsigned long long cpu = strtoull(line + 3, &e, 10);
+	if (cpu > UINT32_MAX || *e != ' ')
+		return false;
+	for (n = 0; n < 8 && *e == ' '; n++) {
+		const char *p = e + strspn(e, " ");
+		if (*p < '0' || *p > '9')
+			break;
+		v[n] = strtoull(p, &e, 10);
+	}
+	if (n < 4)   /* idle is the fourth; older kernels stop after it */
+		return false;
+	*id = (uint32_t)cpu;
+	*busy = *idle = 0;
+	for (int i = 0; i < 8; i++)
+		*(is_idle[i] ? idle : busy) += v[i];
 	return true;
 }
 
