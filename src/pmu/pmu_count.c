@@ -424,12 +424,14 @@ struct xg_pmu *pmu_open(const struct xg_config *cfg, struct xg_err *err)
 	return p;
 }
 
+static void detach(struct xg_pmu *p, uint64_t key);
+
 void pmu_close(struct xg_pmu *p)
 {
 	if (!p)
 		return;
 	while (p->ndom)
-		pmu_detach(p, p->dom[p->ndom - 1]->key);
+		detach(p, p->dom[p->ndom - 1]->key);
 	free(p->dom);
 	free(p->slot);
 	free(p->cpus);
@@ -442,6 +444,20 @@ static void dom_reset_units(struct xg_pmu *p, struct pmu_dom *d)
 	for (size_t i = 0; i < d->nu; i++)
 		unit_close(p, d, &d->u[i]);
 	d->nu = 0;
+}
+
+/* Forgets the domain: closes its counters, drops its totals. */
+static void detach(struct xg_pmu *p, uint64_t key)
+{
+	struct pmu_dom *d = dom_find(p, key);
+	if (!d)
+		return;
+	dom_reset_units(p, d);
+	free(d->u);
+	slot_remove(p, d);
+	p->dom[d->pos] = p->dom[--p->ndom];
+	p->dom[d->pos]->pos = d->pos;
+	free(d);
 }
 
 /* Counts on every online CPU: pid = a cgroup directory fd with
@@ -520,12 +536,6 @@ int pmu_attach_cgroup_at(struct xg_pmu *p, uint64_t key, int root_fd, const char
 	return rc;
 }
 
-int pmu_attach_cgroup_path(struct xg_pmu *p, uint64_t key, const char *path, unsigned flags,
-			   struct xg_err *err)
-{
-	return pmu_attach_cgroup_at(p, key, AT_FDCWD, path, flags, err);
-}
-
 static bool unit_below(const void *elem, const void *key)
 {
 	return ((const struct pmu_unit *)elem)->id < *(const pid_t *)key;
@@ -538,7 +548,9 @@ static ssize_t unit_find(const struct pmu_dom *d, pid_t tid, size_t *ins)
 	return i < d->nu && d->u[i].id == tid ? (ssize_t)i : -1;
 }
 
-int pmu_attach_task(struct xg_pmu *p, uint64_t key, pid_t tid, unsigned flags, struct xg_err *err)
+/* Counts one thread for domain key (no-op when already counted). A thread
+ * that exited before the call is not an error (returns 0, nothing added). */
+static int attach_task(struct xg_pmu *p, uint64_t key, pid_t tid, unsigned flags, struct xg_err *err)
 {
 	struct pmu_dom *d = dom_get(p, key, false, flags);
 	if (d->cgroup)
@@ -559,19 +571,6 @@ int pmu_attach_task(struct xg_pmu *p, uint64_t key, pid_t tid, unsigned flags, s
 	d->u[at] = u;
 	d->nu++;
 	return 0;
-}
-
-void pmu_detach_task(struct xg_pmu *p, uint64_t key, pid_t tid)
-{
-	struct pmu_dom *d = dom_find(p, key);
-	size_t at;
-	ssize_t i = d && !d->cgroup ? unit_find(d, tid, &at) : -1;
-	if (i < 0)
-		return;
-	unit_fold(p, d, &d->u[i]);
-	unit_close(p, d, &d->u[i]);
-	memmove(&d->u[i], &d->u[i + 1], (d->nu - (size_t)i - 1) * sizeof(*d->u));
-	d->nu--;
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -614,7 +613,7 @@ int pmu_sync_tasks(struct xg_pmu *p, uint64_t key, const pid_t *tids, size_t n, 
 		if (i && p->scratch[i] == p->scratch[i - 1])
 			continue;
 		struct xg_err e1;
-		if (pmu_attach_task(p, key, p->scratch[i], flags, &e1) && !first_err) {
+		if (attach_task(p, key, p->scratch[i], flags, &e1) && !first_err) {
 			first_err = d->err ? d->err : EIO;
 			if (err)
 				*err = e1;
@@ -626,24 +625,11 @@ int pmu_sync_tasks(struct xg_pmu *p, uint64_t key, const pid_t *tids, size_t n, 
 	return rc;
 }
 
-void pmu_detach(struct xg_pmu *p, uint64_t key)
-{
-	struct pmu_dom *d = dom_find(p, key);
-	if (!d)
-		return;
-	dom_reset_units(p, d);
-	free(d->u);
-	slot_remove(p, d);
-	p->dom[d->pos] = p->dom[--p->ndom];
-	p->dom[d->pos]->pos = d->pos;
-	free(d);
-}
-
 void pmu_sweep(struct xg_pmu *p)
 {
 	for (size_t i = p->ndom; i-- > 0;)
 		if (p->dom[i]->seen != p->epoch)
-			pmu_detach(p, p->dom[i]->key);
+			detach(p, p->dom[i]->key);
 	p->epoch++;
 }
 
@@ -735,5 +721,4 @@ const char *pmu_event_why(const struct xg_pmu *p, enum xg_pmu_event ev)
 	return e->why[0] ? e->why : p->set.why_all[0] ? p->set.why_all : "not counted";
 }
 
-bool pmu_breakdown(const struct xg_pmu *p) { return p->breakdown; }
 size_t pmu_nfds(const struct xg_pmu *p) { return p->nfds; }
