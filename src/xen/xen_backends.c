@@ -44,7 +44,9 @@ static bool parse_id_pair(const char *p, char sep, uint32_t *domid, uint32_t *de
 	return true;
 }
 
-bool xb_parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
+/* "vif3.0" -> 3, 0. Exactly that shape: "vif3.0-emu" (the emulated twin of
+ * an HVM vif) is not a netback interface. */
+static bool parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
 {
 	return !strncmp(name, "vif", 3) && parse_id_pair(name + 3, '.', domid, devid);
 }
@@ -143,7 +145,7 @@ int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t 
 		uint32_t domid, devid;
 		if (k < 0)
 			continue;   /* not an interface line: the others still count */
-		if (!xb_parse_vifname(d.name, &domid, &devid)) {
+		if (!parse_vifname(d.name, &domid, &devid)) {
 			const struct xb_ifname *e = lookup_name(r, d.name);
 			if (!e->is_vif)
 				continue;

@@ -81,8 +81,4 @@ int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t 
 		struct xg_err *err);
 void xb_vbd_close(struct xb_vbd_reader *r);
 
-/* "vif3.0" -> 3, 0. Exactly that shape: "vif3.0-emu" (the emulated twin of
- * an HVM vif) is not a netback interface. */
-bool xb_parse_vifname(const char *name, uint32_t *domid, uint32_t *devid);
-
 #endif
