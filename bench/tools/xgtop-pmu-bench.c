@@ -6,6 +6,7 @@
 #include "xgtop/pmu/pmu.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,7 @@ int main(int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		if (pmu_attach_cgroup_path(p, (uint64_t)made, path, 0, &err)) {
+		if (pmu_attach_cgroup_at(p, (uint64_t)made, AT_FDCWD, path, 0, &err)) {
 			fprintf(stderr, "xgtop-pmu-bench: domain %ld: %s\n", made, err.msg);
 			rc = 1;
 			made++;

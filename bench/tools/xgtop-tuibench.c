@@ -83,7 +83,7 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 		const struct xg_sample *prev = &s[i % (NS - 1)], *cur = &s[i % (NS - 1) + 1];
 		uint64_t a = xg_self_cpu_ns();
 		e->table.defer = engine_deferred(e);   /* as the monitor computes its rows */
-		metrics_compute(prev, cur, e->view.show_vcpus, &e->table);
+		metrics_compute_rows(prev, cur, e->view.show_vcpus ? XG_ROWS_VCPUS : 0, &e->table);
 		uint64_t b = xg_self_cpu_ns();
 		if (e->hist)
 			hist_add(e->hist, seq++, &e->table);
@@ -135,7 +135,7 @@ static void history_memory(struct xg_engine *e, struct xg_sample *s)
 	struct mallinfo2 m0 = mallinfo2();
 	hist_init(h, want);
 	for (uint64_t i = 0; i < h->cap; i++) {
-		metrics_compute(&s[i % (NS - 1)], &s[i % (NS - 1) + 1], false, &e->table);
+		metrics_compute_rows(&s[i % (NS - 1)], &s[i % (NS - 1) + 1], 0, &e->table);
 		hist_add(h, i, &e->table);
 	}
 	struct mallinfo2 m1 = mallinfo2();

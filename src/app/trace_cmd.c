@@ -2,34 +2,15 @@
 /* `xgtop trace FILE`: per-domain and per-vCPU scheduler summary of an
  * xentrace capture, as text, CSV or JSON. */
 #include "xgtop/app/trace_cmd.h"
+#include "trace_args.h"
 #include "xgtop/core/format.h"
 #include "xgtop/outputs/json.h"
 #include "xgtop/trace/xentrace_account.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct trace_run;
-struct trace_opts;
-
-/* -o FORMAT: the summary's layouts. */
-struct trace_format {
-	const char *name;
-	void (*write)(const struct trace_run *r, const struct trace_opts *o);
-};
-
-struct trace_opts {
-	const char *file;
-	double hz;
-	bool hz_given;
-	const struct trace_format *out;
-	bool compat;
-	unsigned threads;   /* 0: xt_file_threads() */
-};
 
 struct trace_run {
 	struct xt_file fe;
@@ -194,109 +175,10 @@ static void out_json(const struct trace_run *r, const struct trace_opts *o)
 	printf("]}\n");
 }
 
-static const struct trace_format formats[] = {
-	{ "text", out_text }, { "csv", out_csv }, { "json", out_json },
+/* -o FORMAT: the summary's layouts, in enum trace_out's order. */
+static void (*const writers[])(const struct trace_run *r, const struct trace_opts *o) = {
+	[TRACE_OUT_TEXT] = out_text, [TRACE_OUT_CSV] = out_csv, [TRACE_OUT_JSON] = out_json,
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-	        "Usage: xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat] [--threads N]\n"
-	        "Per-domain and per-vCPU running, runnable, blocked, offline and lost time\n"
-	        "from an xentrace file.\n"
-	        "  --cpu-hz HZ         TSC rate: 2.4G, 2400M, 2400000000 (default: estimated\n"
-	        "                      from context-switch records when the trace has them)\n"
-	        "  -o FORMAT           text (default), csv (one row per vCPU) or json\n"
-	        "  --xenalyze-compat   account as xenalyze --summary does, for comparisons\n"
-	        "  --threads N         decode with up to N threads, 1 to 8 (default: one\n"
-	        "                      per CPU it may use, at most 8); the figures are the same\n");
-}
-
-static const struct trace_format *format_find(const char *name)
-{
-	for (size_t i = 0; i < XG_ARRAY_LEN(formats); i++)
-		if (!strcmp(formats[i].name, name))
-			return &formats[i];
-	return NULL;
-}
-
-static void format_names(char *buf, size_t n)
-{
-	const char *names[XG_ARRAY_LEN(formats)];
-	for (size_t i = 0; i < XG_ARRAY_LEN(formats); i++)
-		names[i] = formats[i].name;
-	fmt_list_or(buf, n, names, XG_ARRAY_LEN(formats));
-}
-
-static int parse_threads(const char *arg, unsigned *threads)
-{
-	char *end;
-	errno = 0;
-	unsigned long n = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || n < 1 || n > XT_THREADS_MAX) {
-		fprintf(stderr, "xgtop trace: --threads %s: expected a number from 1 to %d\n", arg,
-		        XT_THREADS_MAX);
-		return -1;
-	}
-	*threads = (unsigned)n;
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, struct trace_opts *o)
-{
-	char names[64];
-	static const struct option longopts[] = {
-		{ "cpu-hz", required_argument, NULL, 'H' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "xenalyze-compat", no_argument, NULL, 'X' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'H':
-			if (!xt_parse_hz(optarg, &o->hz)) {
-				fprintf(stderr, "xgtop trace: --cpu-hz %s: expected a TSC rate such as 2.4G, 2400M or 2400000000\n",
-				        optarg);
-				return 2;
-			}
-			o->hz_given = true;
-			break;
-		case 'o':
-			if (!(o->out = format_find(optarg))) {
-				format_names(names, sizeof(names));
-				fprintf(stderr, "xgtop trace: -o %s: expected %s\n", optarg, names);
-				return 2;
-			}
-			break;
-		case 'X':
-			o->compat = true;
-			break;
-		case 'T':
-			if (parse_threads(optarg, &o->threads))
-				return 2;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "xgtop trace: unknown option %s\n", argv[optind - 1]);
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "xgtop trace: %s\n", optind >= argc ? "which trace file?" : "one trace file only");
-		usage(stderr);
-		return 2;
-	}
-	o->file = argv[optind];
-	return -1;
-}
 
 static int pick_hz(struct trace_run *r, const struct trace_opts *o)
 {
@@ -345,10 +227,10 @@ static void warn_notes(const struct trace_run *r, const struct trace_opts *o)
 
 int trace_main(int argc, char **argv)
 {
-	struct trace_opts o = { .out = &formats[0] };
+	struct trace_opts o = { .out = TRACE_OUT_TEXT };
 	struct trace_run r;
 	struct xg_err err = { 0 };
-	int rc = parse_args(argc, argv, &o);
+	int rc = trace_parse_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	memset(&r, 0, sizeof(r));
@@ -385,7 +267,7 @@ int trace_main(int argc, char **argv)
 	xt_acct_finish(&r.acct, r.fe.ev.last_tsc);
 	r.span = r.fe.ev.last_tsc - r.fe.ev.first_tsc;
 	xt_acct_sort(&r.acct);
-	o.out->write(&r, &o);
+	writers[o.out](&r, &o);
 	fflush(stdout);
 	warn_notes(&r, &o);
 	rc = 0;

@@ -195,3 +195,20 @@ bool xg_parse_u64(const char *s, uint64_t *out)
 	*out = v;
 	return true;
 }
+
+bool xg_scan_u64(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*p = s;
+	*out = v;
+	return true;
+}

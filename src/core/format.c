@@ -81,12 +81,12 @@ static void short_scaled(char *buf, size_t n, double v, double step, const char 
 	fmt_fixed(buf, n, v, u && fabs(v) < 9.95 ? 1 : 0, u ? unit : "");
 }
 
-void fmt_short_bytes(char *buf, size_t n, double bytes)
+static void fmt_short_bytes(char *buf, size_t n, double bytes)
 {
 	short_scaled(buf, n, bytes, 1024.0, " KMGTPE");
 }
 
-void fmt_short_count(char *buf, size_t n, double v)
+static void fmt_short_count(char *buf, size_t n, double v)
 {
 	short_scaled(buf, n, v, 1000.0, " kMGTPE");
 }

@@ -140,32 +140,3 @@ uint64_t collector_fields(enum xg_collector c)
 		return 0;
 	}
 }
-
-/* Index of m in the array at first of n entries, or -1 (compared as
- * addresses: m may point into another array). */
-static long index_in(const struct xg_metric *m, const struct xg_metric *first, size_t n)
-{
-	uintptr_t a = (uintptr_t)m, b = (uintptr_t)first;
-	if (a < b || a >= b + n * sizeof(*first))
-		return -1;
-	return (long)((a - b) / sizeof(*first));
-}
-
-bool metric_is_field(const struct xg_metric *m, enum xg_field *f)
-{
-	long k = index_in(m, xg_field_metric, XG_F_COUNT);
-	if (k < 0)
-		return false;
-	*f = (enum xg_field)k;
-	return true;
-}
-
-bool metric_is_pmu(const struct xg_metric *m, enum xg_pmu_where *where, enum xg_pmu_event *ev)
-{
-	long k = index_in(m, &xg_pmu_metric[0][0], XG_PMU_WHERE_COUNT * XG_PMU_EVENT_COUNT);
-	if (k < 0)
-		return false;
-	*where = (enum xg_pmu_where)(k / XG_PMU_EVENT_COUNT);
-	*ev = (enum xg_pmu_event)(k % XG_PMU_EVENT_COUNT);
-	return true;
-}

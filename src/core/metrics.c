@@ -900,9 +900,3 @@ void table_fill(struct xg_table *t)
 {
 	table_fill_cols(t, DOM_COLS);
 }
-
-void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,
-		     struct xg_table *out)
-{
-	metrics_compute_rows(prev, cur, with_vcpus ? XG_ROWS_VCPUS : 0, out);
-}

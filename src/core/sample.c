@@ -232,17 +232,15 @@ void sample_sort(struct xg_sample *s)
 		}
 }
 
+static bool dom_below(const void *elem, const void *key)
+{
+	return ((const struct xg_dom *)elem)->id < *(const uint32_t *)key;
+}
+
 struct xg_dom *sample_find(const struct xg_sample *s, uint32_t id)
 {
-	size_t lo = 0, hi = s->ndom;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->dom[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->ndom && s->dom[lo].id == id ? &s->dom[lo] : NULL;
+	size_t i = xg_lower_bound(s->dom, s->ndom, sizeof(*s->dom), &id, dom_below);
+	return i < s->ndom && s->dom[i].id == id ? &s->dom[i] : NULL;
 }
 
 struct xg_dom_ident dom_ident(const struct xg_dom *d)

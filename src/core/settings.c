@@ -197,7 +197,8 @@ static const struct key *key_find(const char *name, struct key *tmp)
 	return tmp;
 }
 
-void settings_from_view(const struct xg_view *v, struct xg_rc *out)
+/* Every setting of v as "key = value" entries, in file order. */
+static void settings_from_view(const struct xg_view *v, struct xg_rc *out)
 {
 	char buf[1024], name[64];
 	rc_free(out);

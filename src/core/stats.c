@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t stats_rank(size_t n, double p)
+/* The nearest rank of percentile p among n values sorted ascending. */
+static size_t stats_rank(size_t n, double p)
 {
 	if (!n)
 		return 0;
@@ -90,7 +91,8 @@ static int by_value_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-double topk_nth(struct xg_topk *t, size_t j)
+/* The j-th largest value pushed (1 = the largest), j <= the values kept. */
+static double topk_nth(struct xg_topk *t, size_t j)
 {
 	if (!t->sorted) {
 		qsort(t->v, t->n, sizeof(*t->v), by_value_desc);

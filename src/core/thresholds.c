@@ -47,11 +47,6 @@ enum xg_level threshold_level(const struct xg_thresholds *t, enum xg_rule r, dou
 	return v >= t->crit[r] ? XG_LEVEL_CRIT : v >= t->warn[r] ? XG_LEVEL_WARN : XG_LEVEL_OK;
 }
 
-int threshold_rule_of(enum xg_col c)
-{
-	return (int)col_rule[c] - 1;
-}
-
 enum xg_level threshold_cell(const struct xg_thresholds *t, const struct xg_row *r, enum xg_col c)
 {
 	int rule = (int)col_rule[c] - 1;

@@ -13,45 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void strbuf_put(struct xg_strbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap)
-		xg_grow(&b->p, &b->cap, b->len + n + 1, 1);
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-void strbuf_puts(struct xg_strbuf *b, const char *s)
-{
-	strbuf_put(b, s, strlen(s));
-}
-
-void strbuf_printf(struct xg_strbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	for (;;) {
-		size_t room = b->cap - b->len;
-		va_start(ap, fmt);
-		int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (b->p && (size_t)n < room) {
-			b->len += (size_t)n;
-			return;
-		}
-		xg_grow(&b->p, &b->cap, b->len + (size_t)n + 1, 1);
-	}
-}
-
-void strbuf_free(struct xg_strbuf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
-void expo_put_label_value(struct xg_strbuf *b, const char *v)
+/* The label value for text v: as the screen shows it (control bytes and
+ * invalid UTF-8 as \xNN, a backslash doubled), then escaped for the
+ * exposition formats (backslash, double quote, newline). */
+static void put_label_value(struct xg_strbuf *b, const char *v)
 {
 	/* The longest text a sample holds is a name: 4 bytes out per byte in. */
 	char shown[XG_NAME_MAX * 4 + 1];
@@ -213,7 +178,7 @@ static void add_label(struct xg_strbuf *b, const char *key, const char *value)
 	if (!*value)
 		return;
 	strbuf_printf(b, "%s%s=\"", b->len ? "," : "", key);
-	expo_put_label_value(b, value);
+	put_label_value(b, value);
 	strbuf_puts(b, "\"");
 }
 

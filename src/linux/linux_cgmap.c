@@ -18,6 +18,7 @@
  * their main thread is in: a cgroup whose cgroup.procs cannot be read makes
  * its readable ancestor's list uncertain). */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +37,7 @@
 static bool proc_is_our_pidns(void)
 {
 	char buf[4096];
-	if (lx_read_at(AT_FDCWD, "/proc/self/status", buf, sizeof(buf)) <= 0)
+	if (xg_read_at(AT_FDCWD, "/proc/self/status", buf, sizeof(buf)) <= 0)
 		return false;
 	const char *l = strstr(buf, "\nNSpid:");
 	if (!l)
@@ -167,7 +168,7 @@ static bool worth_walking(int root_fd, size_t nproc)
 {
 	char buf[256];
 	uint64_t below;
-	return nproc && lx_read_at(root_fd, "cgroup.stat", buf, sizeof(buf)) > 0 &&
+	return nproc && xg_read_at(root_fd, "cgroup.stat", buf, sizeof(buf)) > 0 &&
 	       lx_parse_cg_descendants(buf, &below) && below < nproc / PROCS_PER_CGROUP;
 }
 

@@ -9,6 +9,7 @@
  * threads, init on some hosts) and any slice holding processes directly
  * are domains whose figures come from those processes only. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,7 +26,7 @@ int lx_cgroup_open(struct lx_cgroup *cg, struct xg_err *err)
 	cg->root_fd = -1;
 	size_t cap = 1 << 16;
 	char *buf = xg_malloc(cap);
-	ssize_t n = lx_read_at(AT_FDCWD, "/proc/self/mountinfo", buf, cap);
+	ssize_t n = xg_read_at(AT_FDCWD, "/proc/self/mountinfo", buf, cap);
 	if (n < 0) {
 		free(buf);
 		return xg_fail_errno(err, (int)-n, "/proc/self/mountinfo");
@@ -102,7 +103,7 @@ bool lx_cgroup_populated(const struct lx_cgroup *cg, int proc_fd)
 			snprintf(path, sizeof(path), "%.250s/cgroup", de->d_name);
 			const char *p;
 			size_t len;
-			if (lx_read_at(proc_fd, path, buf, sizeof(buf)) > 0 &&
+			if (xg_read_at(proc_fd, path, buf, sizeof(buf)) > 0 &&
 			    lx_parse_cgroup_path(buf, &p, &len) && len > 1 && strncmp(p, "/..", 3))
 				found = true;
 		}
@@ -189,7 +190,7 @@ size_t lx_cgroup_domain_len(const char *p, size_t n)
 static bool read_num(int dfd, const char *name, bool (*parse)(const char *, uint64_t *), uint64_t *out)
 {
 	char buf[256];
-	return lx_read_at(dfd, name, buf, sizeof(buf)) > 0 && parse(buf, out);
+	return xg_read_at(dfd, name, buf, sizeof(buf)) > 0 && parse(buf, out);
 }
 
 void lx_cgroup_stat(const struct lx_cgroup *cg, const struct lx_cgdom *d, struct lx_cgstat *out)
@@ -206,7 +207,7 @@ void lx_cgroup_stat(const struct lx_cgroup *cg, const struct lx_cgdom *d, struct
 	out->mem_ok = read_num(dfd, "memory.current", lx_parse_limit, &out->mem);
 	out->max_ok = read_num(dfd, "memory.max", lx_parse_limit, &out->max);
 	char buf[16384];
-	ssize_t n = lx_read_at(dfd, "io.stat", buf, sizeof(buf));
+	ssize_t n = xg_read_at(dfd, "io.stat", buf, sizeof(buf));
 	out->io_ok = n >= 0 && (size_t)n < sizeof(buf) - 1 && lx_parse_io_stat(buf, &out->io);
 	close(dfd);
 }

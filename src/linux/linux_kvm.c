@@ -12,6 +12,7 @@
  * descriptors a QEMU opened and keeps can be copied and read (below).
  * doc/linux-source.md says more. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -141,7 +142,7 @@ size_t lx_kvm_vcpu_tids(struct lx_kvm *k, uint32_t pid, int vmfd, uint64_t *out,
 		if (id > INT32_MAX || end == e->d_name + 4 || *end)
 			continue;
 		snprintf(path, sizeof(path), "%s/pid", e->d_name);
-		if (lx_read_at(dirfd(d), path, buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &tid) &&
+		if (xg_read_at(dirfd(d), path, buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &tid) &&
 		    tid && tid <= UINT32_MAX)
 			out[cnt++] = (uint64_t)id << 32 | tid;
 	}

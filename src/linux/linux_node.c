@@ -2,6 +2,7 @@
 /* Host facts for the Linux source: kernel release, KVM presence, CPUs,
  * clock rate and memory. What does not change is read once at open. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 #include "xgtop/core/sample.h"
 
 #include <errno.h>
@@ -23,7 +24,7 @@ static uint64_t read_khz(void)
 	char buf[64];
 	for (size_t i = 0; i < XG_ARRAY_LEN(files); i++) {
 		uint64_t v;
-		if (lx_read_at(AT_FDCWD, files[i], buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &v) &&
+		if (xg_read_at(AT_FDCWD, files[i], buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &v) &&
 		    v && v != UINT64_MAX)
 			return v;
 	}
@@ -31,7 +32,7 @@ static uint64_t read_khz(void)
 	size_t cap = 16384;
 	char *big = xg_malloc(cap);
 	uint64_t khz = 0;
-	if (lx_read_at(AT_FDCWD, "/proc/cpuinfo", big, cap) > 0 && !lx_parse_cpu_mhz(big, &khz))
+	if (xg_read_at(AT_FDCWD, "/proc/cpuinfo", big, cap) > 0 && !lx_parse_cpu_mhz(big, &khz))
 		khz = 0;
 	free(big);
 	return khz;
@@ -69,7 +70,7 @@ void lx_node_fill(struct lx_node *n, struct xg_host *h)
 	}
 	char buf[4096];
 	struct lx_meminfo mi;
-	if (lx_read_at(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf)) > 0 && lx_parse_meminfo(buf, &mi)) {
+	if (xg_read_at(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf)) > 0 && lx_parse_meminfo(buf, &mi)) {
 		h->mem_total = mi.total;
 		h->mem_free = mi.avail;
 		n->swap_total = mi.swap_total;
@@ -77,32 +78,6 @@ void lx_node_fill(struct lx_node *n, struct xg_host *h)
 	}
 	h->self_cpu_ns = xg_self_cpu_ns();
 	host_mark(h, XG_H_SELF_CPU);
-}
-
-bool lx_parse_stat_cpu(const char *line, uint32_t *id, uint64_t *busy, uint64_t *idle)
-{
-	/* user nice system idle iowait irq softirq steal (guest guest_nice) */
-	static const bool is_idle[8] = { false, false, false, true, true, false, false, false };
-	uint64_t v[8] = { 0 }, n;
-	if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
-		return false;
-	char *e;
-	unsigned long long cpu = strtoull(line + 3, &e, 10);
-	if (cpu > UINT32_MAX || *e != ' ')
-		return false;
-	for (n = 0; n < 8 && *e == ' '; n++) {
-		const char *p = e + strspn(e, " ");
-		if (*p < '0' || *p > '9')
-			break;
-		v[n] = strtoull(p, &e, 10);
-	}
-	if (n < 4)   /* idle is the fourth; older kernels stop after it */
-		return false;
-	*id = (uint32_t)cpu;
-	*busy = *idle = 0;
-	for (int i = 0; i < 8; i++)
-		*(is_idle[i] ? idle : busy) += v[i];
-	return true;
 }
 
 static uint64_t ticks_ns(const struct lx_node *n, uint64_t ticks)

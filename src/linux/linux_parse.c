@@ -5,25 +5,8 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-/* Reads a decimal at *p, moving *p past it. No sign, no overflow. */
-static bool num(const char **p, uint64_t *out)
-{
-	const char *s = *p;
-	uint64_t v = 0;
-	if (!isdigit((unsigned char)*s))
-		return false;
-	for (; isdigit((unsigned char)*s); s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*p = s;
-	*out = v;
-	return true;
-}
 
 /* Signed decimal (stat has -1 in a few fields we skip over). */
 static bool snum(const char **p, int64_t *out)
@@ -32,7 +15,7 @@ static bool snum(const char **p, int64_t *out)
 	if (neg)
 		(*p)++;
 	uint64_t v;
-	if (!num(p, &v) || v > INT64_MAX)
+	if (!xg_scan_u64(p, &v) || v > INT64_MAX)
 		return false;
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	return true;
@@ -101,18 +84,18 @@ bool lx_parse_stat(const char *buf, struct lx_stat *out)
 bool lx_parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *wait_ns)
 {
 	const char *p = buf;
-	if (!num(&p, run_ns) || *p++ != ' ')
+	if (!xg_scan_u64(&p, run_ns) || *p++ != ' ')
 		return false;
-	return num(&p, wait_ns);
+	return xg_scan_u64(&p, wait_ns);
 }
 
 bool lx_parse_statm(const char *buf, uint64_t *pages)
 {
 	const char *p = buf;
 	uint64_t size;
-	if (!num(&p, &size) || *p++ != ' ')
+	if (!xg_scan_u64(&p, &size) || *p++ != ' ')
 		return false;
-	return num(&p, pages);
+	return xg_scan_u64(&p, pages);
 }
 
 /* Finds "key value" at a line start in a flat-keyed file. */
@@ -124,7 +107,7 @@ static bool keyed(const char *buf, const char *key, uint64_t *out)
 			const char *q = p + kl + 1;
 			while (*q == ' ' || *q == '\t')
 				q++;
-			return num(&q, out);
+			return xg_scan_u64(&q, out);
 		}
 	}
 	return false;
@@ -184,7 +167,7 @@ bool lx_parse_io_stat(const char *buf, struct lx_io *out)
 				return false;
 			uint64_t v;
 			const char *vp = eq + 1;
-			if (!num(&vp, &v))
+			if (!xg_scan_u64(&vp, &v))
 				return false;
 			size_t kl = (size_t)(eq - q);
 			uint64_t *dst = NULL;
@@ -211,77 +194,39 @@ bool lx_parse_proc_io(const char *buf, struct lx_io *out)
 	return keyed(buf, "read_bytes", &out->rbytes) && keyed(buf, "write_bytes", &out->wbytes);
 }
 
-/* One interface line of net/dev at *p ("  name: 16 numbers"): its name
- * and counters; moves *p to the next line. -1 malformed, 0 at the end. */
-static int net_dev_line(const char **pp, char name[16], uint64_t v[16])
+static void net_add(struct lx_net *out, const struct xg_netdev *d)
 {
-	const char *p = *pp;
-	while (*p == ' ')
-		p++;
-	if (!*p)
-		return 0;
-	const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
-	if (!eol)
-		eol = p + strlen(p);
-	if (!colon || colon > eol || colon - p > 15)
-		return -1;
-	memcpy(name, p, (size_t)(colon - p));
-	name[colon - p] = 0;
-	const char *q = colon + 1;
-	for (int i = 0; i < 16; i++) {
-		while (*q == ' ')
-			q++;
-		if (!num(&q, &v[i]))
-			return -1;
-	}
-	*pp = *eol ? eol + 1 : eol;
-	return 1;
-}
-
-/* The text after net/dev's two header lines. */
-static const char *net_dev_body(const char *buf)
-{
-	const char *p = strchr(buf, '\n');
-	p = p ? strchr(p + 1, '\n') : NULL;
-	return p ? p + 1 : NULL;
-}
-
-static void net_add(struct lx_net *out, const uint64_t v[16])
-{
-	out->rx_bytes += v[0];
-	out->rx_pkts += v[1];
-	out->rx_errs += v[2];
-	out->rx_drop += v[3];
-	out->tx_bytes += v[8];
-	out->tx_pkts += v[9];
-	out->tx_errs += v[10];
-	out->tx_drop += v[11];
+	out->rx_bytes += d->rx_bytes;
+	out->rx_pkts += d->rx_pkts;
+	out->rx_errs += d->rx_errs;
+	out->rx_drop += d->rx_drop;
+	out->tx_bytes += d->tx_bytes;
+	out->tx_pkts += d->tx_pkts;
+	out->tx_errs += d->tx_errs;
+	out->tx_drop += d->tx_drop;
 	out->nifs++;
 }
 
+/* A line that is not an interface line ends the parse as a failure: in a
+ * namespace's file it means the text was cut, so the sums would be short. */
 bool lx_parse_net_dev(const char *buf, struct lx_net *out)
 {
 	memset(out, 0, sizeof(*out));
-	const char *p = net_dev_body(buf);
-	char name[16];
-	uint64_t v[16];
-	int r;
-	while (p && (r = net_dev_line(&p, name, v)) > 0)
-		if (strcmp(name, "lo"))
-			net_add(out, v);
+	const char *p = netdev_body(buf);
+	struct xg_netdev d;
+	int r = 0;
+	while (p && (r = netdev_next(&p, &d)) > 0)
+		if (strcmp(d.name, "lo"))
+			net_add(out, &d);
 	return p && r == 0;
 }
 
-size_t lx_parse_net_devs(const char *buf, struct lx_netif *out, size_t max)
+size_t lx_parse_net_devs(const char *buf, struct xg_netdev *out, size_t max)
 {
-	const char *p = net_dev_body(buf);
+	const char *p = netdev_body(buf);
 	size_t n = 0;
-	uint64_t v[16];
-	while (p && n < max && net_dev_line(&p, out[n].name, v) > 0) {
-		memset(&out[n].n, 0, sizeof(out[n].n));
-		net_add(&out[n].n, v);
+	while (p && n < max && netdev_next(&p, &out[n]) > 0)
 		n++;
-	}
 	return n;
 }
 
@@ -299,6 +244,32 @@ bool lx_parse_meminfo(const char *buf, struct lx_meminfo *out)
 	return true;
 }
 
+bool lx_parse_stat_cpu(const char *line, uint32_t *id, uint64_t *busy, uint64_t *idle)
+{
+	/* user nice system idle iowait irq softirq steal (guest guest_nice) */
+	static const bool is_idle[8] = { false, false, false, true, true, false, false, false };
+	uint64_t v[8] = { 0 }, n;
+	if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+		return false;
+	char *e;
+	unsigned long long cpu = strtoull(line + 3, &e, 10);
+	if (cpu > UINT32_MAX || *e != ' ')
+		return false;
+	for (n = 0; n < 8 && *e == ' '; n++) {
+		const char *p = e + strspn(e, " ");
+		if (*p < '0' || *p > '9')
+			break;
+		v[n] = strtoull(p, &e, 10);
+	}
+	if (n < 4)   /* idle is the fourth; older kernels stop after it */
+		return false;
+	*id = (uint32_t)cpu;
+	*busy = *idle = 0;
+	for (int i = 0; i < 8; i++)
+		*(is_idle[i] ? idle : busy) += v[i];
+	return true;
+}
+
 bool lx_parse_limit(const char *buf, uint64_t *out)
 {
 	if (!strncmp(buf, "max", 3) && (buf[3] == '\n' || !buf[3])) {
@@ -306,7 +277,7 @@ bool lx_parse_limit(const char *buf, uint64_t *out)
 		return true;
 	}
 	const char *p = buf;
-	return num(&p, out) && (*p == '\n' || !*p);
+	return xg_scan_u64(&p, out) && (*p == '\n' || !*p);
 }
 
 bool lx_parse_cgroup_path(const char *buf, const char **path, size_t *len)
@@ -338,7 +309,7 @@ bool lx_parse_cpu_mhz(const char *buf, uint64_t *khz)
 	while (*p == ' ' || *p == '\t')
 		p++;
 	uint64_t mhz, frac = 0;
-	if (!num(&p, &mhz))
+	if (!xg_scan_u64(&p, &mhz))
 		return false;
 	if (*p == '.') {
 		p++;

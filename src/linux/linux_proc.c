@@ -3,6 +3,7 @@
  * when asked) and its threads (linux_task.c), through files kept open
  * between refreshes (linux_keep.c). */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -68,7 +69,7 @@ ssize_t lx_src_read(struct lx_src *s, int *kfd, const char *file, char *buf, siz
 	}
 	if (fd != -EMFILE)
 		return fd;   /* the open's error */
-	return lx_read_at(s->sc->proc_fd, path, buf, cap);   /* no room to keep it */
+	return xg_read_at(s->sc->proc_fd, path, buf, cap);   /* no room to keep it */
 }
 
 /* The process's stat, through its kept file. A kept file that no longer

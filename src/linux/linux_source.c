@@ -4,6 +4,7 @@
  * this file turns the result into a host sample with a reason for every
  * figure the kernel does not give. doc/linux-source.md describes it all. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 #include "xgtop/pmu/pmu.h"
 #include "xgtop/linux/linux_source.h"
 
@@ -87,7 +88,7 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	if (stat("/proc/self/ns/net", &ns) == 0)
 		s->netns = s->vms.netns = (uint64_t)ns.st_ino;
 	char buf[128];
-	s->sched_supported = lx_read_at(AT_FDCWD, "/proc/self/schedstat", buf, sizeof(buf)) > 0;
+	s->sched_supported = xg_read_at(AT_FDCWD, "/proc/self/schedstat", buf, sizeof(buf)) > 0;
 	s->sc.want_cgroup = s->cgroup_mode;
 	if (s->cgroup_mode) {
 		lx_cgmap_open(&s->cgm);
@@ -308,7 +309,7 @@ static void fill_net(struct xg_source *s, struct xg_sample *out, struct xg_dom *
 	char buf[8192];
 	struct lx_net n;
 	snprintf(path, sizeof(path), "%u/net/dev", pid);
-	ssize_t r = lx_read_at(s->sc.proc_fd, path, buf, sizeof(buf));
+	ssize_t r = xg_read_at(s->sc.proc_fd, path, buf, sizeof(buf));
 	if (r < 0 || (size_t)r == sizeof(buf) - 1 || !lx_parse_net_dev(buf, &n)) {
 		if (r < 0)
 			errno_reason(why, sizeof(why), "/proc/PID/net/dev", (int)-r);

@@ -5,6 +5,7 @@
  * monotonic while threads come and go. A kept process's schedstat files
  * are read without listing task/ while its thread count stays the same. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,7 +18,7 @@ static bool thread_stat(const struct lx_src *s, uint32_t tid, struct lx_stat *st
 {
 	char path[64], buf[512];
 	snprintf(path, sizeof(path), "%.16s/task/%u/stat", s->name, (unsigned)tid);
-	return lx_read_at(s->sc->proc_fd, path, buf, sizeof(buf)) > 0 && lx_parse_stat(buf, st);
+	return xg_read_at(s->sc->proc_fd, path, buf, sizeof(buf)) > 0 && lx_parse_stat(buf, st);
 }
 
 static int32_t vcpu_of(const char *comm, struct lx_thr *t)
@@ -160,7 +161,7 @@ static void read_thread(struct lx_src *s, struct lx_proc *p, int dirfd, const ch
 		kt->seen = true;
 		r = sched_pread(kt->fd);
 	} else {
-		r = sched_of(buf, lx_read_at(dirfd, path, buf, sizeof(buf)));
+		r = sched_of(buf, xg_read_at(dirfd, path, buf, sizeof(buf)));
 	}
 	scan_thread(s, p, tid, &r);
 }

@@ -7,10 +7,12 @@
  * reused pid is told from the old VM by the process's start time.
  * doc/linux-source.md ("Virtual machines") has the rules. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +103,7 @@ static void vm_cgroup(struct lx_vm *vm, int proc_fd, const struct lx_cgroup *cg)
 	const char *cp;
 	size_t cl;
 	snprintf(path, sizeof(path), "%u/cgroup", (unsigned)vm->pid);
-	if (lx_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_cgroup_path(buf, &cp, &cl) ||
+	if (xg_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_cgroup_path(buf, &cp, &cl) ||
 	    cl >= sizeof(vm->cg))
 		return;
 	char full[sizeof(vm->cg)];
@@ -116,7 +118,7 @@ static void vm_cgroup(struct lx_vm *vm, int proc_fd, const struct lx_cgroup *cg)
 	snprintf(path, sizeof(path), "%s/cgroup.procs", full + 1);
 	uint64_t only;
 	const char *nl;
-	if (lx_read_at(cg->root_fd, path, buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &only) &&
+	if (xg_read_at(cg->root_fd, path, buf, sizeof(buf)) > 0 && lx_parse_limit(buf, &only) &&
 	    only == vm->pid && (!(nl = strchr(buf, '\n')) || !nl[1]))   /* that one line only */
 		snprintf(vm->cg, sizeof(vm->cg), "%s", full + 1);
 }
@@ -229,6 +231,14 @@ static void vms_match(struct lx_vms *vt, struct lx_scan *sc, const struct lx_cgr
 	}
 }
 
+/* The number of the descriptor a /proc/PID/fd entry is named after, or
+ * -1 for a name that is not one. */
+static int fd_number(const char *name)
+{
+	uint32_t fd;
+	return lx_parse_id(name, &fd) && fd <= INT_MAX ? (int)fd : -1;
+}
+
 /* One descriptor of the VM's process: KVM's VM, or a tap / macvtap. */
 static void vm_fd(struct lx_vm *vm, int proc_fd, int dfd, const char *name)
 {
@@ -240,17 +250,20 @@ static void vm_fd(struct lx_vm *vm, int proc_fd, int dfd, const char *name)
 	unsigned ifindex;
 	struct lx_tap t = { .macvtap = false };
 	if (!strcmp(link, "anon_inode:kvm-vm")) {
-		vm->kvm_fd = atoi(name);
+		vm->kvm_fd = fd_number(name);
 		return;
 	}
 	if (!strncmp(link, "anon_inode:kvm-vcpu-stats:", 26)) {
+		int fd = fd_number(name);
+		if (fd < 0)
+			return;
 		xg_grow(&vm->vstat_q, &vm->vstat_q_cap, vm->nvstat_q + 1, sizeof(*vm->vstat_q));
-		vm->vstat_q[vm->nvstat_q++] = atoi(name);
+		vm->vstat_q[vm->nvstat_q++] = fd;
 		return;
 	}
 	if (!strcmp(link, "/dev/net/tun")) {
 		snprintf(path, sizeof(path), "%u/fdinfo/%.16s", (unsigned)vm->pid, name);
-		if (lx_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_fdinfo_iff(buf, t.ifname))
+		if (xg_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_fdinfo_iff(buf, t.ifname))
 			return;
 	} else if (sscanf(link, "/dev/tap%u", &ifindex) == 1) {
 		if (!if_indextoname(ifindex, t.ifname))
@@ -343,11 +356,11 @@ static bool qemu_process(int proc_fd, const char *name)
 	char path[48], buf[512];
 	struct lx_stat st;
 	snprintf(path, sizeof(path), "%.16s/stat", name);
-	if (lx_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_stat(buf, &st) ||
+	if (xg_read_at(proc_fd, path, buf, sizeof(buf)) <= 0 || !lx_parse_stat(buf, &st) ||
 	    !lx_is_qemu_comm(st.comm) || st.ppid == 2)
 		return false;
 	snprintf(path, sizeof(path), "%.16s/cmdline", name);
-	return lx_read_at(proc_fd, path, buf, sizeof(buf)) > 0;
+	return xg_read_at(proc_fd, path, buf, sizeof(buf)) > 0;
 }
 
 bool lx_vms_present(int proc_fd)

@@ -64,7 +64,9 @@ static void opt_copy(const char *s, const char *e, char *out, size_t n)
 		out[k] = 0;
 }
 
-bool lx_qemu_opt(const char *s, const char *key, bool implied, char *out, size_t n)
+/* The value of key in a QEMU option string, ",," read as a comma;
+ * implied: a first item without '=' is key's value. */
+static bool qemu_opt(const char *s, const char *key, bool implied, char *out, size_t n)
 {
 	size_t kl = strlen(key);
 	for (bool first = true; *s; first = false) {
@@ -83,7 +85,8 @@ bool lx_qemu_opt(const char *s, const char *key, bool implied, char *out, size_t
 	return false;
 }
 
-bool lx_qemu_size(const char *s, size_t n, uint64_t *bytes)
+/* -m's size rule, on the n bytes at s. */
+static bool qemu_size(const char *s, size_t n, uint64_t *bytes)
 {
 	char buf[64], *end;
 	if (!n || n >= sizeof(buf) || *s < '0' || *s > '9')
@@ -109,7 +112,7 @@ bool lx_qemu_size(const char *s, size_t n, uint64_t *bytes)
 static bool opt_u32(const char *s, const char *key, bool implied, uint32_t *out)
 {
 	char v[32], *end;
-	if (!lx_qemu_opt(s, key, implied, v, sizeof(v)))
+	if (!qemu_opt(s, key, implied, v, sizeof(v)))
 		return false;
 	unsigned long x = strtoul(v, &end, 10);
 	if (end == v || *end || x > 1000000)
@@ -118,7 +121,8 @@ static bool opt_u32(const char *s, const char *key, bool implied, uint32_t *out)
 	return true;
 }
 
-bool lx_qemu_smp(const char *s, uint32_t *cpus, uint32_t *maxcpus)
+/* -smp's CPUs: cpus and maxcpus, or what the topology multiplies to. */
+static bool qemu_smp(const char *s, uint32_t *cpus, uint32_t *maxcpus)
 {
 	static const char *const topo[] = { "drawers", "books", "sockets", "dies", "clusters",
 					    "modules", "cores", "threads" };
@@ -179,21 +183,21 @@ static void parse_opt(struct lx_vmconf *c, const char *opt, const char *val)
 {
 	char v[XG_NAME_MAX];
 	if (!strcmp(opt, "name")) {
-		if (lx_qemu_opt(val, "guest", true, v, sizeof(v)))
+		if (qemu_opt(val, "guest", true, v, sizeof(v)))
 			snprintf(c->name, sizeof(c->name), "%s", v);
 	} else if (!strcmp(opt, "uuid")) {
 		c->has_uuid = parse_uuid(val, c->uuid);
 	} else if (!strcmp(opt, "m")) {
-		if (lx_qemu_opt(val, "size", true, v, sizeof(v)) && !lx_qemu_size(v, strlen(v), &c->mem))
+		if (qemu_opt(val, "size", true, v, sizeof(v)) && !qemu_size(v, strlen(v), &c->mem))
 			c->mem = 0;
 	} else if (!strcmp(opt, "smp")) {
-		if (!lx_qemu_smp(val, &c->cpus, &c->maxcpus))
+		if (!qemu_smp(val, &c->cpus, &c->maxcpus))
 			c->cpus = c->maxcpus = 0;
 	} else if (!strcmp(opt, "accel")) {
-		if (lx_qemu_opt(val, "accel", true, v, sizeof(v)))
+		if (qemu_opt(val, "accel", true, v, sizeof(v)))
 			c->accel = accel_of(v);
 	} else if (!strcmp(opt, "machine") || !strcmp(opt, "M")) {
-		if (lx_qemu_opt(val, "accel", false, v, sizeof(v)))
+		if (qemu_opt(val, "accel", false, v, sizeof(v)))
 			c->accel = accel_of(v);
 	} else if (!strcmp(opt, "id")) {
 		char *end;

@@ -84,7 +84,7 @@ void lx_fill_net(struct xg_sample *out, struct xg_dom *x, const struct lx_net *n
 	dom_set(x, XG_F_NET_TX_DROP, n->tx_drop);
 }
 
-static const struct lx_netif *find_if(const struct lx_vms *vt, const char *name)
+static const struct xg_netdev *find_if(const struct lx_vms *vt, const char *name)
 {
 	for (size_t i = 0; i < vt->nnetif; i++)
 		if (!strcmp(vt->netif[i].name, name))
@@ -128,7 +128,7 @@ static void vm_net(struct xg_sample *out, struct xg_dom *x, const struct lx_vm *
 	}
 	struct lx_net g = { .nifs = vm->ntap };
 	for (uint32_t i = 0; i < vm->ntap; i++) {
-		const struct lx_net *h = &find_if(vt, vm->tap[i].ifname)->n;
+		const struct xg_netdev *h = find_if(vt, vm->tap[i].ifname);
 		bool flip = !vm->tap[i].macvtap;
 		g.rx_bytes += flip ? h->tx_bytes : h->rx_bytes;
 		g.tx_bytes += flip ? h->rx_bytes : h->tx_bytes;

@@ -4,6 +4,7 @@
  * cgroup's io.stat, whether it is paused, and the counters of its tap
  * devices. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,7 +32,7 @@ static size_t libvirt_vcpus(struct lx_vms *vt, const struct lx_vm *vm, const str
 			continue;
 		unsigned long id = strtoul(e->d_name + 4, &end, 10);
 		snprintf(path, sizeof(path), "%s/cgroup.threads", e->d_name);
-		if (*end || id > INT32_MAX || lx_read_at(dirfd(d), path, buf, sizeof(buf)) <= 0)
+		if (*end || id > INT32_MAX || xg_read_at(dirfd(d), path, buf, sizeof(buf)) <= 0)
 			continue;
 		for (char *p = buf; *p && n < PAIRS_MAX;) {
 			unsigned long tid = strtoul(p, &end, 10);
@@ -163,7 +164,7 @@ static void vm_swap(struct lx_vms *vt, const struct lx_scan *sc, struct lx_vm *v
 	if (vt->no_swap)
 		return;
 	snprintf(path, sizeof(path), "%u/status", (unsigned)vm->pid);
-	ssize_t n = lx_read_at(sc->proc_fd, path, buf, sizeof(buf));
+	ssize_t n = xg_read_at(sc->proc_fd, path, buf, sizeof(buf));
 	if (n < 0)
 		vm->swap_err = (int)-n;
 	else if (!lx_parse_vmswap(buf, &vm->swap))
@@ -211,7 +212,7 @@ static bool vm_paused(const struct lx_scan *sc, const struct lx_vm *vm)
 		if (t->vcpu_no == LX_NO_VCPU)
 			continue;
 		snprintf(path, sizeof(path), "%u/task/%u/wchan", (unsigned)p->pid, (unsigned)t->tid);
-		if (lx_read_at(sc->proc_fd, path, buf, sizeof(buf)) <= 0 || !strcmp(buf, "0") ||
+		if (xg_read_at(sc->proc_fd, path, buf, sizeof(buf)) <= 0 || !strcmp(buf, "0") ||
 		    !strncmp(buf, "kvm", 3))
 			return false;   /* in KVM, or cannot tell */
 	}
@@ -238,7 +239,7 @@ void lx_vms_netdev(struct lx_vms *vt)
 		return;
 	size_t cap = 1u << 16;
 	char *buf = xg_malloc(cap);
-	ssize_t n = lx_read_at(AT_FDCWD, "/proc/net/dev", buf, cap);
+	ssize_t n = xg_read_at(AT_FDCWD, "/proc/net/dev", buf, cap);
 	vt->netdev_err = n < 0 ? (int)-n : 0;
 	if (n >= 0) {
 		xg_grow(&vt->netif, &vt->netif_cap, 1024, sizeof(*vt->netif));

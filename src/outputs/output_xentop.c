@@ -4,14 +4,13 @@
  * state letters d s b c p r, memory in KiB, network in KiB (NETTX = what
  * the guest received, as netback counts), VBD sectors of 512 bytes. The six
  * counter columns widen to fit their largest value, as xentop's do. */
-#include "xgtop/outputs/output_xentop.h"
+#include "xgtop/outputs/output.h"
 #include "output_util.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* The columns after MAXMEM(%): whole numbers, right-aligned. The six
  * counters (grow) widen to fit their largest value, as xentop's do. */
@@ -144,25 +143,25 @@ static void put_vcpus(FILE *f, const struct xg_sample *s, const struct xg_dom *d
 	fputc('\n', f);
 }
 
-static int cmp_name(const void *a, const void *b, void *arg)
+/* `-o xentop`: one iteration laid out exactly as `xentop -b` prints it, so
+ * scripts written for xentop keep working (CPU(%) comes from the metrics
+ * layer and is right on the first printed iteration). The header, then one
+ * line per domain row that v selected, in v's order; with v->show_vcpus a
+ * "VCPUs(sec):" line after each domain that has per-vCPU figures. Domains
+ * without a name are left out, as xentop does; figures the sample does not
+ * have print as "-". */
+static int xentop_write(struct output *o, const struct xg_table *t, const struct xg_view *v,
+			struct xg_err *err)
 {
-	const struct xg_table *t = arg;
-	const struct xg_dom *x = row_dom(t, &t->rows[*(const size_t *)a]);
-	const struct xg_dom *y = row_dom(t, &t->rows[*(const size_t *)b]);
-	return strcasecmp(x->name, y->name);
-}
-
-int output_xentop_print(FILE *f, const struct xg_table *t, const struct xg_view *v,
-		      struct xg_err *err)
-{
+	FILE *f = o->f;
 	if (!t || !t->cur)
 		return xg_fail(err, "xentop output: no sample to print");
 	/* The rows to print: domain rows with a name and a sample entry. */
-	size_t n = v ? v->norder : t->n;
+	size_t n = v->norder;
 	size_t *pick = xg_malloc((n ? n : 1) * sizeof(*pick));
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t idx = v ? v->order[i] : i;
+		size_t idx = v->order[i];
 		if (idx >= t->n)
 			continue;
 		const struct xg_row *r = &t->rows[idx];
@@ -170,8 +169,6 @@ int output_xentop_print(FILE *f, const struct xg_table *t, const struct xg_view 
 		if (d && d->name[0])
 			pick[k++] = idx;
 	}
-	if (!v)
-		qsort_r(pick, k, sizeof(*pick), cmp_name, (void *)t);
 
 	struct xt_ctx c = { .s = t->cur };
 	for (size_t col = 0; col < NTAIL; col++)
@@ -192,19 +189,13 @@ int output_xentop_print(FILE *f, const struct xg_table *t, const struct xg_view 
 		const struct xg_row *r = &t->rows[pick[i]];
 		const struct xg_dom *d = row_dom(t, r);
 		put_row(f, &c, r, d);
-		if (v && v->show_vcpus)
+		if (v->show_vcpus)
 			put_vcpus(f, t->cur, d);
 	}
 	free(pick);
 	if (fflush(f) || ferror(f))
 		return xg_fail_errno(err, errno, "xentop output: write failed");
 	return 0;
-}
-
-static int xentop_write(struct output *o, const struct xg_table *t, const struct xg_view *v,
-			struct xg_err *err)
-{
-	return output_xentop_print(o->f, t, v, err);
 }
 
 const struct output_format output_xentop_format = { XG_OUT_XENTOP, "xentop", xentop_write };

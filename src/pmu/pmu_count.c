@@ -3,6 +3,7 @@
  * (a CPU of a cgroup, or a thread) and per "where" slice; one read() per
  * group per refresh; interval scaling into per-domain cumulative totals. */
 #include "pmu_impl.h"
+#include "xgtop/core/osread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -75,24 +76,11 @@ static void copy_str(char *dst, size_t n, const char *src)
 	dst[len] = 0;
 }
 
-static int read_small(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t r = read(fd, buf, n - 1);
-	close(fd);
-	if (r < 0)
-		return -1;
-	buf[r] = 0;
-	return 0;
-}
-
 /* kernel.perf_event_paranoid (-1 and up), INT_MIN when unreadable. */
 static int read_paranoid(void)
 {
 	char buf[32];
-	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)))
+	if (xg_read_at(AT_FDCWD, "/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0)
 		return INT_MIN;
 	buf[strcspn(buf, "\n")] = 0;
 	bool neg = buf[0] == '-';
@@ -406,7 +394,7 @@ struct xg_pmu *pmu_open(const struct xg_config *cfg, struct xg_err *err)
 	struct xg_pmu *p = xg_calloc(1, sizeof(*p));
 	char buf[4096];
 	enum xg_pmu_vendor vendor = XG_VENDOR_OTHER;
-	if (!read_small("/proc/cpuinfo", buf, sizeof(buf)))
+	if (xg_read_at(AT_FDCWD, "/proc/cpuinfo", buf, sizeof(buf)) >= 0)
 		vendor = pmu_vendor_parse(buf);
 	if (pmu_events_select(&p->set, cfg ? cfg->events : NULL, vendor, err)) {
 		free(p);
@@ -416,7 +404,7 @@ struct xg_pmu *pmu_open(const struct xg_config *cfg, struct xg_err *err)
 	p->paranoid = read_paranoid();
 	raise_nofile(p);
 	p->cpus = xg_calloc(PMU_MAXCPU, sizeof(*p->cpus));
-	if (read_small("/sys/devices/system/cpu/online", buf, sizeof(buf)) ||
+	if (xg_read_at(AT_FDCWD, "/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
 	    (p->ncpu = pmu_parse_cpulist(buf, p->cpus, PMU_MAXCPU)) <= 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		p->ncpu = n > 0 && n <= PMU_MAXCPU ? (int)n : 1;
@@ -436,12 +424,14 @@ struct xg_pmu *pmu_open(const struct xg_config *cfg, struct xg_err *err)
 	return p;
 }
 
+static void detach(struct xg_pmu *p, uint64_t key);
+
 void pmu_close(struct xg_pmu *p)
 {
 	if (!p)
 		return;
 	while (p->ndom)
-		pmu_detach(p, p->dom[p->ndom - 1]->key);
+		detach(p, p->dom[p->ndom - 1]->key);
 	free(p->dom);
 	free(p->slot);
 	free(p->cpus);
@@ -454,6 +444,20 @@ static void dom_reset_units(struct xg_pmu *p, struct pmu_dom *d)
 	for (size_t i = 0; i < d->nu; i++)
 		unit_close(p, d, &d->u[i]);
 	d->nu = 0;
+}
+
+/* Forgets the domain: closes its counters, drops its totals. */
+static void detach(struct xg_pmu *p, uint64_t key)
+{
+	struct pmu_dom *d = dom_find(p, key);
+	if (!d)
+		return;
+	dom_reset_units(p, d);
+	free(d->u);
+	slot_remove(p, d);
+	p->dom[d->pos] = p->dom[--p->ndom];
+	p->dom[d->pos]->pos = d->pos;
+	free(d);
 }
 
 /* Counts on every online CPU: pid = a cgroup directory fd with
@@ -532,27 +536,21 @@ int pmu_attach_cgroup_at(struct xg_pmu *p, uint64_t key, int root_fd, const char
 	return rc;
 }
 
-int pmu_attach_cgroup_path(struct xg_pmu *p, uint64_t key, const char *path, unsigned flags,
-			   struct xg_err *err)
+static bool unit_below(const void *elem, const void *key)
 {
-	return pmu_attach_cgroup_at(p, key, AT_FDCWD, path, flags, err);
+	return ((const struct pmu_unit *)elem)->id < *(const pid_t *)key;
 }
 
 static ssize_t unit_find(const struct pmu_dom *d, pid_t tid, size_t *ins)
 {
-	size_t lo = 0, hi = d->nu;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->u[mid].id < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*ins = lo;
-	return lo < d->nu && d->u[lo].id == tid ? (ssize_t)lo : -1;
+	size_t i = xg_lower_bound(d->u, d->nu, sizeof(*d->u), &tid, unit_below);
+	*ins = i;
+	return i < d->nu && d->u[i].id == tid ? (ssize_t)i : -1;
 }
 
-int pmu_attach_task(struct xg_pmu *p, uint64_t key, pid_t tid, unsigned flags, struct xg_err *err)
+/* Counts one thread for domain key (no-op when already counted). A thread
+ * that exited before the call is not an error (returns 0, nothing added). */
+static int attach_task(struct xg_pmu *p, uint64_t key, pid_t tid, unsigned flags, struct xg_err *err)
 {
 	struct pmu_dom *d = dom_get(p, key, false, flags);
 	if (d->cgroup)
@@ -573,19 +571,6 @@ int pmu_attach_task(struct xg_pmu *p, uint64_t key, pid_t tid, unsigned flags, s
 	d->u[at] = u;
 	d->nu++;
 	return 0;
-}
-
-void pmu_detach_task(struct xg_pmu *p, uint64_t key, pid_t tid)
-{
-	struct pmu_dom *d = dom_find(p, key);
-	size_t at;
-	ssize_t i = d && !d->cgroup ? unit_find(d, tid, &at) : -1;
-	if (i < 0)
-		return;
-	unit_fold(p, d, &d->u[i]);
-	unit_close(p, d, &d->u[i]);
-	memmove(&d->u[i], &d->u[i + 1], (d->nu - (size_t)i - 1) * sizeof(*d->u));
-	d->nu--;
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -628,7 +613,7 @@ int pmu_sync_tasks(struct xg_pmu *p, uint64_t key, const pid_t *tids, size_t n, 
 		if (i && p->scratch[i] == p->scratch[i - 1])
 			continue;
 		struct xg_err e1;
-		if (pmu_attach_task(p, key, p->scratch[i], flags, &e1) && !first_err) {
+		if (attach_task(p, key, p->scratch[i], flags, &e1) && !first_err) {
 			first_err = d->err ? d->err : EIO;
 			if (err)
 				*err = e1;
@@ -640,24 +625,11 @@ int pmu_sync_tasks(struct xg_pmu *p, uint64_t key, const pid_t *tids, size_t n, 
 	return rc;
 }
 
-void pmu_detach(struct xg_pmu *p, uint64_t key)
-{
-	struct pmu_dom *d = dom_find(p, key);
-	if (!d)
-		return;
-	dom_reset_units(p, d);
-	free(d->u);
-	slot_remove(p, d);
-	p->dom[d->pos] = p->dom[--p->ndom];
-	p->dom[d->pos]->pos = d->pos;
-	free(d);
-}
-
 void pmu_sweep(struct xg_pmu *p)
 {
 	for (size_t i = p->ndom; i-- > 0;)
 		if (p->dom[i]->seen != p->epoch)
-			pmu_detach(p, p->dom[i]->key);
+			detach(p, p->dom[i]->key);
 	p->epoch++;
 }
 
@@ -749,5 +721,4 @@ const char *pmu_event_why(const struct xg_pmu *p, enum xg_pmu_event ev)
 	return e->why[0] ? e->why : p->set.why_all[0] ? p->set.why_all : "not counted";
 }
 
-bool pmu_breakdown(const struct xg_pmu *p) { return p->breakdown; }
 size_t pmu_nfds(const struct xg_pmu *p) { return p->nfds; }

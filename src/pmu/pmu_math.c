@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Pure arithmetic of PMU counting: multiplex scaling, ratios, CPU lists and
- * the wording of failures. No system calls here, so all of it is unit
- * tested on recorded values. */
+/* Pure arithmetic of PMU counting: multiplex scaling, CPU lists and the
+ * wording of failures. No system calls here, so all of it is unit tested on
+ * recorded values. The ratios of the counts (HIT%, MPKI) are rates like the
+ * others, computed in core/metrics.c from the samples. */
 #include "xgtop/pmu/pmu.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,23 +42,6 @@ const char *pmu_interval_why(enum xg_pmu_scale_rc rc)
 	case XG_PMU_BACKWARDS: return XG_PMU_WHY_BACKWARDS;
 	default: return NULL;
 	}
-}
-
-double pmu_hit_pct(double refs, double misses)
-{
-	if (!(refs > 0) || misses < 0 || misses > refs)
-		return NAN;
-	return 100.0 * (1.0 - misses / refs);
-}
-
-double pmu_mpki(double misses, double instr)
-{
-	return instr > 0 && misses >= 0 ? 1000.0 * misses / instr : NAN;
-}
-
-double pmu_ipc(double instr, double cycles)
-{
-	return cycles > 0 && instr >= 0 ? instr / cycles : NAN;
 }
 
 int pmu_parse_cpulist(const char *s, int *cpus, int max)

@@ -50,23 +50,6 @@ const char *rec_pmu_name(size_t slot, char *buf, size_t n)
 	return buf;
 }
 
-void rbuf_put(struct rec_buf *b, const void *s, size_t n)
-{
-	xg_grow(&b->p, &b->cap, b->len + n + 1, 1);
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-void rbuf_putc(struct rec_buf *b, char c)
-{
-	if (b->len + 2 > b->cap)
-		xg_grow(&b->p, &b->cap, b->len + 2, 1);
-	b->p[b->len++] = c;
-	b->p[b->len] = 0;
-}
-void rbuf_puts(struct rec_buf *b, const char *s) { rbuf_put(b, s, strlen(s)); }
-
 /* Formats v in decimal at the end of t[24]; returns the first digit. The
  * recorder formats millions of numbers per second with 10,000 domains,
  * where snprintf shows up in profiles. */
@@ -79,19 +62,19 @@ static char *dec(char *t, uint64_t v)
 	return p;
 }
 
-void rbuf_u64(struct rec_buf *b, uint64_t v)
+void rbuf_u64(struct xg_strbuf *b, uint64_t v)
 {
 	char t[24], *p = dec(t, v);
-	rbuf_put(b, p, (size_t)(t + 24 - p));
+	strbuf_put(b, p, (size_t)(t + 24 - p));
 }
 
-void rbuf_hex(struct rec_buf *b, uint64_t v)
+void rbuf_hex(struct xg_strbuf *b, uint64_t v)
 {
 	char t[24];
-	rbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "%" PRIx64, v));
+	strbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "%" PRIx64, v));
 }
 
-void rbuf_delta(struct rec_buf *b, uint64_t v, uint64_t base)
+void rbuf_delta(struct xg_strbuf *b, uint64_t v, uint64_t base)
 {
 	if (v == base)
 		return;
@@ -101,7 +84,7 @@ void rbuf_delta(struct rec_buf *b, uint64_t v, uint64_t base)
 	char t[25], *p = dec(t + 1, d >> 63 ? (~d) + 1 : d);
 	if (d >> 63)
 		*--p = '-';
-	rbuf_put(b, p, (size_t)(t + 25 - p));
+	strbuf_put(b, p, (size_t)(t + 25 - p));
 }
 
 static size_t utf8_len(const unsigned char *s)
@@ -110,7 +93,7 @@ static size_t utf8_len(const unsigned char *s)
 	return xg_utf8_decode(s, &cp);
 }
 
-void rbuf_esc(struct rec_buf *b, const char *str)
+void rbuf_esc(struct xg_strbuf *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	while (*s) {
@@ -118,49 +101,43 @@ void rbuf_esc(struct rec_buf *b, const char *str)
 		if (l == 1 && (*s < 0x20 || *s == 0x7f || *s == '\\'))
 			l = 0;
 		if (l) {
-			rbuf_put(b, s, l);
+			strbuf_put(b, s, l);
 			s += l;
 		} else if (*s == '\\') {
-			rbuf_put(b, "\\\\", 2);
+			strbuf_put(b, "\\\\", 2);
 			s++;
 		} else {
 			char t[8];
-			rbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "\\x%02x", *s++));
+			strbuf_put(b, t, (size_t)snprintf(t, sizeof(t), "\\x%02x", *s++));
 		}
 	}
 }
 
-void rbuf_trim_tabs(struct rec_buf *b, size_t line_start)
+void rbuf_trim_tabs(struct xg_strbuf *b, size_t line_start)
 {
 	while (b->len > line_start && b->p[b->len - 1] == '\t')
 		b->len--;
 	b->p[b->len] = 0;
 }
 
-void rbuf_free(struct rec_buf *b)
+void rec_header(struct xg_strbuf *b)
 {
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
-void rec_header(struct rec_buf *b)
-{
-	rbuf_puts(b, REC_MAGIC "\t");
+	strbuf_puts(b, REC_MAGIC "\t");
 	rbuf_u64(b, REC_MAJOR);
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	rbuf_u64(b, REC_MINOR);
-	rbuf_puts(b, "\txgtop " XG_VERSION "\nfields");
+	strbuf_puts(b, "\txgtop " XG_VERSION "\nfields");
 	for (int f = 0; f < XG_F_COUNT; f++) {
-		rbuf_putc(b, '\t');
-		rbuf_puts(b, field_name((enum xg_field)f));
+		strbuf_putc(b, '\t');
+		strbuf_puts(b, field_name((enum xg_field)f));
 	}
-	rbuf_puts(b, "\npmu");
+	strbuf_puts(b, "\npmu");
 	for (size_t i = 0; i < REC_PMU_SLOTS; i++) {
 		char t[64];
-		rbuf_putc(b, '\t');
-		rbuf_puts(b, rec_pmu_name(i, t, sizeof(t)));
+		strbuf_putc(b, '\t');
+		strbuf_puts(b, rec_pmu_name(i, t, sizeof(t)));
 	}
-	rbuf_putc(b, '\n');
+	strbuf_putc(b, '\n');
 }
 
 static int hexval(char c)
@@ -223,17 +200,15 @@ void rec_index_build(struct rec_index *ix, const struct xg_sample *s)
 		qsort(ix->e, ix->n, sizeof(*ix->e), cmp_ent);
 }
 
+static bool ent_below(const void *elem, const void *key)
+{
+	return ((const struct rec_ent *)elem)->id < *(const uint32_t *)key;
+}
+
 const struct xg_dom *rec_index_find(const struct rec_index *ix, const struct xg_sample *s, uint32_t id)
 {
-	size_t lo = 0, hi = ix->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix->e[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ix->n && ix->e[lo].id == id ? &s->dom[ix->e[lo].pos] : NULL;
+	size_t i = xg_lower_bound(ix->e, ix->n, sizeof(*ix->e), &id, ent_below);
+	return i < ix->n && ix->e[i].id == id ? &s->dom[ix->e[i].pos] : NULL;
 }
 
 void rec_index_free(struct rec_index *ix)

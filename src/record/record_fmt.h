@@ -4,6 +4,7 @@
 #ifndef XGTOP_RECORD_FMT_H
 #define XGTOP_RECORD_FMT_H
 
+#include "xgtop/core/strbuf.h"
 #include "xgtop/record/record.h"
 
 #define REC_MAGIC "xgtop-recording"
@@ -60,24 +61,18 @@ bool rec_vcpu_sum(const struct xg_sample *s, const struct xg_dom *d, int i, uint
 
 const char *rec_pmu_name(size_t slot, char *buf, size_t n);
 
-struct rec_buf {
-	char *p;
-	size_t len, cap;
-};
-void rbuf_put(struct rec_buf *b, const void *s, size_t n);
-void rbuf_putc(struct rec_buf *b, char c);
-void rbuf_puts(struct rec_buf *b, const char *s);
-void rbuf_u64(struct rec_buf *b, uint64_t v);
-void rbuf_hex(struct rec_buf *b, uint64_t v);
+/* Record text is built in a core strbuf; these add the format's own
+ * pieces to it. */
+void rbuf_u64(struct xg_strbuf *b, uint64_t v);
+void rbuf_hex(struct xg_strbuf *b, uint64_t v);
 /* v - base as a signed decimal; nothing when they are equal. */
-void rbuf_delta(struct rec_buf *b, uint64_t v, uint64_t base);
+void rbuf_delta(struct xg_strbuf *b, uint64_t v, uint64_t base);
 /* Escapes control bytes, backslash and invalid UTF-8 as \xNN / \\. */
-void rbuf_esc(struct rec_buf *b, const char *s);
+void rbuf_esc(struct xg_strbuf *b, const char *s);
 /* Drops trailing tabs (empty trailing columns mean "unchanged"). */
-void rbuf_trim_tabs(struct rec_buf *b, size_t line_start);
-void rbuf_free(struct rec_buf *b);
+void rbuf_trim_tabs(struct xg_strbuf *b, size_t line_start);
 /* Text of a member's header lines. */
-void rec_header(struct rec_buf *b);
+void rec_header(struct xg_strbuf *b);
 
 /* Undoes rbuf_esc into out (size n, NUL-terminated); false on a bad
  * escape, an embedded NUL or text too long for out. */

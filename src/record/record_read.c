@@ -29,7 +29,7 @@ struct xg_reader {
 	uint64_t member_start, member_out;
 	uint32_t member_crc;
 
-	struct rec_buf text;      /* inflated bytes; text.p[tpos..] not yet parsed */
+	struct xg_strbuf text;      /* inflated bytes; text.p[tpos..] not yet parsed */
 	size_t tpos;
 	uint64_t line_no;
 
@@ -1057,7 +1057,7 @@ void reader_close(struct xg_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->in);
-	rbuf_free(&r->text);
+	strbuf_free(&r->text);
 	free(r->col);
 	free(r->mark);
 	free(r->kmark);

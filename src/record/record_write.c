@@ -23,7 +23,7 @@ struct xg_recorder {
 	unsigned member_samples, member_limit;
 	int level;
 	uint64_t member_bytes;
-	struct rec_buf text;
+	struct xg_strbuf text;
 	unsigned char *zout;
 	size_t zlen, zcap;
 	struct rec_prev prev;      /* samples are written as differences from it */
@@ -80,10 +80,10 @@ static int flush_out(struct xg_recorder *r, struct xg_err *err)
 
 static void member_begin(struct xg_recorder *r)
 {
-	struct rec_buf h = { 0 };
+	struct xg_strbuf h = { 0 };
 	rec_header(&h);
 	squeeze(r, h.p, h.len, Z_SYNC_FLUSH);
-	rbuf_free(&h);
+	strbuf_free(&h);
 	r->member_open = true;
 	r->member_samples = 0;
 	r->prev.have = false;
@@ -99,34 +99,34 @@ static void member_end(struct xg_recorder *r)
 
 /* A column: the tab before it, then v if it differs from its baseline o
  * (an empty column says "unchanged"). */
-static void col_u64(struct rec_buf *b, uint64_t v, uint64_t o)
+static void col_u64(struct xg_strbuf *b, uint64_t v, uint64_t o)
 {
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	if (v != o)
 		rbuf_u64(b, v);
 }
-static void col_hex(struct rec_buf *b, uint64_t v, uint64_t o)
+static void col_hex(struct xg_strbuf *b, uint64_t v, uint64_t o)
 {
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	if (v != o)
 		rbuf_hex(b, v);
 }
 
-static void put_why(struct rec_buf *b, const uint8_t *why)
+static void put_why(struct xg_strbuf *b, const uint8_t *why)
 {
 	bool any = false;
 	for (int f = 0; f < XG_F_COUNT; f++) {
 		if (!why[f])
 			continue;
 		if (any)
-			rbuf_putc(b, ',');
+			strbuf_putc(b, ',');
 		rbuf_u64(b, (uint64_t)f);
-		rbuf_putc(b, ':');
+		strbuf_putc(b, ':');
 		rbuf_u64(b, why[f]);
 		any = true;
 	}
 	if (!any)
-		rbuf_putc(b, '-');
+		strbuf_putc(b, '-');
 }
 
 static bool reasons_equal(const struct xg_sample *a, const struct xg_sample *b)
@@ -139,71 +139,71 @@ static bool reasons_equal(const struct xg_sample *a, const struct xg_sample *b)
 	return true;
 }
 
-static void put_host(struct rec_buf *b, const struct xg_sample *s, const struct xg_sample *p)
+static void put_host(struct xg_strbuf *b, const struct xg_sample *s, const struct xg_sample *p)
 {
 	const struct xg_host *h = &s->host, *o = &p->host;
 	size_t ls = b->len;
-	rbuf_puts(b, "S\t");
+	strbuf_puts(b, "S\t");
 	rbuf_u64(b, s->ndom);
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	rbuf_u64(b, s->nvcpu);
 	const uint64_t now[] = { h->mono_ns, h->real_ns, h->pcpus, h->cpu_khz, h->mem_total,
 		h->mem_free, h->self_cpu_ns, h->lost_records };
 	const uint64_t was[] = { o->mono_ns, o->real_ns, o->pcpus, o->cpu_khz, o->mem_total,
 		o->mem_free, o->self_cpu_ns, o->lost_records };
 	for (size_t i = 0; i < XG_ARRAY_LEN(now); i++) {
-		rbuf_putc(b, '\t');
+		strbuf_putc(b, '\t');
 		rbuf_delta(b, now[i], was[i]);
 	}
 	col_hex(b, h->valid, o->valid);
 	col_u64(b, s->npcpu, 0);   /* written whenever there are pCPU lines */
 	col_u64(b, s->pcpu_why, p->pcpu_why);
 	rbuf_trim_tabs(b, ls);
-	rbuf_putc(b, '\n');
+	strbuf_putc(b, '\n');
 
 	if (strcmp(h->source, o->source) || strcmp(h->hypervisor, o->hypervisor) ||
 	    strcmp(h->hostname, o->hostname) || strcmp(h->sched, o->sched) ||
 	    strcmp(h->cache_events, o->cache_events)) {
 		const char *str[] = { h->source, h->hypervisor, h->hostname, h->sched, h->cache_events };
-		rbuf_putc(b, 'h');
+		strbuf_putc(b, 'h');
 		for (size_t i = 0; i < XG_ARRAY_LEN(str); i++) {
-			rbuf_putc(b, '\t');
+			strbuf_putc(b, '\t');
 			rbuf_esc(b, str[i]);
 		}
-		rbuf_putc(b, '\n');
+		strbuf_putc(b, '\n');
 	}
 	if (!reasons_equal(s, p)) {
-		rbuf_putc(b, 'R');
+		strbuf_putc(b, 'R');
 		for (size_t i = 1; i < s->nreason; i++) {
-			rbuf_putc(b, '\t');
+			strbuf_putc(b, '\t');
 			rbuf_esc(b, s->reason[i]);
 		}
-		rbuf_putc(b, '\n');
+		strbuf_putc(b, '\n');
 	}
 	if (memcmp(s->host_why, p->host_why, sizeof(s->host_why))) {
-		rbuf_puts(b, "W\t");
+		strbuf_puts(b, "W\t");
 		put_why(b, s->host_why);
-		rbuf_putc(b, '\n');
+		strbuf_putc(b, '\n');
 	}
 }
 
 /* One 'p' line per pCPU, against the entry at the same index of the
  * previous sample (sources list the same pCPUs in the same order). */
-static void put_pcpus(struct rec_buf *b, const struct xg_sample *s, const struct xg_sample *p)
+static void put_pcpus(struct xg_strbuf *b, const struct xg_sample *s, const struct xg_sample *p)
 {
 	static const struct xg_pcpu zero;
 	for (size_t i = 0; i < s->npcpu; i++) {
 		const struct xg_pcpu *x = &s->pcpu[i], *o = i < p->npcpu ? &p->pcpu[i] : &zero;
 		size_t ls = b->len;
-		rbuf_putc(b, 'p');
+		strbuf_putc(b, 'p');
 		col_u64(b, x->id, o->id);
 		col_hex(b, x->valid, o->valid);
 		for (int t = 0; t < XG_PC_COUNT; t++) {
-			rbuf_putc(b, '\t');
+			strbuf_putc(b, '\t');
 			rbuf_delta(b, x->ns[t], o->ns[t]);
 		}
 		rbuf_trim_tabs(b, ls);
-		rbuf_putc(b, '\n');
+		strbuf_putc(b, '\n');
 	}
 }
 
@@ -212,7 +212,7 @@ static void put_pcpus(struct rec_buf *b, const struct xg_sample *s, const struct
  * the baseline domain. Sources set the domain's fields to the sums, so the
  * last entry's values are mostly '=' (the field minus the other entries):
  * a noisy number less per event. */
-static void put_socks(struct rec_buf *b, const struct xg_sample *s, const struct xg_dom *d,
+static void put_socks(struct xg_strbuf *b, const struct xg_sample *s, const struct xg_dom *d,
                       const struct xg_dom *pd, const struct xg_sample *prev)
 {
 	static const struct xg_sock zero;
@@ -229,50 +229,50 @@ static void put_socks(struct rec_buf *b, const struct xg_sample *s, const struct
 		if (!o)
 			o = &zero;
 		size_t ls = b->len;
-		rbuf_putc(b, 'k');
+		strbuf_putc(b, 'k');
 		col_u64(b, x->socket, o->socket);
 		col_hex(b, x->valid, o->valid);
 		bool last = k + 1 == d->sock_count;
 		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++) {
-			rbuf_putc(b, '\t');
+			strbuf_putc(b, '\t');
 			if (x->v[e] == o->v[e])
 				continue;
 			if (last && sum[e] == d->v[rec_sock_field[e]])
-				rbuf_putc(b, '=');
+				strbuf_putc(b, '=');
 			else
 				rbuf_delta(b, x->v[e], o->v[e]);
 		}
 		rbuf_trim_tabs(b, ls);
-		rbuf_putc(b, '\n');
+		strbuf_putc(b, '\n');
 	}
 }
 
 /* The 'D' line: who the domain is (written when that changes). */
-static void put_ident(struct rec_buf *b, const struct xg_dom *d)
+static void put_ident(struct xg_strbuf *b, const struct xg_dom *d)
 {
 	static const char hx[] = "0123456789abcdef";
-	rbuf_puts(b, "D\t");
+	strbuf_puts(b, "D\t");
 	rbuf_u64(b, d->id);
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	rbuf_u64(b, d->gen);
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	for (int i = 0; i < 16; i++) {
-		rbuf_putc(b, hx[d->handle[i] >> 4]);
-		rbuf_putc(b, hx[d->handle[i] & 15]);
+		strbuf_putc(b, hx[d->handle[i] >> 4]);
+		strbuf_putc(b, hx[d->handle[i] & 15]);
 	}
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	char name[XG_NAME_MAX];
 	memcpy(name, d->name, XG_NAME_MAX);
 	name[XG_NAME_MAX - 1] = 0;
 	rbuf_esc(b, name);
-	rbuf_putc(b, '\n');
+	strbuf_putc(b, '\n');
 }
 
 static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const struct xg_dom *d,
                     uint64_t expect_first)
 {
 	static const struct xg_dom zero;
-	struct rec_buf *b = &r->text;
+	struct xg_strbuf *b = &r->text;
 	const struct xg_dom *pd = r->prev.have ? rec_index_find(&r->prev.ix, r->prev.base, d->id) : NULL;
 	const struct xg_dom *o = pd ? pd : &zero;
 	struct xg_dom_ident was = dom_ident(o);
@@ -280,7 +280,7 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 		put_ident(b, d);
 
 	size_t ls = b->len;
-	rbuf_puts(b, "d\t");
+	strbuf_puts(b, "d\t");
 	rbuf_u64(b, d->id);
 	col_u64(b, d->state, o->state);
 	col_hex(b, d->valid, o->valid);
@@ -288,11 +288,11 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 	col_u64(b, d->guest_reported, o->guest_reported);
 	col_u64(b, d->vcpu_first, expect_first);
 	col_u64(b, d->vcpu_count, o->vcpu_count);
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	if (memcmp(d->why, o->why, sizeof(d->why)))
 		put_why(b, d->why);
 	for (int f = 0; f < XG_F_COUNT; f++) {
-		rbuf_putc(b, '\t');
+		strbuf_putc(b, '\t');
 		if (d->v[f] == o->v[f])
 			continue;
 		int si = -1;
@@ -301,30 +301,30 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 				si = i;
 		uint64_t sum;
 		if (si >= 0 && rec_vcpu_sum(s, d, si, &sum) && sum == d->v[f])
-			rbuf_putc(b, '=');
+			strbuf_putc(b, '=');
 		else
 			rbuf_delta(b, d->v[f], o->v[f]);
 	}
 	for (size_t k = 0; k < REC_PMU_SLOTS; k++) {
-		rbuf_putc(b, '\t');
+		strbuf_putc(b, '\t');
 		rbuf_delta(b, d->pmu[k / XG_PMU_EVENT_COUNT][k % XG_PMU_EVENT_COUNT],
 		           o->pmu[k / XG_PMU_EVENT_COUNT][k % XG_PMU_EVENT_COUNT]);
 	}
 	rbuf_trim_tabs(b, ls);
-	rbuf_putc(b, '\n');
+	strbuf_putc(b, '\n');
 	put_socks(b, s, d, pd, r->prev.base);
 }
 
 /* The blocked time of a vCPU is mostly what the interval leaves after
  * running, waiting and offline; writing only the difference from that
  * ("~R") saves a noisy number per vCPU. Whichever text is shorter wins. */
-static void put_blocked(struct rec_buf *b, const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono)
+static void put_blocked(struct xg_strbuf *b, const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono)
 {
 	uint64_t rest = rec_blocked_rest(v, o, dmono);
 	size_t at = b->len;
 	rbuf_delta(b, v->sched_ns[XG_RS_BLOCKED], o->sched_ns[XG_RS_BLOCKED]);
 	size_t plain = b->len - at;
-	rbuf_putc(b, '~');
+	strbuf_putc(b, '~');
 	rbuf_delta(b, v->sched_ns[XG_RS_BLOCKED] - o->sched_ns[XG_RS_BLOCKED], rest);
 	size_t resid = b->len - at - plain;
 	if (resid < plain) {
@@ -336,38 +336,38 @@ static void put_blocked(struct rec_buf *b, const struct xg_vcpu *v, const struct
 	b->p[b->len] = 0;
 }
 
-static void put_vcpu(struct rec_buf *b, const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono)
+static void put_vcpu(struct xg_strbuf *b, const struct xg_vcpu *v, const struct xg_vcpu *o, uint64_t dmono)
 {
 	static const struct xg_vcpu zero;
 	if (!o)
 		o = &zero;
 	size_t ls = b->len;
-	rbuf_putc(b, 'c');
+	strbuf_putc(b, 'c');
 	col_u64(b, v->id, o->id);
 	col_u64(b, v->online, o->online);
 	col_hex(b, v->valid, o->valid);
-	rbuf_putc(b, '\t');
+	strbuf_putc(b, '\t');
 	if (v->cpu_ns != o->cpu_ns) {
 		if (v->cpu_ns == v->sched_ns[XG_RS_RUNNING])
-			rbuf_putc(b, '=');
+			strbuf_putc(b, '=');
 		else
 			rbuf_delta(b, v->cpu_ns, o->cpu_ns);
 	}
 	for (int i = 0; i < XG_RS_COUNT; i++) {
-		rbuf_putc(b, '\t');
+		strbuf_putc(b, '\t');
 		if (i == XG_RS_BLOCKED)
 			put_blocked(b, v, o, dmono);
 		else
 			rbuf_delta(b, v->sched_ns[i], o->sched_ns[i]);
 	}
 	rbuf_trim_tabs(b, ls);
-	rbuf_putc(b, '\n');
+	strbuf_putc(b, '\n');
 }
 
 /* A pool's hosts, one 'P' line each, absolute values: the host's name,
  * whether it answered, its facts and clocks, and how many of the domains
  * that follow (in host order) are its. */
-static void put_peers(struct rec_buf *b, const struct xg_sample *s)
+static void put_peers(struct xg_strbuf *b, const struct xg_sample *s)
 {
 	size_t d = 0;
 	for (size_t i = 0; i < s->npeer; i++) {
@@ -377,28 +377,28 @@ static void put_peers(struct rec_buf *b, const struct xg_sample *s)
 		while (d + n < s->ndom && s->dom[d + n].host == i)
 			n++;
 		d += n;
-		rbuf_puts(b, "P\t");
+		strbuf_puts(b, "P\t");
 		rbuf_esc(b, p->name);
 		const uint64_t num[] = { p->stale, p->why, n, h->mono_ns, h->real_ns, h->pcpus, h->cpu_khz,
 			h->mem_total, h->mem_free, h->lost_records };
 		for (size_t k = 0; k < XG_ARRAY_LEN(num); k++) {
-			rbuf_putc(b, '\t');
+			strbuf_putc(b, '\t');
 			rbuf_u64(b, num[k]);
 		}
-		rbuf_putc(b, '\t');
+		strbuf_putc(b, '\t');
 		rbuf_hex(b, h->valid);
 		const char *str[] = { h->source, h->hypervisor, h->hostname, h->sched, h->cache_events };
 		for (size_t k = 0; k < XG_ARRAY_LEN(str); k++) {
-			rbuf_putc(b, '\t');
+			strbuf_putc(b, '\t');
 			rbuf_esc(b, str[k]);
 		}
-		rbuf_putc(b, '\n');
+		strbuf_putc(b, '\n');
 	}
 }
 
 static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 {
-	struct rec_buf *b = &r->text;
+	struct xg_strbuf *b = &r->text;
 	const struct xg_sample *p = r->prev.have ? r->prev.base : &r->empty;
 	b->len = 0;
 	put_host(b, s, p);
@@ -417,10 +417,10 @@ static void put_sample(struct xg_recorder *r, const struct xg_sample *s)
 	}
 	uint32_t crc = (uint32_t)crc32(0, (const unsigned char *)b->p, (uInt)b->len);
 	static const char hx[] = "0123456789abcdef";
-	rbuf_puts(b, "E\t");
+	strbuf_puts(b, "E\t");
 	for (int sh = 28; sh >= 0; sh -= 4)
-		rbuf_putc(b, hx[(crc >> sh) & 15]);
-	rbuf_putc(b, '\n');
+		strbuf_putc(b, hx[(crc >> sh) & 15]);
+	strbuf_putc(b, '\n');
 }
 
 /* Cuts a torn last member back to its last complete sample and closes it
@@ -615,7 +615,7 @@ int recorder_close(struct xg_recorder *r, struct xg_err *err)
 	if (close(r->fd) < 0 && rc == 0)
 		rc = xg_fail_errno(err, errno, "%s: close", r->path);
 	deflateEnd(&r->z);
-	rbuf_free(&r->text);
+	strbuf_free(&r->text);
 	free(r->zout);
 	free(r->owner);
 	rec_prev_free(&r->prev);

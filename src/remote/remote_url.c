@@ -22,6 +22,14 @@ static bool plain(const char *s, size_t n, const char *extra)
 	return n > 0;
 }
 
+/* The pn bytes at port are a decimal from 1 to 65535 and nothing else. */
+static bool port_ok(const char *port, size_t pn)
+{
+	const char *end = port;
+	uint64_t v;
+	return pn <= 5 && xg_scan_u64(&end, &v) && end == port + pn && v >= 1 && v <= 65535;
+}
+
 /* Splits HOST[:PORT] ([v6addr][:PORT] too) into t->host and t->port. */
 static int split_authority(const char *a, size_t n, struct rm_target *t, struct xg_err *err)
 {
@@ -48,8 +56,7 @@ static int split_authority(const char *a, size_t n, struct rm_target *t, struct 
 	size_t pn = port ? (size_t)(a + n - port) : 0;
 	if (!plain(h, hn, ".-_:") || hn >= sizeof(t->host))
 		return xg_fail(err, "'%.*s': not a host name or address", (int)n, a);
-	if (port && (!plain(port, pn, "") || pn > 5 || strspn(port, "0123456789") < pn || atoi(port) < 1 ||
-		     atoi(port) > 65535))
+	if (port && !port_ok(port, pn))
 		return xg_fail(err, "'%.*s': the port is not a number from 1 to 65535", (int)n, a);
 	snprintf(t->host, sizeof(t->host), "%.*s", (int)hn, h);
 	snprintf(t->port, sizeof(t->port), "%.*s", port ? (int)pn : 4, port ? port : RM_DEFAULT_PORT);

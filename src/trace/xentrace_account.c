@@ -45,7 +45,8 @@ static inline void set_state(struct xt_vcpu_acct *v, unsigned s, uint64_t tsc)
 		v->since = tsc;
 }
 
-void xt_acct_seed(struct xt_acct *a, uint16_t dom, uint16_t vcpu, enum xt_state s, uint64_t tsc)
+/* Declares that (dom, vcpu) was in state s from tsc on, unless it is known. */
+static void acct_seed(struct xt_acct *a, uint16_t dom, uint16_t vcpu, enum xt_state s, uint64_t tsc)
 {
 	size_t i = xt_acct_vcpu(a, dom, vcpu);   /* may move a->v */
 	struct xt_vcpu_acct *v = &a->v[i];
@@ -59,9 +60,9 @@ void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint
 {
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].kind == XT_EV_CHANGE)
-			xt_acct_seed(a, ev[i].dom, ev[i].vcpu, xt_ev_old(&ev[i]), start);
+			acct_seed(a, ev[i].dom, ev[i].vcpu, xt_ev_old(&ev[i]), start);
 		else if (ev[i].kind == XT_EV_CONTINUE)
-			xt_acct_seed(a, ev[i].dom, ev[i].vcpu, XT_RUNNING, start);
+			acct_seed(a, ev[i].dom, ev[i].vcpu, XT_RUNNING, start);
 	}
 }
 

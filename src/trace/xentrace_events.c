@@ -268,22 +268,6 @@ void xt_events_close(struct xt_events *e)
 	}
 }
 
-bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out)
-{
-	struct xt_evq *best = NULL;
-	for (size_t p = 0; p < e->nq; p++) {
-		struct xt_evq *q = &e->q[p];
-		if (q->head < q->n && (!best || q->ev[q->head].tsc < best->ev[best->head].tsc))
-			best = q;
-	}
-	if (!best || best->ev[best->head].tsc > upto)
-		return false;
-	*out = best->ev[best->head++];
-	if (best->head == best->n)
-		best->head = best->n = 0;
-	return true;
-}
-
 /* A loser tree over the pCPU queues: leaf p holds queue p's head key
  * (tsc, p), or a key above all others when the queue is empty; each inner
  * node keeps the leaf that lost the match there. Taking the earliest head
@@ -354,12 +338,8 @@ void xt_merge_init(struct xt_merge *m, struct xt_events *e)
 	free(win);
 }
 
-bool xt_merge_next(struct xt_merge *m, struct xt_ev *out)
-{
-	return xt_merge_next_upto(m, UINT64_MAX, out);
-}
-
-bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out)
+/* Takes the next event in merged order when its tsc <= upto. */
+static bool merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out)
 {
 	uint32_t w = m->win;
 	if (m->h[w].q == UINT32_MAX || m->h[w].tsc > upto)
@@ -369,6 +349,11 @@ bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out)
 	set_head(m, w, q->head + 1);
 	replay(m, w);
 	return true;
+}
+
+static bool merge_next(struct xt_merge *m, struct xt_ev *out)
+{
+	return merge_next_upto(m, UINT64_MAX, out);
 }
 
 size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run)
@@ -413,7 +398,7 @@ struct xt_ev *xt_events_merge_all(struct xt_events *e, size_t *n)
 	struct xt_ev *out = xg_malloc((total ? total : 1) * sizeof(*out));
 	struct xt_merge m;
 	xt_merge_init(&m, e);
-	while (k < total && xt_merge_next(&m, &out[k]))
+	while (k < total && merge_next(&m, &out[k]))
 		k++;
 	xt_merge_free(&m);
 	*n = k;
@@ -427,7 +412,7 @@ size_t xt_events_drain(struct xt_events *e, uint64_t upto,
 	struct xt_ev ev;
 	size_t n = 0;
 	xt_merge_init(&m, e);
-	while (xt_merge_next_upto(&m, upto, &ev)) {
+	while (merge_next_upto(&m, upto, &ev)) {
 		fn(ctx, &ev);
 		n++;
 	}

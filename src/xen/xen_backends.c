@@ -4,6 +4,7 @@
  * regenerates them on a read from offset 0), to keep each refresh to a
  * few syscalls. */
 #include "xgtop/xen/xen_backends.h"
+#include "xgtop/core/osread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,7 +44,9 @@ static bool parse_id_pair(const char *p, char sep, uint32_t *domid, uint32_t *de
 	return true;
 }
 
-bool xb_parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
+/* "vif3.0" -> 3, 0. Exactly that shape: "vif3.0-emu" (the emulated twin of
+ * an HVM vif) is not a netback interface. */
+static bool parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
 {
 	return !strncmp(name, "vif", 3) && parse_id_pair(name + 3, '.', domid, devid);
 }
@@ -104,19 +107,12 @@ static const struct xb_ifname *lookup_name(struct xb_net_reader *r, const char *
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	char path[512], node[128];
 	snprintf(path, sizeof(path), "%s/sys/class/net/%s/device/nodename", r->root, name);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		ssize_t k = read(fd, node, sizeof(node) - 1);
-		close(fd);
-		unsigned d, v;
-		if (k > 0) {
-			node[k] = 0;
-			if (sscanf(node, "backend/vif/%u/%u", &d, &v) == 2) {
-				e->is_vif = true;
-				e->domid = d;
-				e->devid = v;
-			}
-		}
+	unsigned d, v;
+	if (xg_read_at(AT_FDCWD, path, node, sizeof(node)) > 0 &&
+	    sscanf(node, "backend/vif/%u/%u", &d, &v) == 2) {
+		e->is_vif = true;
+		e->domid = d;
+		e->devid = v;
 	}
 	return e;
 }
@@ -138,41 +134,19 @@ int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t 
 		r->fd = -1;
 		return xg_fail_errno(err, e, "cannot read %s", path);
 	}
-	char *line = r->buf, *next;
 	/* Two header lines; the second names the columns we rely on. */
-	char *nl1 = strchr(line, '\n');
-	char *nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
-	if (!nl1 || !nl2 || strncmp(line, "Inter-|", 7) || !strstr(nl1 + 1, "|bytes"))
+	const char *line = r->buf, *nl1 = strchr(line, '\n');
+	const char *p = netdev_body(line);
+	if (!p || strncmp(line, "Inter-|", 7) || !strstr(nl1 + 1, "|bytes"))
 		return xg_fail(err, "%s is not in the expected format", path);
-	for (line = nl2 + 1; *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		else
-			next = line + strlen(line);
-		char *colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		*colon = 0;
-		char *name = line;
-		while (*name == ' ')
-			name++;
-		uint64_t v[16];
-		int k = 0;
-		char *p = colon + 1, *end;
-		while (k < 16) {
-			errno = 0;
-			unsigned long long x = strtoull(p, &end, 10);
-			if (end == p || errno)
-				break;
-			v[k++] = x;
-			p = end;
-		}
-		if (k < 12)
-			continue;
+	struct xg_netdev d;
+	int k;
+	while ((k = netdev_next(&p, &d))) {
 		uint32_t domid, devid;
-		if (!xb_parse_vifname(name, &domid, &devid)) {
-			const struct xb_ifname *e = lookup_name(r, name);
+		if (k < 0)
+			continue;   /* not an interface line: the others still count */
+		if (!parse_vifname(d.name, &domid, &devid)) {
+			const struct xb_ifname *e = lookup_name(r, d.name);
 			if (!e->is_vif)
 				continue;
 			domid = e->domid;
@@ -182,14 +156,7 @@ int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t 
 		struct xb_vif *w = &(*out)[(*n)++];
 		w->domid = domid;
 		w->devid = devid;
-		w->rx_bytes = v[0];
-		w->rx_pkts = v[1];
-		w->rx_errs = v[2];
-		w->rx_drop = v[3];
-		w->tx_bytes = v[8];
-		w->tx_pkts = v[9];
-		w->tx_errs = v[10];
-		w->tx_drop = v[11];
+		w->n = d;
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * libxenctrl, a fake in the unit tests). */
 #include "xgtop/xen/xen_cmt.h"
 #include "xgtop/xen/xen_rundir.h"
+#include "xen_cmt_mbm.h"
 #include "xen_cmt_state.h"
 
 #include <errno.h>
@@ -55,33 +56,6 @@ static void cmt_atexit(void)
 {
 	if (cmt_owner)
 		cmt_close(cmt_owner);
-}
-
-enum xg_mbm_rc cmt_mbm_advance(struct xg_mbm *m, uint64_t raw, uint64_t now_ns)
-{
-	if (!m->width) {
-		m->width = raw >> XG_MBM_WIDTH ? XG_MBM_WIDTH_WIDE : XG_MBM_WIDTH;
-		m->last = raw;
-		m->last_ns = now_ns;
-		return XG_MBM_OK;   /* a baseline; the total carries on */
-	}
-	/* A value beyond 24 bits shows the counter is wider: no wrap soon. */
-	if (raw >> XG_MBM_WIDTH)
-		m->width = XG_MBM_WIDTH_WIDE;
-	enum xg_mbm_rc rc = XG_MBM_OK;
-	uint64_t gap = now_ns > m->last_ns ? now_ns - m->last_ns : 0;
-	if (m->width == XG_MBM_WIDTH && gap > XG_MBM_MAX_GAP_NS) {
-		rc = XG_MBM_GAP;
-	} else if (raw >= m->last) {
-		m->total += raw - m->last;
-	} else if (m->width == XG_MBM_WIDTH) {
-		m->total += raw + (1ull << XG_MBM_WIDTH) - m->last;
-	} else {
-		rc = XG_MBM_RESET;
-	}
-	m->last = raw;
-	m->last_ns = now_ns;
-	return rc;
 }
 
 static const char *const ev_name[XG_SOCK_EVENT_COUNT] = {
@@ -180,25 +154,6 @@ static void save_state(struct xg_cmt *c)
 	}
 	cmts_write(c->state, v, n, &c->state_text);
 	free(v);
-}
-
-const char *cmt_why(const struct xg_cmt *c)
-{
-	return c->why_all[0] ? c->why_all : NULL;
-}
-
-size_t cmt_attached(const struct xg_cmt *c, uint32_t *out, size_t max)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < c->doms.n; i++) {
-		const struct cmt_dom *cd = carry_at(&c->doms, i);
-		if (cd->ours) {
-			if (k < max)
-				out[k] = cd->ident.id;
-			k++;
-		}
-	}
-	return k;
 }
 
 /* Gives d an RMID when allowed; returns its RMID (0 = none) and sets why

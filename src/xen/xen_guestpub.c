@@ -14,7 +14,9 @@ const char *const xg_gp_key[XG_GP_NKEYS] = {
 	[XG_GP_K_WHY] = "why",
 };
 
-bool gp_parse_u64(const char *s, size_t len, uint64_t *out)
+/* A non-negative decimal of at most 20 digits in the len bytes at s (no
+ * sign, spaces or other bytes); false on anything else or overflow. */
+static bool gp_parse_u64(const char *s, size_t len, uint64_t *out)
 {
 	if (!s || !len || len > 20)
 		return false;

@@ -10,6 +10,7 @@
 #ifdef HAVE_XEN
 
 #include "xgtop/xen/xen_guestpub.h"
+#include "xgtop/core/osread.h"
 #include "xgtop/xen/xen_source.h"
 #include "xgtop/xen/xen_cmt.h"
 #include "xgtop/xen/xen_backends.h"
@@ -75,32 +76,19 @@ static void quiet_vmessage(struct xentoollog_logger *l, xentoollog_level lv, int
 }
 static void quiet_destroy(struct xentoollog_logger *l) { (void)l; }
 
-static bool read_small(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t k = read(fd, buf, n - 1);
-	close(fd);
-	if (k < 0)
-		return false;
-	buf[k] = 0;
-	return true;
-}
-
 static bool xen_probe(void)
 {
 	char caps[256];
-	return read_small(CAPS_PATH, caps, sizeof(caps)) && strstr(caps, "control_d");
+	return xg_read_at(AT_FDCWD, CAPS_PATH, caps, sizeof(caps)) >= 0 && strstr(caps, "control_d");
 }
 
 /* Why this host cannot be monitored from here, in one line, or 0. */
 static int check_host(struct xg_err *err)
 {
 	char buf[256];
-	if (!read_small(CAPS_PATH, buf, sizeof(buf))) {
+	if (xg_read_at(AT_FDCWD, CAPS_PATH, buf, sizeof(buf)) < 0) {
 		char hv[32];
-		if (read_small("/sys/hypervisor/type", hv, sizeof(hv)) && !strncmp(hv, "xen", 3))
+		if (xg_read_at(AT_FDCWD, "/sys/hypervisor/type", hv, sizeof(hv)) >= 0 && !strncmp(hv, "xen", 3))
 			return xg_fail(err, "xen: %s is missing: xenfs is not mounted "
 				       "(mount -t xenfs xenfs /proc/xen)", CAPS_PATH);
 		return xg_fail(err, "xen: not running on Xen (no %s); use --source linux", CAPS_PATH);
@@ -415,14 +403,14 @@ static void collect_net(struct xg_source *s, struct xg_sample *out)
 		if (!d)
 			continue;
 		d->v[XG_F_NETS]++;
-		d->v[XG_F_NET_RX_BYTES] += w->tx_bytes;
-		d->v[XG_F_NET_RX_PKTS] += w->tx_pkts;
-		d->v[XG_F_NET_RX_ERRS] += w->tx_errs;
-		d->v[XG_F_NET_RX_DROP] += w->tx_drop;
-		d->v[XG_F_NET_TX_BYTES] += w->rx_bytes;
-		d->v[XG_F_NET_TX_PKTS] += w->rx_pkts;
-		d->v[XG_F_NET_TX_ERRS] += w->rx_errs;
-		d->v[XG_F_NET_TX_DROP] += w->rx_drop;
+		d->v[XG_F_NET_RX_BYTES] += w->n.tx_bytes;
+		d->v[XG_F_NET_RX_PKTS] += w->n.tx_pkts;
+		d->v[XG_F_NET_RX_ERRS] += w->n.tx_errs;
+		d->v[XG_F_NET_RX_DROP] += w->n.tx_drop;
+		d->v[XG_F_NET_TX_BYTES] += w->n.rx_bytes;
+		d->v[XG_F_NET_TX_PKTS] += w->n.rx_pkts;
+		d->v[XG_F_NET_TX_ERRS] += w->n.rx_errs;
+		d->v[XG_F_NET_TX_DROP] += w->n.rx_drop;
 	}
 }
 

@@ -1,29 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer harness: the command line as main.c parses it (and, when its
+/* libFuzzer harness: the command line as main() parses it (and, when its
  * first argument is "report" or "trace", as that subcommand parses it,
  * report's TIME values included), and the --vmfile reader. The input up
  * to the first 0xff byte is argv[1..] (NUL-separated, at most 64
- * arguments); the rest is a --vmfile's text. main.c and the subcommands
- * are compiled in here (main and their clashing static names renamed) so
- * the harness calls their own parse_args(), static there; what the options
- * print goes to /dev/null. Checks: a command line accepted is one the rest
- * of the program can take (delay in range, a known output and source, an
- * --export address that parses); a relative TIME lands on the side of the
- * recording's end it counts from; every name read from a vmfile is
- * trimmed, non-empty and no comment. */
-#define main xgtop_main
-#include "../../src/app/main.c"
-#undef main
-#define parse_args report_parse_args
-#define usage report_usage
-#include "../../src/app/report_cmd.c"
-#undef parse_args
-#undef usage
-#define parse_args trace_parse_args
-#define usage trace_usage
-#include "../../src/app/trace_cmd.c"
-#undef parse_args
-#undef usage
+ * arguments); the rest is a --vmfile's text. The parsers are the ones the
+ * program calls (main_args.h, report_args.h and trace_args.h in src/app);
+ * what the options print goes to /dev/null. Checks: a command line
+ * accepted is one the rest of the program can take (delay in range, a
+ * known output and source, an --export address that parses); a relative
+ * TIME lands on the side of the recording's end it counts from; every name
+ * read from a vmfile is trimmed, non-empty and no comment. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/app/main_args.h"
+#include "../../src/app/report_args.h"
+#include "../../src/app/trace_args.h"
+#include "xgtop/core/columns.h"
+#include "xgtop/core/source.h"
+#include "xgtop/core/view.h"
+#include "xgtop/exporter/exporter.h"
 
 #include "fuzz.h"
 
@@ -44,6 +43,7 @@ static void check_accepted(const struct xg_config *cfg)
 }
 
 /* A recording from 2026-01-01T00:00Z, an hour long. */
+#define NS 1000000000ull
 #define REC_FIRST (1767225600ull * NS)
 #define REC_LAST (REC_FIRST + 3600 * NS)
 
@@ -57,7 +57,7 @@ static void report_args(int argc, char **argv)
 		abort();
 	const char *times[] = { o.from, o.to };
 	for (int i = 0; i < 2; i++) {
-		if (!times[i] || !parse_time(times[i], REC_FIRST, REC_LAST, &t))
+		if (!times[i] || !report_parse_time(times[i], REC_FIRST, REC_LAST, &t))
 			continue;
 		if ((times[i][0] == '+' && t < REC_FIRST) || (times[i][0] == '-' && t > REC_LAST))
 			abort();
@@ -66,10 +66,10 @@ static void report_args(int argc, char **argv)
 
 static void trace_args(int argc, char **argv)
 {
-	struct trace_opts o = { .out = &formats[0] };
+	struct trace_opts o = { .out = TRACE_OUT_TEXT };
 	if (trace_parse_args(argc, argv, &o) != -1)
 		return;
-	if (!o.file || !o.out || (o.hz_given && !(o.hz > 0)))
+	if (!o.file || (unsigned)o.out > TRACE_OUT_JSON || (o.hz_given && !(o.hz > 0)))
 		abort();
 }
 
@@ -93,7 +93,7 @@ static void args(const uint8_t *p, size_t n)
 	bool explain = false;
 	config_defaults(&cfg);
 	optind = 0;   /* glibc: start getopt afresh */
-	if (parse_args(argc, argv, &cfg, &explain) == 0)
+	if (app_parse_args(argc, argv, &cfg, &explain) == 0)
 		check_accepted(&cfg);
 	free(buf);
 }

@@ -10,6 +10,7 @@
  * does and compares where it places each process (or each PID, printing
  * both paths) with the process's /proc/PID/cgroup; exits 1 if one differs. */
 #include "xgtop/linux/linux.h"
+#include "xgtop/core/osread.h"
 #include "xgtop/core/source.h"
 
 #include <dirent.h>
@@ -146,7 +147,7 @@ static int cgmap_check(int argc, char **argv)
 		if (!lx_parse_id(e->d_name, &pid) || !wanted(pid, 2, argc, argv))
 			continue;
 		snprintf(path, sizeof(path), "%s/cgroup", e->d_name);
-		if (lx_read_at(dirfd(d), path, buf, sizeof(buf)) <= 0 || !lx_parse_cgroup_path(buf, &p, &n))
+		if (xg_read_at(dirfd(d), path, buf, sizeof(buf)) <= 0 || !lx_parse_cgroup_path(buf, &p, &n))
 			continue;
 		snprintf(theirs, sizeof(theirs), "%.*s", (int)n, p);
 		bool in = lx_cgmap_path(&m, pid, mine, sizeof(mine));

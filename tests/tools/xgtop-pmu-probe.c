@@ -51,7 +51,8 @@ static size_t list_tids(pid_t pid, pid_t **out, size_t *cap)
 	return n;
 }
 
-static void print_sample(const struct xg_pmu *p, struct xg_sample *s, struct xg_dom *d)
+/* breakdown: --nosumcache asked for the slices, so a missing one prints '-'. */
+static void print_sample(const struct xg_pmu *p, struct xg_sample *s, struct xg_dom *d, bool breakdown)
 {
 	printf("label=%s\n", pmu_label(p));
 	for (int ev = 0; ev < XG_PMU_EVENT_COUNT; ev++) {
@@ -74,7 +75,7 @@ static void print_sample(const struct xg_pmu *p, struct xg_sample *s, struct xg_
 			if ((d->pmu_valid >> (w * XG_PMU_EVENT_COUNT + ev)) & 1)
 				printf("%s.%s=%llu\n", wname[w], evname[ev],
 				       (unsigned long long)d->pmu[w][ev]);
-			else if (pmu_breakdown(p))
+			else if (breakdown)
 				printf("%s.%s=-\n", wname[w], evname[ev]);
 		}
 	printf("fds=%zu\n", pmu_nfds(p));
@@ -165,7 +166,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (cgroup) {
-		if (pmu_attach_cgroup_path(p, key, cgroup, flags, &err))
+		if (pmu_attach_cgroup_at(p, key, AT_FDCWD, cgroup, flags, &err))
 			fprintf(stderr, "attach: %s\n", err.msg);
 	} else {
 		pid_t target = pid ? pid : child;
@@ -199,7 +200,7 @@ int main(int argc, char **argv)
 		d = &s.dom[0];
 		pmu_read(p, key, &s, d);
 	}
-	print_sample(p, &s, d);
+	print_sample(p, &s, d, cfg.nosumcache);
 	sample_free(&s);
 	free(tids);
 	pmu_close(p);

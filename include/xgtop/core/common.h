@@ -54,6 +54,25 @@ void xg_grow(void *pp, size_t *cap, size_t need, size_t sz);
 void xg_swap_arrays(void *pa, size_t *cap_a, void *pb, size_t *cap_b);
 char *xg_strdup(const char *s);
 
+/* Binary search: the index of the first of the n elements at base (size
+ * bytes each, in order) that below() does not place before key, so where
+ * key is or would be inserted; n when all are below it. Inline, so that
+ * each caller's below() is inlined into the loop: the recorder and the
+ * reader look up every domain of every sample. */
+static inline size_t xg_lower_bound(const void *base, size_t n, size_t size, const void *key,
+				    bool (*below)(const void *elem, const void *key))
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (below((const char *)base + mid * size, key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Nanoseconds of CLOCK_MONOTONIC / CLOCK_REALTIME / this process's CPU time. */
 uint64_t xg_now_mono_ns(void);
 uint64_t xg_now_real_ns(void);
@@ -72,5 +91,9 @@ char *xg_escape_name(char *dst, size_t n, const char *src);
 bool xg_parse_double(const char *s, double *out);
 /* Parses a non-negative integer with no trailing junk; false on overflow. */
 bool xg_parse_u64(const char *s, uint64_t *out);
+/* Reads the decimal digits at *p (no sign, no space before them) and moves
+ * *p past them: the number inside a line of kernel text. false, with *p
+ * unmoved, when there is no digit there or the number passes 2^64 - 1. */
+bool xg_scan_u64(const char **p, uint64_t *out);
 
 #endif

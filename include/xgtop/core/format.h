@@ -11,16 +11,14 @@
 /* A size on a summary line: "512B", "1.5K", "16.0G": steps of 1024 up
  * to E, one decimal once scaled. */
 void fmt_size(char *buf, size_t n, double bytes);
-/* A figure squeezed into a table cell, three significant digits at most:
- * "999", "1.5K", "15K". Bytes step by 1024 (K M G T P E), counts and
- * rates by 1000 (k M G T P E). */
-void fmt_short_bytes(char *buf, size_t n, double bytes);
-void fmt_short_count(char *buf, size_t n, double v);
 /* A percentage without its sign ("42.0"): the header carries the %. */
 void fmt_pct(char *buf, size_t n, double pct);
 /* A duration in seconds: "120.5", whole seconds from a million on. */
 void fmt_seconds(char *buf, size_t n, double s);
-/* A value of unit u as a table cell shows it (u is not XG_UNIT_TEXT). */
+/* A value of unit u as a table cell shows it (u is not XG_UNIT_TEXT).
+ * Sizes, counts and rates are squeezed to three significant digits at
+ * most: "999", "1.5K", "15K"; bytes step by 1024 (K M G T P E), counts and
+ * rates by 1000 (k M G T P E). */
 void fmt_value(char *buf, size_t n, enum xg_unit u, double v);
 /* Names joined for a one-line message: "a, b or c". */
 void fmt_list_or(char *buf, size_t n, const char *const *names, size_t count);

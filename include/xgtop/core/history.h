@@ -74,7 +74,8 @@ size_t hist_values(const struct xg_history *h, long d, int k, float *out, size_t
 /* Wall-clock time of the sample `back` samples before the newest (0 = the
  * newest), or 0 when not held. */
 uint64_t hist_time(const struct xg_history *h, uint64_t back);
-/* Bytes the history holds now (ring, names, lists, times). */
+/* Bytes the history holds now (ring, names, lists, times): the measure of
+ * XG_HIST_BUDGET, which test_history and the TUI bench check and report. */
 size_t hist_bytes(const struct xg_history *h);
 
 #endif

@@ -74,9 +74,4 @@ extern const char *const xg_collector_label[XG_CL_COUNT];
 /* The domain fields a sub-collector fills (0 for the source itself). */
 uint64_t collector_fields(enum xg_collector c);
 
-/* The field a per-domain entry stands for: true with *f set for an entry of
- * xg_field_metric; with *where and *ev set for one of xg_pmu_metric. */
-bool metric_is_field(const struct xg_metric *m, enum xg_field *f);
-bool metric_is_pmu(const struct xg_metric *m, enum xg_pmu_where *where, enum xg_pmu_event *ev);
-
 #endif

@@ -106,9 +106,6 @@ struct xg_table {
  * out->cur points at cur, which must outlive the use of out. */
 void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *cur, unsigned rows,
 			  struct xg_table *out);
-/* The same with vCPU rows only (with_vcpus) or no sub-rows. */
-void metrics_compute(const struct xg_sample *prev, const struct xg_sample *cur, bool with_vcpus,
-		     struct xg_table *out);
 void table_free(struct xg_table *t);
 /* Computes what row i of t deferred (nothing for a sub-row, or a row
  * already complete); the samples t was computed from must still be there. */

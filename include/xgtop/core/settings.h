@@ -38,8 +38,6 @@ void settings_load(struct xg_settings *st, const char *path);
  * said otherwise; a bad value or unknown key adds a warning and leaves
  * that setting as it was. Remembers the result as the session's start. */
 void settings_apply(struct xg_settings *st, struct xg_view *v, const struct xg_config *cfg);
-/* Every setting of v as "key = value" entries, in file order. */
-void settings_from_view(const struct xg_view *v, struct xg_rc *out);
 /* Writes the file when v differs from the start: the settings that
  * changed take v's value, every other line stays as read. Writes a
  * temporary file beside it and renames it over. Returns 1 when written,

@@ -8,10 +8,9 @@
 
 #include "xgtop/core/common.h"
 
-/* The nearest rank of percentile p (0 < p <= 100) among n values sorted
- * ascending: ceil(p / 100 * n), 1-based; 0 when n is 0. */
-size_t stats_rank(size_t n, double p);
-/* How many of the largest values percentile p of at most n values needs. */
+/* How many of the largest values percentile p (0 < p <= 100) of at most n
+ * values needs: n - rank + 1, where the nearest rank among n values sorted
+ * ascending is ceil(p / 100 * n), 1-based; 0 when n is 0. */
 size_t stats_keep(size_t n, double p);
 
 /* The k largest values pushed so far. */
@@ -24,11 +23,9 @@ struct xg_topk {
 void topk_init(struct xg_topk *t, size_t k);
 void topk_free(struct xg_topk *t);
 void topk_push(struct xg_topk *t, double x);
-/* The j-th largest value pushed (1 = the largest), j <= the values kept.
- * After the first call, no more pushes. */
-double topk_nth(struct xg_topk *t, size_t j);
 /* Percentile p of the count values pushed (count <= a bound the top-k was
- * sized for with stats_keep): the nearest-rank value. */
+ * sized for with stats_keep): the nearest-rank value. After the first
+ * call, no more pushes. */
 double topk_percentile(struct xg_topk *t, size_t count, double p);
 
 #endif

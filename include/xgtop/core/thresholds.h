@@ -34,8 +34,6 @@ void thresholds_defaults(struct xg_thresholds *t);
 /* The level of value v under rule r: at or above warn / crit (below them
  * for a rule where low is bad). */
 enum xg_level threshold_level(const struct xg_thresholds *t, enum xg_rule r, double v);
-/* The rule for column c, or -1 when none applies. */
-int threshold_rule_of(enum xg_col c);
 /* The level of column c in row r: OK when it has no rule or no value. */
 enum xg_level threshold_cell(const struct xg_thresholds *t, const struct xg_row *r, enum xg_col c);
 /* The rule with settings key key ("wait_pct"), or -1. */

@@ -55,7 +55,9 @@ void engine_history_on(struct xg_engine *e, unsigned want);
  * sources) or while recording (the recording would repeat samples). */
 int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err);
 /* The columns the table may defer now (its `defer`): with rows_on_demand,
- * all but the sort column and the history's; else none. */
+ * all but the sort column and the history's; else none. Public for the
+ * TUI bench, which times a refresh's stages one by one as the engine runs
+ * them. */
 uint64_t engine_deferred(const struct xg_engine *e);
 /* Re-applies the view to the current table (after a key changed it). */
 void engine_reapply(struct xg_engine *e);

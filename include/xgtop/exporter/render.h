@@ -5,6 +5,7 @@
 #define XGTOP_EXPORTER_RENDER_H
 
 #include "xgtop/core/metric_defs.h"
+#include "xgtop/core/strbuf.h"
 
 enum xg_expo_fmt { XG_EXPO_TEXT, XG_EXPO_OPENMETRICS, XG_EXPO_FMT_COUNT };
 
@@ -16,25 +17,10 @@ struct xg_expo_stats {
 	uint64_t self_cpu_ns;           /* this process's CPU time */
 };
 
-/* A growable text buffer. */
-struct xg_strbuf {
-	char *p;
-	size_t len, cap;
-};
-void strbuf_put(struct xg_strbuf *b, const char *s, size_t n);
-void strbuf_puts(struct xg_strbuf *b, const char *s);
-void strbuf_printf(struct xg_strbuf *b, const char *fmt, ...) XG_PRINTF(2, 3);
-void strbuf_free(struct xg_strbuf *b);
-
 /* Appends the exposition of s (sorted by id, as the engine leaves it) and
  * st to b in format fmt. */
 void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_sample *s,
 		 const struct xg_expo_stats *st);
-
-/* The label value for text v: as the screen shows it (control bytes and
- * invalid UTF-8 as \xNN, a backslash doubled), then escaped for the
- * exposition formats (backslash, double quote, newline). */
-void expo_put_label_value(struct xg_strbuf *b, const char *v);
 
 /* The format an Accept header prefers (highest q, the first on a tie);
  * the text format when it names neither or is NULL. */

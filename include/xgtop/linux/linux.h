@@ -7,6 +7,7 @@
 #define XGTOP_LINUX_H
 
 #include "xgtop/core/common.h"
+#include "xgtop/core/netdev.h"
 #include "xgtop/core/sample.h"
 
 #include <dirent.h>
@@ -58,29 +59,28 @@ struct lx_net {
 	uint64_t tx_bytes, tx_pkts, tx_errs, tx_drop;
 	uint32_t nifs;               /* interfaces counted (all but lo) */
 };
-/* /proc/PID/net/dev, summed over every interface but lo. */
+/* /proc/PID/net/dev, summed over every interface but lo; false when a
+ * line is not an interface line (the text was cut). */
 bool lx_parse_net_dev(const char *buf, struct lx_net *out);
-struct lx_netif {
-	char name[16];
-	struct lx_net n;             /* this interface's counters (nifs = 1) */
-};
-/* Every interface line of net/dev, in order, at most max; returns the count. */
-size_t lx_parse_net_devs(const char *buf, struct lx_netif *out, size_t max);
+/* Every interface line of net/dev, in order, at most max, up to the first
+ * line that is not one; returns the count. */
+size_t lx_parse_net_devs(const char *buf, struct xg_netdev *out, size_t max);
 /* memory.max / memory.current: a number, or "max" = UINT64_MAX */
 bool lx_parse_limit(const char *buf, uint64_t *out);
 /* The cgroup v2 line ("0::/path") of /proc/PID/cgroup: sets *path (not
  * NUL-terminated, starts with '/') and *len. */
 bool lx_parse_cgroup_path(const char *buf, const char **path, size_t *len);
+/* A "cpuN ..." line of /proc/stat: N, and its busy (user nice system irq
+ * softirq steal) and idle (idle iowait) clock ticks; guest time is in user
+ * and nice already. false for any other line. */
+bool lx_parse_stat_cpu(const char *line, uint32_t *id, uint64_t *busy, uint64_t *idle);
 /* First "cpu MHz" of /proc/cpuinfo, in kHz. */
 bool lx_parse_cpu_mhz(const char *buf, uint64_t *khz);
 /* A mountinfo line of a cgroup2 mount: copies root and mount point. */
 bool lx_parse_mountinfo_cgroup2(const char *line, char *root, size_t rn, char *mnt, size_t mn);
 
-/* ---- linux_read.c ---- */
+/* ---- linux_read.c (files: core's xg_read_at) ---- */
 
-/* Reads name (relative to dirfd) into buf with one read() in the usual
- * case, NUL-terminates it. Returns the length, or -errno. */
-ssize_t lx_read_at(int dirfd, const char *name, char *buf, size_t cap);
 /* opendir() of path relative to dirfd (-1: NULL); errno set on failure. */
 DIR *lx_opendir_at(int dirfd, const char *path);
 
@@ -332,10 +332,6 @@ struct lx_node {
 void lx_node_open(struct lx_node *n);
 /* Fills the node part of h (source, clocks, pcpus, memory, ...). */
 void lx_node_fill(struct lx_node *n, struct xg_host *h);
-/* A "cpuN ..." line of /proc/stat: N, and its busy (user nice system irq
- * softirq steal) and idle (idle iowait) clock ticks; guest time is in user
- * and nice already. false for any other line. */
-bool lx_parse_stat_cpu(const char *line, uint32_t *id, uint64_t *busy, uint64_t *idle);
 /* Appends one pCPU entry per online CPU of /proc/stat to out, or sets
  * out->pcpu_why when it cannot be read. */
 void lx_node_pcpus(const struct lx_node *n, struct xg_sample *out);
@@ -431,17 +427,13 @@ struct lx_vmconf {               /* from the command line */
 	enum lx_accel accel;         /* -accel, -enable-kvm, -machine accel=; NONE = not said */
 };
 /* Parses QEMU's arguments: len bytes of NUL-separated strings (the
- * command line after argv[0]). */
-void lx_vm_parse_args(const char *args, size_t len, struct lx_vmconf *c);
-/* The value of key in a QEMU option string ("guest=a,,b,debug-threads=on"),
- * ",," read as a comma; implied: a first item without '=' is key's value. */
-bool lx_qemu_opt(const char *s, const char *key, bool implied, char *out, size_t n);
-/* -m's size rule: a number (fractions allowed) with an optional suffix
- * B K M G T P E (powers of 1024); without a suffix, MiB. */
-bool lx_qemu_size(const char *s, size_t n, uint64_t *bytes);
-/* -smp: cpus (a first number or cpus=), maxcpus=, else what the topology
+ * command line after argv[0]). Option strings ("guest=a,,b,debug-threads=on")
+ * read ",," as a comma, and a first item without '=' as the option's main
+ * key (guest, size, accel); -m takes a number (fractions allowed) with an
+ * optional suffix B K M G T P E (powers of 1024), MiB without one; -smp
+ * takes cpus (a first number or cpus=), maxcpus=, else what the topology
  * (sockets, dies, clusters, cores, threads ...) multiplies to. */
-bool lx_qemu_smp(const char *s, uint32_t *cpus, uint32_t *maxcpus);
+void lx_vm_parse_args(const char *args, size_t len, struct lx_vmconf *c);
 /* A QEMU process name: qemu-system-*, qemu-kvm, or Proxmox's kvm. */
 bool lx_is_qemu_comm(const char *comm);
 /* QEMU's name for a vCPU thread, "CPU <n>/<ACCEL>" (and "ALL CPUs/TCG",
@@ -553,7 +545,7 @@ struct lx_vms {
 	bool kvm_tried;              /* lx_kvm_open done (at the first KVM guest) */
 	bool no_swap;                /* the host has no swap: every VM's is 0 */
 	uint64_t netns;              /* xgtop's network namespace inode, 0 = unknown */
-	struct lx_netif *netif;      /* /proc/net/dev this refresh (when a VM has taps) */
+	struct xg_netdev *netif;     /* /proc/net/dev this refresh (when a VM has taps) */
 	size_t nnetif, netif_cap;
 	int netdev_err;
 	char *args;                  /* scratch: a command line */

@@ -27,7 +27,7 @@ enum {
 	 * exclude_host/exclude_guest. Otherwise user mode counts as "guest
 	 * user" (the domain's own code) and kernel mode as "host". */
 	XG_PMU_VM = 1u << 0,
-	/* pmu_attach_task only: also count the descendants the task creates
+	/* Tasks (pmu_sync_tasks) only: also count the descendants a task creates
 	 * after the attach (perf inherit). Do not attach those separately. */
 	XG_PMU_INHERIT = 1u << 1,
 };
@@ -56,24 +56,15 @@ int pmu_attach_system(struct xg_pmu *p, uint64_t key, unsigned flags, struct xg_
  * failure that would repeat (permissions, no PMU) is not retried. */
 int pmu_attach_cgroup_at(struct xg_pmu *p, uint64_t key, int root_fd, const char *rel,
 			 unsigned flags, struct xg_err *err);
-int pmu_attach_cgroup_path(struct xg_pmu *p, uint64_t key, const char *path, unsigned flags,
-			   struct xg_err *err);
-/* Counts one thread for domain key (no-op when already counted). A thread
- * that exited before the call is not an error (returns 0, nothing added). */
-int pmu_attach_task(struct xg_pmu *p, uint64_t key, pid_t tid, unsigned flags,
-		    struct xg_err *err);
-/* Makes the domain's thread set exactly tids[0..n): attaches new ones,
+/* Makes the domain's thread set exactly tids[0..n): attaches new ones
+ * (a thread that exited before the call is not an error: nothing added),
  * reads and closes the ones that are gone (their counts stay in the
  * domain's totals). One call per domain per refresh. */
 int pmu_sync_tasks(struct xg_pmu *p, uint64_t key, const pid_t *tids, size_t n, unsigned flags,
 		   struct xg_err *err);
-/* Stops counting one thread; its counts so far stay in the totals. */
-void pmu_detach_task(struct xg_pmu *p, uint64_t key, pid_t tid);
-/* Forgets the domain (closes its counters, drops its totals). */
-void pmu_detach(struct xg_pmu *p, uint64_t key);
-/* Detaches every domain not attached, synced or read since the previous
- * sweep: call once at the end of each refresh so vanished domains release
- * their counters. */
+/* Forgets every domain not attached, synced or read since the previous
+ * sweep (closes its counters, drops its totals): call once at the end of
+ * each refresh so vanished domains release their counters. */
 void pmu_sweep(struct xg_pmu *p);
 
 /* Reads the domain's groups (one read() each) and fills d: XG_F_LLC_REF,
@@ -89,8 +80,6 @@ const char *pmu_label(const struct xg_pmu *p);
 const char *pmu_event_name(const struct xg_pmu *p, enum xg_pmu_event ev);
 /* Why ev is not counted on this host, or NULL when it is. */
 const char *pmu_event_why(const struct xg_pmu *p, enum xg_pmu_event ev);
-/* true when the breakdown by where (--nosumcache) is being counted. */
-bool pmu_breakdown(const struct xg_pmu *p);
 /* Counters open (file descriptors), for diagnostics and the benchmark. */
 size_t pmu_nfds(const struct xg_pmu *p);
 
@@ -117,14 +106,6 @@ enum xg_pmu_scale_rc pmu_scale_delta(const struct xg_pmu_raw *prev, const struct
 /* Why an interval with outcome rc leaves the figures unknown, or NULL when
  * it was measured (exact or scaled). */
 const char *pmu_interval_why(enum xg_pmu_scale_rc rc);
-/* 100·(1 − misses/refs), or NAN when refs is 0 or misses > refs (events
- * of different scope: not a ratio). */
-double pmu_hit_pct(double refs, double misses);
-/* 1000·misses/instructions, or NAN without instructions. */
-double pmu_mpki(double misses, double instr);
-/* instructions/cycles, or NAN without cycles. */
-double pmu_ipc(double instr, double cycles);
-
 /* Parses a CPU list ("0-3,8,10-11\n") into cpus (at most max); returns the
  * count, or -1 when malformed or too long. */
 int pmu_parse_cpulist(const char *s, int *cpus, int max);

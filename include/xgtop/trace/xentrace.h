@@ -235,10 +235,8 @@ void xt_events_absorb(struct xt_events *e, struct xt_events *from, const struct 
 void xt_events_span(struct xt_events *e, uint32_t p, uint64_t first, uint64_t last);
 /* Appends an XT_EV_PCPU_END per pCPU (call once, at the end of input). */
 void xt_events_close(struct xt_events *e);
-/* Pops the next event in TSC order with tsc <= upto; false when none. */
-bool xt_events_next(struct xt_events *e, uint64_t upto, struct xt_ev *out);
-/* Merged order without copying: init, next until false, free. The
- * queues must not grow meanwhile. */
+/* Merged order without copying: init, run until 0, free. The queues must
+ * not grow meanwhile. */
 struct xt_mh { uint64_t tsc; uint32_t q; };
 struct xt_merge {
 	struct xt_events *e;
@@ -248,11 +246,9 @@ struct xt_merge {
 	uint32_t win;         /* the queue with the earliest head */
 };
 void xt_merge_init(struct xt_merge *m, struct xt_events *e);
-bool xt_merge_next(struct xt_merge *m, struct xt_ev *out);
-bool xt_merge_next_upto(struct xt_merge *m, uint64_t upto, struct xt_ev *out);
 /* The next events in merged order that all come from one queue, in place
  * (no copy): *run points at them, the return value is their count (0 at
- * the end). Same order as xt_merge_next; valid until the queues change. */
+ * the end). Valid until the queues change. */
 size_t xt_merge_run(struct xt_merge *m, const struct xt_ev **run);
 void xt_merge_free(struct xt_merge *m);
 /* Live use: passes every queued event with tsc <= upto to fn in merged

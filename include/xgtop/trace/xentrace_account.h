@@ -70,8 +70,6 @@ void xt_acct_init(struct xt_acct *a, enum xt_mode mode);
 void xt_acct_free(struct xt_acct *a);
 /* Trace start: vCPUs first seen later are back-dated to it (native). */
 void xt_acct_start(struct xt_acct *a, uint64_t tsc);
-/* Native: declares that (dom, vcpu) was in state s from tsc on. */
-void xt_acct_seed(struct xt_acct *a, uint16_t dom, uint16_t vcpu, enum xt_state s, uint64_t tsc);
 /* Seeds every vCPU of a merged event array with the state its first
  * record shows it was in (native): a vCPU that never changes state during
  * a window is then accounted 100 % in that state for that window. */

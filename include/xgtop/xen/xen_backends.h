@@ -7,13 +7,14 @@
 #define XGTOP_XENBACK_H
 
 #include "xgtop/core/common.h"
+#include "xgtop/core/netdev.h"
 
-/* One vif as netback counts it: rx = what the guest sent, tx = what the
- * guest received (the backend interface's own direction). */
+/* One vif as netback counts it: its /proc/net/dev line, in the backend
+ * interface's own direction (rx = what the guest sent, tx = what the guest
+ * received). */
 struct xb_vif {
 	uint32_t domid, devid;
-	uint64_t rx_bytes, rx_pkts, rx_errs, rx_drop;
-	uint64_t tx_bytes, tx_pkts, tx_errs, tx_drop;
+	struct xg_netdev n;
 };
 
 /* One VBD backend device. ok = false when its statistics could not be
@@ -79,9 +80,5 @@ void xb_vbd_init(struct xb_vbd_reader *r, const char *root);
 int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t *cap,
 		struct xg_err *err);
 void xb_vbd_close(struct xb_vbd_reader *r);
-
-/* "vif3.0" -> 3, 0. Exactly that shape: "vif3.0-emu" (the emulated twin of
- * an HVM vif) is not a netback interface. */
-bool xb_parse_vifname(const char *name, uint32_t *domid, uint32_t *devid);
 
 #endif

@@ -41,9 +41,6 @@ struct xg_guestpub {
 	char why[XG_GP_VAL_MAX];
 };
 
-/* Parses a non-negative decimal of at most 20 digits (no sign, spaces or
- * other bytes); false on anything else or overflow. */
-bool gp_parse_u64(const char *s, size_t len, uint64_t *out);
 /* Parses the values read from xenstore (val[k] NULL = key absent; not
  * necessarily NUL-terminated). Returns NULL, or why the publication is
  * rejected as a whole. A bad label is replaced, not fatal. */

@@ -35,9 +35,9 @@ static void short_cells(void **state)
 		{ 4194304, "4.0M", "4.2M" }, { -2048, "-2.0K", "-2.0k" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		fmt_short_bytes(buf, sizeof(buf), cases[i].v);
+		fmt_value(buf, sizeof(buf), XG_UNIT_BYTES, cases[i].v);
 		assert_string_equal(buf, cases[i].bytes);
-		fmt_short_count(buf, sizeof(buf), cases[i].v);
+		fmt_value(buf, sizeof(buf), XG_UNIT_PER_S, cases[i].v);
 		assert_string_equal(buf, cases[i].count);
 	}
 }

@@ -56,7 +56,7 @@ static void fx_step(struct fx *f, uint64_t k, const uint32_t *ids, const uint32_
 			ns += (ids[i] * 10 + j) * NS / 100;
 		dom_set(d, XG_F_CPU_NS, ns);
 	}
-	metrics_compute(k ? prev : NULL, s, false, &f->t);
+	metrics_compute_rows(k ? prev : NULL, s, 0, &f->t);
 	f->cur = !f->cur;
 }
 

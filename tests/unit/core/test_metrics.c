@@ -59,14 +59,14 @@ static void cpu_pct_and_first_sample(void **state)
 	dom(&b, 0, "Domain-0", 6 * NS);  /* +1 s of CPU: 50 % */
 	dom_set(&b.dom[0], XG_F_MEM, 250);
 
-	metrics_compute(NULL, &a, false, &t);
+	metrics_compute_rows(NULL, &a, 0, &t);
 	assert_false(valid(&t.rows[0], XG_COL_CPU_PCT));
 	assert_int_equal(t.rows[0].why[XG_COL_CPU_PCT], XG_WHY_FIRST);
 	assert_non_null(row_why(&t, &t.rows[0], XG_COL_CPU_PCT));
 	assert_true(valid(&t.rows[0], XG_COL_CPU_S));
 	assert_float_equal(t.rows[0].v[XG_COL_CPU_S], 5.0, 1e-9);
 
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	assert_true(valid(&t.rows[0], XG_COL_CPU_PCT));
 	assert_float_equal(t.rows[0].v[XG_COL_CPU_PCT], 50.0, 1e-9);
 	assert_float_equal(t.rows[0].v[XG_COL_MEM_PCT], 25.0, 1e-9);
@@ -98,7 +98,7 @@ static void baseline_resets(void **state)
 	e4->handle[0] = 0xbb;                 /* id reused by another domain */
 	dom(&b, 70000, "new", 3 * NS);        /* appeared; id past any array */
 
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	assert_int_equal(t.n, 5);
 	assert_int_equal(t.rows[0].why[XG_COL_CPU_PCT], XG_WHY_RESET);
 	assert_float_equal(t.rows[1].v[XG_COL_CPU_PCT], 25.0, 1e-9);
@@ -138,7 +138,7 @@ static void sched_split_and_cache(void **state)
 	y->pmu[XG_PMU_HOST][XG_PMU_REF] = 10;
 	y->pmu[XG_PMU_HOST][XG_PMU_MISS] = 0;
 
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	const struct xg_row *r = &t.rows[0];
 	assert_float_equal(r->v[XG_COL_RUN], 60.0, 1e-9);
 	assert_float_equal(r->v[XG_COL_WAIT], 25.0, 1e-9);
@@ -154,7 +154,7 @@ static void sched_split_and_cache(void **state)
 	/* No references in the interval: HIT% is undefined, never 0 or 100. */
 	sample_copy(&a, &b);
 	b.host.mono_ns += NS;
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	assert_false(valid(&t.rows[0], XG_COL_HIT));
 	assert_int_equal(t.rows[0].why[XG_COL_HIT], XG_WHY_NOREFS);
 	pair_free(&a, &b, &t);
@@ -178,7 +178,7 @@ static void io_directions_apart(void **state)
 		dom_set(x, io[i].f, 1000);
 		dom_set(y, io[i].f, 1000 + io[i].d);
 	}
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
 		assert_float_equal(t.rows[0].v[io[i].c], io[i].d / 2.0, 1e-9);
 	pair_free(&a, &b, &t);
@@ -196,7 +196,7 @@ static void sched_without_offline(void **state)
 		dom_set(y, XG_F_RUN_NS + i, 100);
 	}
 	dom_invalid(&b, y, XG_F_OFF_NS, "no offline state for Linux tasks");
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	double sum = 0;
 	for (int c = XG_COL_RUN; c <= XG_COL_BLK; c++)
 		sum += t.rows[0].v[c];
@@ -226,11 +226,11 @@ static void host_wait_share(void **state)
 		dom_set(y2, XG_F_RUN_NS + i, d2[i]);
 		dom_set(y3, XG_F_RUN_NS + i, 100 * NS);   /* no baseline: left out */
 	}
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	assert_float_equal(t.rows[0].v[XG_COL_WAIT], 25.0, 1e-9);
 	assert_float_equal(t.sum.wait_pct, 20.0, 1e-9);
 	/* No domain with a split: unknown, not 0. */
-	metrics_compute(NULL, &b, false, &t);
+	metrics_compute_rows(NULL, &b, 0, &t);
 	assert_true(t.sum.wait_pct < 0);
 	pair_free(&a, &b, &t);
 }
@@ -269,7 +269,7 @@ static void pcpu_busy_share(void **state)
 	pcpu(&b, 5, 10, 10);        /* new */
 	pcpu(&b, 6, -1, -1);        /* nothing measured */
 	b.pcpu_why = sample_reason(&b, "xc_getcpuinfo: Permission denied");
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	assert_int_equal(t.npcpu, 6);
 	assert_true(t.pcpu[0].valid && t.pcpu[1].valid && t.pcpu[2].valid);
 	assert_float_equal(t.pcpu[0].busy_pct, 75.0, 1e-9);
@@ -281,9 +281,9 @@ static void pcpu_busy_share(void **state)
 	assert_int_equal(t.pcpu[4].why, XG_WHY_PCPUFIRST);
 	assert_string_equal(table_why_text(&t, t.pcpu[5].why), "xc_getcpuinfo: Permission denied");
 	/* A sample without pCPU entries says why there are none. */
-	metrics_compute(&b, &a, false, &t);
+	metrics_compute_rows(&b, &a, 0, &t);
 	sample_clear(&a);
-	metrics_compute(&b, &a, false, &t);
+	metrics_compute_rows(&b, &a, 0, &t);
 	assert_int_equal(t.npcpu, 0);
 	assert_non_null(table_why_text(&t, t.pcpu_why));
 	assert_int_equal(t.pcpu_why, XG_WHY_NOPCPU);
@@ -308,7 +308,7 @@ static void vcpu_rows(void **state)
 		}
 		dom(s, 4, "none", 0);
 	}
-	metrics_compute(&a, &b, true, &t);
+	metrics_compute_rows(&a, &b, XG_ROWS_VCPUS, &t);
 	assert_int_equal(t.ndom_rows, 2);
 	assert_int_equal(t.n, 4);
 	assert_int_equal(t.rows[0].child_count, 2);
@@ -360,8 +360,8 @@ static void deferred_rows_match(void **state)
 			varied_dom(&a, k, false);   /* 6 is new in b */
 		varied_dom(&b, k, true);
 	}
-	metrics_compute(&a, &b, false, &full);
-	metrics_compute(&a, &b, false, &lazy);
+	metrics_compute_rows(&a, &b, 0, &full);
+	metrics_compute_rows(&a, &b, 0, &lazy);
 	assert_int_equal(lazy.n, full.n);
 	assert_memory_equal(&lazy.sum, &full.sum, sizeof(full.sum));
 	const struct xg_row *l0 = &lazy.rows[0];
@@ -440,7 +440,7 @@ static void socket_rows_rates(void **state)
 	dom(&b, 2, "plain", 0);
 
 	/* Without the flag: domain rows only. */
-	metrics_compute(&a, &b, false, &t);
+	metrics_compute_rows(&a, &b, 0, &t);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(t.rows[0].child_count, 0);
 

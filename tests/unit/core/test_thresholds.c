@@ -66,8 +66,8 @@ static void cells(void **state)
 	assert_int_equal(threshold_cell(&t, &r, XG_COL_WAIT), XG_LEVEL_OK);
 	row_set(&r, XG_COL_MEM, 1e12);       /* no rule */
 	assert_int_equal(threshold_cell(&t, &r, XG_COL_MEM), XG_LEVEL_OK);
-	assert_int_equal(threshold_rule_of(XG_COL_MEM), -1);
-	assert_int_equal(threshold_rule_of(XG_COL_HIT_H), XG_RULE_HIT);
+	row_set(&r, XG_COL_HIT_H, 20);        /* the HIT% rule, as HIT-GK% */
+	assert_int_equal(threshold_cell(&t, &r, XG_COL_HIT_H), XG_LEVEL_CRIT);
 }
 
 static void assert_same_rules(const struct xg_thresholds *a, const struct xg_thresholds *b)

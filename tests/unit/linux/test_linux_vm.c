@@ -88,46 +88,47 @@ static void plain_cmdlines(void **state)
 	assert_false(c.has_uuid);
 }
 
+/* -m's sizes: the number, its suffix, and what is no size. */
 static void sizes(void **state)
 {
 	(void)state;
-	uint64_t b;
-	assert_true(lx_qemu_size("512", 3, &b));
-	assert_int_equal(b, 512ull << 20);
-	assert_true(lx_qemu_size("512M", 4, &b));
-	assert_int_equal(b, 512ull << 20);
-	assert_true(lx_qemu_size("2g", 2, &b));
-	assert_int_equal(b, 2ull << 30);
-	assert_true(lx_qemu_size("1048576k", 8, &b));
-	assert_int_equal(b, 1ull << 30);
-	assert_true(lx_qemu_size("4096B", 5, &b));
-	assert_int_equal(b, 4096);
-	assert_true(lx_qemu_size("1T", 2, &b));
-	assert_int_equal(b, 1ull << 40);
-	assert_false(lx_qemu_size("1X", 2, &b));
-	assert_false(lx_qemu_size("M", 1, &b));
-	assert_false(lx_qemu_size("99999999E", 9, &b));
+	static const struct { const char *m; uint64_t bytes; } cases[] = {
+		{ "512", 512ull << 20 }, { "512M", 512ull << 20 }, { "2g", 2ull << 30 },
+		{ "1048576k", 1ull << 30 }, { "4096B", 4096 }, { "1T", 1ull << 40 },
+		{ "1X", 0 }, { "M", 0 }, { "99999999E", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char line[64];
+		struct lx_vmconf c;
+		snprintf(line, sizeof(line), "-m|%s", cases[i].m);
+		parse(line, &c);
+		assert_int_equal(c.mem, cases[i].bytes);
+	}
 }
 
+/* Option strings: ",," is a comma, the implied key only first, and -smp. */
 static void options(void **state)
 {
 	(void)state;
-	char v[32];
-	assert_true(lx_qemu_opt("a,,b,x=1", "guest", true, v, sizeof(v)));
-	assert_string_equal(v, "a,b");
-	assert_true(lx_qemu_opt("guest=g,,h,debug-threads=on", "guest", true, v, sizeof(v)));
-	assert_string_equal(v, "g,h");
-	assert_true(lx_qemu_opt("x=1,size=2G", "size", true, v, sizeof(v)));
-	assert_string_equal(v, "2G");
-	assert_false(lx_qemu_opt("x=1,y", "size", true, v, sizeof(v)));   /* implied only first */
-	assert_false(lx_qemu_opt("", "guest", true, v, sizeof(v)));
-	uint32_t c, m;
-	assert_true(lx_qemu_smp("3", &c, &m));
-	assert_int_equal(c, 3);
-	assert_int_equal(m, 3);
-	assert_true(lx_qemu_smp("maxcpus=6", &c, &m));
-	assert_int_equal(c, 6);
-	assert_false(lx_qemu_smp("cpus=0", &c, &m));
+	struct lx_vmconf c;
+	parse("-name|a,,b,x=1", &c);
+	assert_string_equal(c.name, "a,b");
+	parse("-name|guest=g,,h,debug-threads=on", &c);
+	assert_string_equal(c.name, "g,h");
+	parse("-name|", &c);
+	assert_string_equal(c.name, "");
+	parse("-m|x=1,size=2G", &c);
+	assert_int_equal(c.mem, 2ull << 30);
+	parse("-m|x=1,y", &c);   /* the implied key only first */
+	assert_int_equal(c.mem, 0);
+	parse("-smp|3", &c);
+	assert_int_equal(c.cpus, 3);
+	assert_int_equal(c.maxcpus, 3);
+	parse("-smp|maxcpus=6", &c);
+	assert_int_equal(c.cpus, 6);
+	parse("-smp|cpus=0", &c);
+	assert_int_equal(c.cpus, 0);
+	assert_int_equal(c.maxcpus, 0);
 }
 
 static void thread_names(void **state)
@@ -189,16 +190,16 @@ static void small_files(void **state)
 	assert_true(lx_parse_vmswap("Name:\tqemu\nVmRSS:\t  1024 kB\nVmSwap:\t     12 kB\n", &b));
 	assert_int_equal(b, 12 * 1024);
 	assert_false(lx_parse_vmswap("Name:\tkthreadd\n", &b));
-	struct lx_netif nif[4];
+	struct xg_netdev nif[4];
 	const char *dev = "Inter-|   Receive\n face |bytes\n"
 			  "    lo: 10 1 0 0 0 0 0 0 10 1 0 0 0 0 0 0\n"
 			  "  tap0: 100 2 0 1 0 0 0 0 300 4 0 0 0 0 0 0\n";
 	assert_int_equal(lx_parse_net_devs(dev, nif, 4), 2);
 	assert_string_equal(nif[1].name, "tap0");
-	assert_int_equal(nif[1].n.rx_bytes, 100);
-	assert_int_equal(nif[1].n.rx_drop, 1);
-	assert_int_equal(nif[1].n.tx_bytes, 300);
-	assert_int_equal(nif[1].n.tx_pkts, 4);
+	assert_int_equal(nif[1].rx_bytes, 100);
+	assert_int_equal(nif[1].rx_drop, 1);
+	assert_int_equal(nif[1].tx_bytes, 300);
+	assert_int_equal(nif[1].tx_pkts, 4);
 }
 
 /* A debugfs kvm/ tree in a temporary directory: statistics and vCPU

@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "xgtop/outputs/output_xentop.h"
+#include "xgtop/outputs/output.h"
 
 struct fixture {
 	struct xg_sample s;
@@ -116,14 +117,34 @@ static void fixture_free(struct fixture *fx)
 	sample_free(&fx->s);
 }
 
+static int by_name(const void *a, const void *b, void *arg)
+{
+	const struct fixture *fx = arg;
+	return strcasecmp(fx->s.dom[*(const size_t *)a].name, fx->s.dom[*(const size_t *)b].name);
+}
+
+/* One iteration of -o xentop of the rows v selects; with v NULL, every row
+ * in name order, as xentop sorts them. */
 static char *render(const struct fixture *fx, const struct xg_view *v)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct xg_err err = { 0 };
-	assert_int_equal(output_xentop_print(f, &fx->t, v, &err), 0);
+	struct xg_view all;
+	if (!v) {
+		memset(&all, 0, sizeof(all));
+		all.order = calloc(fx->t.n + 1, sizeof(*all.order));
+		for (size_t i = 0; i < fx->t.n; i++)
+			all.order[all.norder++] = i;
+		qsort_r(all.order, all.norder, sizeof(*all.order), by_name, (void *)fx);
+	}
+	struct output *o = output_open(XG_OUT_XENTOP, f);
+	assert_int_equal(output_write(o, &fx->t, v ? v : &all, &err), 0);
+	output_close(o);
 	fclose(f);
+	if (!v)
+		free(all.order);
 	return buf;
 }
 

@@ -51,12 +51,15 @@ static void many_domains(void **state)
 	pid_t self = gettid();
 	struct xg_err err;
 	for (uint64_t k = 0; k < NDOM; k++)
-		assert_int_equal(pmu_attach_task(p, k * 7919, self, 0, &err), 0);
-	/* attaching the same thread twice is a no-op */
-	assert_int_equal(pmu_attach_task(p, 0, self, 0, &err), 0);
+		assert_int_equal(pmu_sync_tasks(p, k * 7919, &self, 1, 0, &err), 0);
+	/* syncing the same thread again is a no-op */
+	assert_int_equal(pmu_sync_tasks(p, 0, &self, 1, 0, &err), 0);
 	assert_int_equal(pmu_nfds(p), NDOM * 2);
-	for (uint64_t k = 0; k < NDOM; k += 2)
-		pmu_detach(p, k * 7919);
+	/* A refresh that no longer lists the even domains lets them go. */
+	pmu_sweep(p);
+	for (uint64_t k = 1; k < NDOM; k += 2)
+		assert_int_equal(pmu_sync_tasks(p, k * 7919, &self, 1, 0, &err), 0);
+	pmu_sweep(p);
 	assert_int_equal(pmu_nfds(p), NDOM);
 
 	struct xg_sample s;
@@ -83,9 +86,9 @@ static void many_domains(void **state)
 			assert_int_equal(d->pmu_valid, 0);
 		}
 	}
-	/* A detached thread's counts stay in the domain's total. */
+	/* A thread that left the domain leaves its counts in the total. */
 	uint64_t total = s.dom[1].v[XG_F_LLC_REF];
-	pmu_detach_task(p, 1 * 7919, self);
+	assert_int_equal(pmu_sync_tasks(p, 1 * 7919, NULL, 0, 0, &err), 0);
 	touch_pages(100);
 	pmu_read(p, 1 * 7919, &s, &s.dom[1]);
 	assert_true(dom_has(&s.dom[1], XG_F_LLC_REF));
@@ -110,7 +113,6 @@ static void breakdown_slices(void **state)
 		pmu_close(p);
 		skip();
 	}
-	assert_true(pmu_breakdown(p));
 	struct xg_err err;
 	pid_t self = gettid();
 	assert_int_equal(pmu_sync_tasks(p, 1, &self, 1, 0, &err), 0);

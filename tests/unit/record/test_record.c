@@ -602,23 +602,23 @@ static void future_version(void **state)
 static void newer_minor_is_readable(void **state)
 {
 	(void)state;
-	struct rec_buf b = { 0 };
-	rbuf_puts(&b, "xgtop-recording\t1\t7\txgtop 1.7\nfields");
+	struct xg_strbuf b = { 0 };
+	strbuf_puts(&b, "xgtop-recording\t1\t7\txgtop 1.7\nfields");
 	for (int f = 0; f < XG_F_COUNT; f++) {
-		rbuf_putc(&b, '\t');
-		rbuf_puts(&b, field_name((enum xg_field)f));
+		strbuf_putc(&b, '\t');
+		strbuf_puts(&b, field_name((enum xg_field)f));
 	}
-	rbuf_puts(&b, "\tnew_field\npmu\nfuture\theader line\n");
+	strbuf_puts(&b, "\tnew_field\npmu\nfuture\theader line\n");
 	size_t s0 = b.len;
-	rbuf_puts(&b, "S\t1\t0\t100\nD\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nnewtype\tx\nd\t5\t\t1\t\t\t\t\t");
+	strbuf_puts(&b, "S\t1\t0\t100\nD\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nnewtype\tx\nd\t5\t\t1\t\t\t\t\t");
 	for (int f = 0; f <= XG_F_COUNT; f++)
-		rbuf_puts(&b, "\t42");
-	rbuf_putc(&b, '\n');
+		strbuf_puts(&b, "\t42");
+	strbuf_putc(&b, '\n');
 	char e[32];
 	snprintf(e, sizeof(e), "E\t%08lx\n", crc32(0, (const unsigned char *)b.p + s0, (uInt)(b.len - s0)));
-	rbuf_puts(&b, e);
+	strbuf_puts(&b, e);
 	write_gz(tmp("minor.xgrec"), b.p);
-	rbuf_free(&b);
+	strbuf_free(&b);
 	struct xg_err err = { 0 };
 	struct xg_reader *r = reader_open(tmp("minor.xgrec"), &err);
 	if (!r)
@@ -644,52 +644,52 @@ static void newer_minor_is_readable(void **state)
  * s_tail after its mono column), the lines pre, a 'D' + 'd' for domain 5,
  * the lines given, and the E line with the right CRC. With s_tail NULL,
  * the sample's lines are pre alone (then its E line). */
-static void member_header(struct rec_buf *b, unsigned minor, int nfields)
+static void member_header(struct xg_strbuf *b, unsigned minor, int nfields)
 {
 	char hdr[64];
 	snprintf(hdr, sizeof(hdr), "xgtop-recording\t1\t%u\txgtop 0.0.9\nfields", minor);
-	rbuf_puts(b, hdr);
+	strbuf_puts(b, hdr);
 	for (int f = 0; f < nfields; f++) {
-		rbuf_putc(b, '\t');
-		rbuf_puts(b, field_name((enum xg_field)f));
+		strbuf_putc(b, '\t');
+		strbuf_puts(b, field_name((enum xg_field)f));
 	}
-	rbuf_puts(b, "\npmu\n");
+	strbuf_puts(b, "\npmu\n");
 }
 
 /* The E line of the sample whose lines start at offset s0 of b. */
-static void member_end(struct rec_buf *b, size_t s0)
+static void member_end(struct xg_strbuf *b, size_t s0)
 {
 	char e[32];
 	snprintf(e, sizeof(e), "E\t%08lx\n", crc32(0, (const unsigned char *)b->p + s0, (uInt)(b->len - s0)));
-	rbuf_puts(b, e);
+	strbuf_puts(b, e);
 }
 
-static void member_sample(struct rec_buf *b, unsigned minor, const char *s_tail, const char *pre,
+static void member_sample(struct xg_strbuf *b, unsigned minor, const char *s_tail, const char *pre,
                           const char *lines)
 {
 	member_header(b, minor, XG_F_COUNT);
 	size_t s0 = b->len;
 	if (!s_tail) {   /* pre is the whole sample */
-		rbuf_puts(b, pre);
+		strbuf_puts(b, pre);
 	} else {
-		rbuf_puts(b, "S\t1\t0\t100");
-		rbuf_puts(b, s_tail);
-		rbuf_putc(b, '\n');
-		rbuf_puts(b, pre);
-		rbuf_puts(b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nd\t5\t\t1\t\t\t\t\t\t42\n");
-		rbuf_puts(b, lines);
+		strbuf_puts(b, "S\t1\t0\t100");
+		strbuf_puts(b, s_tail);
+		strbuf_putc(b, '\n');
+		strbuf_puts(b, pre);
+		strbuf_puts(b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tweb\nd\t5\t\t1\t\t\t\t\t\t42\n");
+		strbuf_puts(b, lines);
 	}
 	member_end(b, s0);
 }
 
-static void member_text(struct rec_buf *b, unsigned minor, const char *lines)
+static void member_text(struct xg_strbuf *b, unsigned minor, const char *lines)
 {
 	member_sample(b, minor, "", "", lines);
 }
 
 /* Reads the one sample of the member in b, or fails with the error
  * containing want (want NULL: must read). */
-static void read_member(struct rec_buf *b, const char *file, struct xg_sample *out, const char *want)
+static void read_member(struct xg_strbuf *b, const char *file, struct xg_sample *out, const char *want)
 {
 	struct xg_err err = { 0 };
 	write_gz(tmp(file), b->p);
@@ -709,7 +709,7 @@ static void read_member(struct rec_buf *b, const char *file, struct xg_sample *o
 static void pcpu_lines(void **state)
 {
 	(void)state;
-	struct rec_buf b = { 0 };
+	struct xg_strbuf b = { 0 };
 	struct xg_sample s;
 	sample_init(&s);
 	/* S: ... mono real pcpus khz mem mem self lost valid npcpu why */
@@ -746,7 +746,7 @@ static void pcpu_lines(void **state)
 		member_sample(&b, bad[i].minor, bad[i].tail, bad[i].pre, bad[i].lines);
 		read_member(&b, bad[i].file, &s, bad[i].want);
 	}
-	rbuf_free(&b);
+	strbuf_free(&b);
 	sample_free(&s);
 }
 
@@ -765,7 +765,7 @@ static void pcpu_lines(void **state)
 static void pool_lines(void **state)
 {
 	(void)state;
-	struct rec_buf b = { 0 };
+	struct xg_strbuf b = { 0 };
 	struct xg_sample s;
 	sample_init(&s);
 	for (unsigned minor = 2; minor <= 3; minor++) {
@@ -810,7 +810,7 @@ static void pool_lines(void **state)
 		member_sample(&b, bad[i].minor, NULL, bad[i].text, NULL);
 		read_member(&b, bad[i].file, &s, bad[i].want);
 	}
-	rbuf_free(&b);
+	strbuf_free(&b);
 	sample_free(&s);
 }
 
@@ -824,20 +824,20 @@ static void vm_fields(void **state)
 	static const struct { unsigned minor; int nfields; bool vm; } v[] = {
 		{ 4, XG_F_COUNT, true }, { 2, XG_F_COUNT, true }, { 3, XG_F_SSID + 1, false },
 	};
-	struct rec_buf b = { 0 };
+	struct xg_strbuf b = { 0 };
 	struct xg_sample s;
 	sample_init(&s);
 	for (size_t i = 0; i < XG_ARRAY_LEN(v); i++) {
 		member_header(&b, v[i].minor, v[i].nfields);
 		size_t s0 = b.len;
 		/* S: ... mono real pcpus khz mem mem self lost valid */
-		rbuf_puts(&b, v[i].vm ? "S\t1\t0\t100\t\t\t\t\t\t\t\t20\n" : "S\t1\t0\t100\t\t\t\t\t\t\t\t3\n");
+		strbuf_puts(&b, v[i].vm ? "S\t1\t0\t100\t\t\t\t\t\t\t\t20\n" : "S\t1\t0\t100\t\t\t\t\t\t\t\t3\n");
 		/* domain 5: cpu_ns 42, then (1.4) emu_ns 7, vm_exits 8,
 		 * halt_poll_ns 9, swap_bytes 4096; valid bits 0 and 32-35 */
-		rbuf_puts(&b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tvm\nd\t5\t\tf00000001\t\t\t\t\t\t42");
+		strbuf_puts(&b, "D\t5\t0\t000102030405060708090a0b0c0d0e0f\tvm\nd\t5\t\tf00000001\t\t\t\t\t\t42");
 		for (int f = XG_F_CPU_NS + 1; f < XG_F_EMU_NS; f++)
-			rbuf_putc(&b, '\t');
-		rbuf_puts(&b, v[i].vm ? "\t7\t8\t9\t4096\n" : "\n");
+			strbuf_putc(&b, '\t');
+		strbuf_puts(&b, v[i].vm ? "\t7\t8\t9\t4096\n" : "\n");
 		member_end(&b, s0);
 		read_member(&b, "vm.xgrec", &s, NULL);
 		assert_int_equal(host_has(&s.host, XG_H_VMS), v[i].vm);
@@ -848,7 +848,7 @@ static void vm_fields(void **state)
 		assert_true(d->v[XG_F_EMU_NS] == (v[i].vm ? 7 : 0) && d->v[XG_F_VM_EXITS] == (v[i].vm ? 8 : 0));
 		assert_true(d->v[XG_F_HALT_POLL_NS] == (v[i].vm ? 9 : 0) && d->v[XG_F_SWAP] == (v[i].vm ? 4096 : 0));
 	}
-	rbuf_free(&b);
+	strbuf_free(&b);
 	sample_free(&s);
 }
 
@@ -858,7 +858,7 @@ static void vm_fields(void **state)
 static void sockets_and_old_members(void **state)
 {
 	(void)state;
-	struct rec_buf b = { 0 };
+	struct xg_strbuf b = { 0 };
 	member_text(&b, 0, "");
 	write_gz(tmp("old.xgrec"), b.p);
 	b.len = 0;
@@ -928,7 +928,7 @@ static void sockets_and_old_members(void **state)
 			fail_msg("%s: '%s' lacks '%s'", bad[i].file, err.msg, bad[i].want);
 		reader_close(r);
 	}
-	rbuf_free(&b);
+	strbuf_free(&b);
 	sample_free(&sv[0]);
 	sample_free(&sv[1]);
 	sample_free(&want);

@@ -181,6 +181,14 @@ static void urls(void **state)
 	assert_string_equal(t.name, "v6");
 	assert_int_equal(rm_url_parse("https://x", NULL, &t, &err), -1);
 	assert_int_equal(rm_url_parse("http://x:99999", NULL, &t, &err), -1);
+	/* The port: a decimal from 1 to 65535, nothing else. */
+	assert_int_equal(rm_url_parse("x:65535/m", NULL, &t, &err), 0);
+	assert_string_equal(t.port, "65535");
+	assert_int_equal(rm_url_parse("x:00080", NULL, &t, &err), 0);
+	static const char *const bad_ports[] = { "x:0", "x:65536", "x:", "x:8a", "x:+80", "x: 80",
+						 "x:080808", "[::1]:", "[::1]:-1" };
+	for (size_t i = 0; i < sizeof(bad_ports) / sizeof(bad_ports[0]); i++)
+		assert_int_equal(rm_url_parse(bad_ports[i], NULL, &t, &err), -1);
 	assert_int_equal(rm_url_parse("http://a b", NULL, &t, &err), -1);
 	assert_int_equal(rm_url_parse("http://x/\r\nEvil: 1", NULL, &t, &err), -1);
 	assert_int_equal(rm_url_parse("http://x", "bad,name", &t, &err), -1);

@@ -100,6 +100,19 @@ static void truncation_reports_offset(void **state)
 	free(b.b);
 }
 
+/* The TSCs of the events a drain passes, in its order. */
+struct tscs {
+	uint64_t tsc[8];
+	size_t n;
+};
+
+static void note_tsc(void *ctx, const struct xt_ev *e)
+{
+	struct tscs *t = ctx;
+	if (t->n < 8)
+		t->tsc[t->n++] = e->tsc;
+}
+
 static void raw_buffers_and_merge(void **state)
 {
 	(void)state;
@@ -118,14 +131,11 @@ static void raw_buffers_and_merge(void **state)
 	xt_decoder_init(&d, xt_events_add, &ev);
 	assert_int_equal(xt_decode_raw(&d, 0, p0.b, p0.n, &err), 0);
 	assert_int_equal(xt_decode_raw(&d, 1, p1.b, p1.n, &err), 0);
-	uint64_t order[4];
-	struct xt_ev e;
-	size_t n = 0;
-	while (xt_events_next(&ev, 45, &e))
-		order[n++] = e.tsc;
-	assert_int_equal(n, 3);
-	assert_true(order[0] == 10 && order[1] == 30 && order[2] == 40);
-	assert_true(xt_events_next(&ev, UINT64_MAX, &e) && e.tsc == 50);
+	struct tscs got = { .n = 0 };
+	assert_int_equal(xt_events_drain(&ev, 45, note_tsc, &got), 3);
+	assert_true(got.tsc[0] == 10 && got.tsc[1] == 30 && got.tsc[2] == 40);
+	assert_int_equal(xt_events_drain(&ev, UINT64_MAX, note_tsc, &got), 1);
+	assert_true(got.tsc[3] == 50);
 	/* A partial record at the end of a live buffer is refused. */
 	assert_int_equal(xt_decode_raw(&d, 1, p1.b, 6, &err), -1);
 	assert_non_null(strstr(err.msg, "ends inside a record"));
@@ -183,11 +193,17 @@ static void any_domid_works(void **state)
 	(void)state;
 	struct xt_acct a;
 	xt_acct_init(&a, XT_NATIVE);
-	/* 3 vCPUs of each of 2731 domains up to the idle domain. */
+	/* 3 vCPUs of each of 2731 domains up to the idle domain, seeded by a
+	 * first record each: blocked since d, and one running since 5. */
+	struct xt_ev e = { .kind = XT_EV_CHANGE, .old_new = xt_old_new(XT_BLOCKED, XT_RUNNING) };
 	for (uint32_t d = 0; d <= 32767; d += 12)
-		for (uint32_t v = 0; v < 3; v++)
-			xt_acct_seed(&a, (uint16_t)d, (uint16_t)v, XT_BLOCKED, d);
-	xt_acct_seed(&a, 32767, 511, XT_RUNNING, 5);
+		for (uint32_t v = 0; v < 3; v++) {
+			e.dom = (uint16_t)d;
+			e.vcpu = (uint16_t)v;
+			xt_acct_seed_from(&a, &e, 1, d);
+		}
+	e = (struct xt_ev){ .kind = XT_EV_CONTINUE, .dom = 32767, .vcpu = 511 };
+	xt_acct_seed_from(&a, &e, 1, 5);
 	size_t n = a.nv;
 	for (uint32_t d = 0; d <= 32767; d += 12)
 		for (uint32_t v = 0; v < 3; v++) {

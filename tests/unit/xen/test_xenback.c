@@ -77,23 +77,29 @@ static void net_finds_vifs(void **state)
 	assert_int_equal(v[0].domid, 1);
 	assert_int_equal(v[0].devid, 0);
 	/* the backend's own direction: rx = what the guest sent */
-	assert_int_equal(v[0].rx_bytes, 3538);
-	assert_int_equal(v[0].rx_pkts, 51);
-	assert_int_equal(v[0].rx_errs, 1);
-	assert_int_equal(v[0].rx_drop, 2);
-	assert_int_equal(v[0].tx_bytes, 1054133);
-	assert_int_equal(v[0].tx_pkts, 101);
-	assert_int_equal(v[0].tx_errs, 3);
-	assert_int_equal(v[0].tx_drop, 4);
+	assert_int_equal(v[0].n.rx_bytes, 3538);
+	assert_int_equal(v[0].n.rx_pkts, 51);
+	assert_int_equal(v[0].n.rx_errs, 1);
+	assert_int_equal(v[0].n.rx_drop, 2);
+	assert_int_equal(v[0].n.tx_bytes, 1054133);
+	assert_int_equal(v[0].n.tx_pkts, 101);
+	assert_int_equal(v[0].n.tx_errs, 3);
+	assert_int_equal(v[0].n.tx_drop, 4);
 	assert_int_equal(v[1].devid, 1);
 	assert_int_equal(v[2].domid, 3);    /* renamed vif, found through sysfs */
-	assert_int_equal(v[2].tx_bytes, 700);
+	assert_int_equal(v[2].n.tx_bytes, 700);
 	/* Re-reading the same open file sees new contents. */
 	put("proc/net/dev", "Inter-|\n face |bytes\nvif9.2: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
 	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].domid, 9);
-	assert_int_equal(v[0].tx_bytes, 9);
+	assert_int_equal(v[0].n.tx_bytes, 9);
+	/* A line that is not an interface line costs only itself. */
+	put("proc/net/dev", "Inter-|\n face |bytes\nvif9.2: 1 2 3\n"
+	    "vif9.3: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
+	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].devid, 3);
 	xb_net_close(&r);
 	free(v);
 }
@@ -119,17 +125,28 @@ static void net_errors(void **state)
 	free(v);
 }
 
+/* Which names are vifs by their name alone: exactly vifD.N. The others
+ * (no backend node in sysfs here) are not vifs. */
 static void vifnames(void **state)
 {
 	(void)state;
-	uint32_t d, i;
-	assert_true(xb_parse_vifname("vif32751.7", &d, &i));
-	assert_int_equal(d, 32751);
-	assert_int_equal(i, 7);
-	assert_false(xb_parse_vifname("vif1.0-emu", &d, &i));
-	assert_false(xb_parse_vifname("vif.0", &d, &i));
-	assert_false(xb_parse_vifname("vif1.", &d, &i));
-	assert_false(xb_parse_vifname("eth0", &d, &i));
+	put("proc/net/dev", "Inter-|\n face |bytes\n"
+	    "vif32751.7: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
+	    "vif1.0-emu: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
+	    "vif.0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
+	    "vif1.: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
+	    "eth0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
+	struct xb_net_reader r;
+	xb_net_init(&r, root);
+	struct xb_vif *v = NULL;
+	size_t n = 0, cap = 0;
+	struct xg_err err = { 0 };
+	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].domid, 32751);
+	assert_int_equal(v[0].devid, 7);
+	xb_net_close(&r);
+	free(v);
 }
 
 static void stats(const char *dev, const char *oo, const char *rd, const char *wr,
