@@ -36,17 +36,11 @@ const char *xen_build_vernode(void)
 static bool take_num(const char **p, unsigned *out)
 {
 	const char *s = *p;
-	unsigned v = 0;
-	int n = 0;
-	while (*s >= '0' && *s <= '9') {
-		if (++n > 5)
-			return false;
-		v = v * 10 + (unsigned)(*s++ - '0');
-	}
-	if (!n || v > 0xffff)
+	uint64_t v;
+	if (!xg_scan_u64(&s, &v) || s - *p > 5 || v > 0xffff)
 		return false;
 	*p = s;
-	*out = v;
+	*out = (unsigned)v;
 	return true;
 }
 
