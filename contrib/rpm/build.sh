@@ -33,7 +33,8 @@ if [ -n "$PORTABLE" ]; then
 	what=-bb
 fi
 
-top=$PWD/$out/top
+mkdir -p "$out"
+top=$(cd "$out" && pwd)/top
 rm -rf "$top"
 mkdir -p "$top/SOURCES"
 # The same bytes for the same tree: names sorted, owner root, dates those
