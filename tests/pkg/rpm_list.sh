@@ -19,6 +19,7 @@ rpm_expected() {
 	/usr/share/licenses/xgtop
 	/usr/share/licenses/xgtop/LICENSE
 	/usr/share/man/man1/xgtop.1.gz
+	/var/lib/xgtop
 	EOF
 }
 

@@ -7,12 +7,12 @@
 #     two packages and the spec; its warnings are printed for the reader;
 #  3. `rpm -qlp` lists exactly the files the Debian package installs, in
 #     their RPM places (/etc/sysconfig/xgtop, /usr/lib/systemd/system,
-#     %doc examples), plus the binary's build-id link, and the options file
-#     is a config file;
+#     %doc examples), the unit's /var/lib/xgtop, and the binary's build-id
+#     link; the options file is a config file;
 #  4. `rpm -i --root` into a scratch root (its own database there) installs
 #     exactly those files, the binary runs (--version), the man page is the
 #     generated one, the unit reads /etc/sysconfig/xgtop, and `rpm -e`
-#     leaves no file behind;
+#     leaves only the edited options file (as .rpmsave);
 #  5. the source RPM rebuilds (rpmbuild --rebuild) into a binary RPM with
 #     the same file list.
 # rpm runs with --nodeps (the packages' dependencies are RPM names, which
@@ -83,7 +83,7 @@ mkdir "$SCRATCH"
 rpmq() { rpm --root "$SCRATCH" --dbpath /var/lib/rpm "$@" 2>"$TMP/rpm.err"; }
 rpmq -i --nodeps --noscripts "$rpm" || { cat "$TMP/rpm.err"; fail "rpm -i --root failed"; }
 [ "$(rpmq -q xgtop)" = "xgtop-$version-1.$arch" ] || fail "the scratch root's database says: $(rpmq -q xgtop)"
-(cd "$SCRATCH" && find . -path ./var -prune -o ! -type d -print | sed 's/^\.//' | sort) >"$TMP/installed"
+(cd "$SCRATCH" && find . -path ./var/lib/rpm -prune -o ! -type d -print | sed 's/^\.//' | sort) >"$TMP/installed"
 # Directories: only those the package owns.
 rpm_expected | while read -r f; do [ -d "$SCRATCH$f" ] && echo "$f"; done >"$TMP/dirs"
 sort "$TMP/installed" "$TMP/dirs" >"$TMP/all"
@@ -110,7 +110,8 @@ echo "rpm -i --root: $(wc -l <"$TMP/installed") files, xgtop --version: $got, th
 rpmq -e --nodeps --noscripts xgtop || { cat "$TMP/rpm.err"; fail "rpm -e --root failed"; }
 # The edited config file is kept as .rpmsave, as rpm does with a changed
 # %config file; nothing else may stay.
-left=$(cd "$SCRATCH" && find . -path ./var -prune -o ! -type d -print | sed 's/^\.//')
+left=$(cd "$SCRATCH" && find . -path ./var/lib/rpm -prune -o ! -type d -print | sed 's/^\.//')
+[ -e "$SCRATCH/var/lib/xgtop" ] && fail "rpm -e left /var/lib/xgtop, empty"
 [ "$left" = /etc/sysconfig/xgtop.rpmsave ] || fail "rpm -e left: ${left:-nothing, not even the edited config as .rpmsave}"
 echo "rpm -e: nothing left but the edited /etc/sysconfig/xgtop.rpmsave"
 
