@@ -208,7 +208,8 @@ fi
 GUESTS=$(xl list | awk 'NR > 1 && $2 != 0 && $5 !~ /p/ { print $1 }')
 for g in $GUESTS; do xl pause "$g"; done
 
-# snap NAME: xentop -x and xgtop (xentop's layout, CSV, --explain) now.
+# snap NAME: xentop -x, and xgtop in xentop's layout (the same cumulative
+# VBD columns) and --explain, now.
 snap() {
 	in_tree "$XENTOP" -b -i 2 -d 1 -x > "$W/$1.xentop" 2> "$W/$1.xentop.err"
 	in_tree "$XGTOP" --source xen -b -n 1 -d 1 -o xentop --notrace --nocache \
