@@ -3,7 +3,7 @@
  * clock rate and memory. What does not change is read once at open. */
 #include "xgtop/linux/linux.h"
 #include "xgtop/core/osread.h"
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,6 +6,7 @@
  * content is a list of lines drawn from detail.top; it is laid out twice
  * per draw, once to count the lines (for scrolling) and once on screen. */
 #include "tui_priv.h"
+#include "xgtop/compute/cell.h"
 
 #include <curses.h>
 #include <math.h>

@@ -3,6 +3,7 @@
  * the key hints. Only the rows on screen are formatted, into stack buffers,
  * so a refresh costs the same for 10 or 10,000 domains. */
 #include "tui_priv.h"
+#include "xgtop/compute/cell.h"
 #include "xgtop/core/format.h"
 
 #include <curses.h>

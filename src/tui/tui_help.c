@@ -4,7 +4,7 @@
  * measured. A mode of the main loop: sampling goes on while it is open and
  * each refresh rebuilds it, so the reasons follow the rows on screen. */
 #include "tui_priv.h"
-#include "xgtop/core/reasons.h"
+#include "xgtop/view/reasons.h"
 
 #include <curses.h>
 #include <stdarg.h>

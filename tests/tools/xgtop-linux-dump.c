@@ -11,7 +11,7 @@
  * both paths) with the process's /proc/PID/cgroup; exits 1 if one differs. */
 #include "xgtop/linux/linux.h"
 #include "xgtop/core/osread.h"
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 
 #include <dirent.h>
 #include <stdio.h>

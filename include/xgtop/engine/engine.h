@@ -5,12 +5,12 @@
 #ifndef XGTOP_ENGINE_H
 #define XGTOP_ENGINE_H
 
-#include "xgtop/core/config.h"
-#include "xgtop/core/history.h"
-#include "xgtop/core/metrics.h"
+#include "xgtop/model/config.h"
+#include "xgtop/compute/history.h"
+#include "xgtop/compute/metrics.h"
 #include "xgtop/record/record.h"
-#include "xgtop/core/source.h"
-#include "xgtop/core/view.h"
+#include "xgtop/model/source.h"
+#include "xgtop/view/view.h"
 
 struct xg_engine {
 	const struct xg_config *cfg;

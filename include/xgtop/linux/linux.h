@@ -8,7 +8,7 @@
 
 #include "xgtop/core/common.h"
 #include "xgtop/core/netdev.h"
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 #include <dirent.h>
 #include <sys/types.h>
