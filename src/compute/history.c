@@ -10,9 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 const enum xg_col xg_hist_cols[XG_HIST_NCOLS] = {
 	/* put_row relies on this order */
@@ -44,6 +41,8 @@ uint64_t hist_cols(void)
 
 #define SLOT_FLOATS XG_HIST_NCOLS
 #define SLOT_BYTES (SLOT_FLOATS * sizeof(float))
+
+#include "history_simd.h"
 
 static float *cell(const struct xg_history *h, uint64_t row, size_t slot)
 {
@@ -196,54 +195,6 @@ static struct xg_hist_id id_new(struct xg_history *h, const struct xg_dom *d)
 	return n;
 }
 
-/* After CPU% and MEM, the columns lie side by side in a row from NET-RX/s
- * to MEM-BW: converted in one run, four at a time, then the unmeasured
- * ones (few, usually none) made NaN, whatever the row held for them (a
- * value from an earlier sample, or nothing ever written: a double has no
- * trap representation, and what came of it is overwritten). */
-#define RUN_FIRST 2
-_Static_assert(XG_COL_MEM_BW - XG_COL_NET_RX + 1 == XG_HIST_NCOLS - RUN_FIRST,
-	       "the history's columns from NET-RX/s on are one run of the table");
-_Static_assert(SLOT_FLOATS % 4 == 0, "a slot is whole 16-byte stores");
-
-/* The history's columns of a row's values v, as floats, into f. */
-static void convert(float *restrict f, const double *restrict v)
-{
-#if defined(__SSE2__)
-	__m128 lo = _mm_cvtpd_ps(_mm_set_pd(v[XG_COL_MEM], v[XG_COL_CPU_PCT]));
-	_mm_store_ps(f, _mm_movelh_ps(lo, _mm_cvtpd_ps(_mm_loadu_pd(v + XG_COL_NET_RX))));
-	for (int k = 4; k < SLOT_FLOATS; k += 4) {
-		const double *p = v + XG_COL_NET_RX + (k - RUN_FIRST);
-		_mm_store_ps(f + k, _mm_movelh_ps(_mm_cvtpd_ps(_mm_loadu_pd(p)), _mm_cvtpd_ps(_mm_loadu_pd(p + 2))));
-	}
-#else
-	f[0] = (float)v[XG_COL_CPU_PCT];
-	f[1] = (float)v[XG_COL_MEM];
-	for (int k = 0; k < XG_HIST_NCOLS - RUN_FIRST; k++)
-		f[RUN_FIRST + k] = (float)v[XG_COL_NET_RX + k];
-#endif
-}
-
-/* Writes the slot of row r. With SSE2 the stores go past the caches: the
- * ring takes up to 32 MiB, written once per sample and read back for a
- * few rows only; through the cache, each sample's 800 kB (10,000 domains)
- * pushed out samples and rows the next refresh reads again. */
-static void put_row(float *restrict dst, const struct xg_row *r, uint64_t cols)
-{
-	_Alignas(16) float f[SLOT_FLOATS];
-	convert(f, r->v);
-	if (cols & ~r->valid)
-		for (int k = 0; k < SLOT_FLOATS; k++)
-			if (!row_has(r, xg_hist_cols[k]))
-				f[k] = NAN;
-#if defined(__SSE2__)
-	for (int k = 0; k < SLOT_FLOATS; k += 4)
-		_mm_stream_ps(dst + k, _mm_load_ps(f + k));
-#else
-	memcpy(dst, f, sizeof(f));
-#endif
-}
-
 /* Opens ring row seq: the next sample, or (any other seq) a new start. */
 static uint64_t ring_row(struct xg_history *h, uint64_t seq, uint64_t real_ns)
 {
@@ -307,16 +258,8 @@ XG_HOT void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *
 	unsigned cap = h->cap;
 	uint64_t cols = hist_cols();
 	for (size_t i = 0; i < nd; i++) {
-#if defined(__GNUC__)
-		if (i + 4 < nd) {
-			/* The values span four cache lines of a row: fetch ahead. */
-			const double *pv = t->rows[i + 4].v;
-			__builtin_prefetch(pv + XG_COL_CPU_PCT);
-			__builtin_prefetch(pv + XG_COL_DISK_RD);
-			__builtin_prefetch(pv + XG_COL_BLK);
-			__builtin_prefetch(pv + XG_COL_MEM_BW);
-		}
-#endif
+		if (i + 4 < nd)
+			prefetch_row(&t->rows[i + 4]);
 		next_id(h, t, i, fast, &j, &h->spare[i]);
 		if (h->cap != cap) {
 			/* slot_new grew the ring: the row moved with it. */
@@ -327,9 +270,7 @@ XG_HOT void hist_add(struct xg_history *h, uint64_t seq, const struct xg_table *
 	}
 	while (j < h->ndom)
 		slot_free(h, h->ids[j++].slot);
-#if defined(__SSE2__)
-	_mm_sfence();   /* the slots' stores, in order with what follows */
-#endif
+	put_rows_done();   /* the slots' stores, in order with what follows */
 	xg_swap_arrays(&h->ids, &h->ids_cap, &h->spare, &h->spare_cap);
 	h->ndom = nd;
 	h->last_mono = t->cur ? t->cur->host.mono_ns : 0;

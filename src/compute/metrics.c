@@ -5,6 +5,7 @@
  * rename, counter going backwards) starts a new baseline and shows `-` for
  * one interval instead of a negative or absurd rate. */
 #include "xgtop/compute/metrics.h"
+#include "metrics_prefetch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -799,19 +800,6 @@ static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, s
 	r->valid = f.valid;
 	r->child_first = (uint32_t)out->n;
 	r->child_count = 0;
-}
-
-/* Metrics read each domain of both samples once, in order: identity,
- * validity and the counters, up to the PMU breakdown. At thousands of
- * domains that waited on memory; fetching a few domains ahead took the
- * metrics stage of bench/tui_refresh.sh at 10,000 domains from about 0.5
- * to 0.35 ms. */
-enum { PREFETCH_AHEAD = 6 };
-static inline void prefetch_dom(const struct xg_dom *d)
-{
-	const char *q = (const char *)d;
-	for (size_t off = 0; off < offsetof(struct xg_dom, pmu_valid); off += 64)
-		__builtin_prefetch(q + off);
 }
 
 void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *cur, unsigned rows,

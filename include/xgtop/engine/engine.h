@@ -59,6 +59,12 @@ int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err);
  * TUI bench, which times a refresh's stages one by one as the engine runs
  * them. */
 uint64_t engine_deferred(const struct xg_engine *e);
+/* Row i of the current table, every column computed: what the full-screen
+ * view draws, after the table deferred the columns nobody sorts by. */
+const struct xg_row *engine_row(struct xg_engine *e, size_t i);
+/* The current table with every row complete: for a reader of all rows
+ * (the `W` report). */
+const struct xg_table *engine_rows_complete(struct xg_engine *e);
 /* Re-applies the view to the current table (after a key changed it). */
 void engine_reapply(struct xg_engine *e);
 /* Nanoseconds to wait before the next step: the delay for live sources,
