@@ -44,7 +44,9 @@ unsigned tui_act_freeze(struct tui *t, const struct tui_binding *b, int key)
 	if (!v->frozen && !t->eof && !t->replay)
 		/* Live data: catch up now instead of showing a stale frame. */
 		t->next_due = xg_now_mono_ns();
-	return TUI_DONE;
+	/* A still picture in the exact order (rows held still move later). */
+	v->stable_reset = true;
+	return TUI_REFILTER;
 }
 
 unsigned tui_act_step_back(struct tui *t, const struct tui_binding *b, int key)
@@ -84,6 +86,7 @@ unsigned tui_act_step(struct tui *t, const struct tui_binding *b, int key)
 
 unsigned tui_act_redraw(struct tui *t, const struct tui_binding *b, int key)
 {
-	(void)t, (void)b, (void)key;
-	return TUI_REDRAW;
+	(void)b, (void)key;
+	t->e->view.stable_reset = true;   /* and the exact order */
+	return TUI_REDRAW | TUI_REFILTER;
 }

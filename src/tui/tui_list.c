@@ -81,6 +81,7 @@ static unsigned filter_done(struct tui *t, bool ok, const char *buf)
 		return TUI_DONE;
 	}
 	/* Now, not by the flag: the message counts the rows it selects. */
+	v->stable_reset = true;
 	engine_reapply(t->e);
 	t->top = 0;
 	if (buf[0])
