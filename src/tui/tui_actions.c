@@ -17,7 +17,10 @@ unsigned tui_act_back(struct tui *t, const struct tui_binding *b, int key)
 
 void tui_scroll(size_t *top, int key, size_t page)
 {
-	switch (key) {
+	size_t half = page > 1 ? page / 2 : 1;
+	switch (tui_key_alias(key)) {
+	case TUI_KEY_HALF_UP: *top = *top > half ? *top - half : 0; break;
+	case TUI_KEY_HALF_DOWN: *top += half; break;
 	case KEY_UP: *top -= *top > 0; break;
 	case KEY_DOWN: (*top)++; break;
 	case KEY_PPAGE: *top = *top > page ? *top - page : 0; break;

@@ -79,7 +79,7 @@ static unsigned act_move(struct tui *t, const struct tui_binding *b, int key)
 	(void)b;
 	struct tui_colsel *cs = &t->colsel;
 	int page = page_rows(t);
-	switch (key) {
+	switch (tui_key_alias(key)) {
 	case KEY_UP: cs->sel -= cs->sel > 0; break;
 	case KEY_DOWN: cs->sel += cs->sel + 1 < XG_COL_COUNT; break;
 	case KEY_PPAGE: cs->sel = cs->sel > page ? cs->sel - page : 0; break;
@@ -128,9 +128,10 @@ static unsigned act_reset(struct tui *t, const struct tui_binding *b, int key)
 
 /* Other keys do nothing. */
 static const struct tui_binding columns_bindings[] = {
-	{ { KEY_UP, KEY_DOWN }, NULL, NULL, "select the column above / below", act_move, 0 },
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, NULL, NULL, "select the column above / below", act_move, 0 },
 	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "select a page up / down", act_move, 0 },
-	{ { KEY_HOME, KEY_END }, NULL, NULL, "select the first / last column", act_move, 0 },
+	{ { KEY_HOME, KEY_END, TUI_KEY_TWICE('g'), 'G' }, NULL, NULL, "select the first / last column",
+	  act_move, 0 },
 	{ { ' ', '\r', '\n', KEY_ENTER }, NULL, NULL, "show or hide the selected column (NAME is always "
 	  "shown)", act_show_hide, 0 },
 	{ { '[', KEY_F(7) }, NULL, NULL, "move the selected column left", act_shift, -1 },

@@ -233,9 +233,11 @@ static unsigned help_other(struct tui *t, int rc, wint_t ch)
 }
 
 static const struct tui_binding help_bindings[] = {
-	{ { KEY_UP, KEY_DOWN }, "Up Down PgUp PgDn Home End", "scroll", "scroll by a line", act_scroll, 0 },
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, "Up Down PgUp PgDn Home End", "scroll", "scroll by a line",
+	  act_scroll, 0 },
 	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "scroll by a page", act_scroll, 0 },
-	{ { KEY_HOME, KEY_END }, NULL, NULL, "the top / the end", act_scroll, 0 },
+	{ { TUI_CTRL('U'), TUI_CTRL('D') }, NULL, NULL, "scroll by half a page", act_scroll, 0 },
+	{ { KEY_HOME, KEY_END, TUI_KEY_TWICE('g'), 'G' }, NULL, NULL, "the top / the end", act_scroll, 0 },
 	{ { 'q', TUI_KEY_ESC }, "q", "back", "back to the list", tui_act_back, 0 },
 };
 

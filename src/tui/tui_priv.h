@@ -170,6 +170,8 @@ struct tui {
 	uint64_t last_step;   /* monotonic ns of the last sample */
 	uint64_t next_due;    /* monotonic ns of the next sample */
 	int sig_fd;           /* read end of the signal self-pipe */
+	int prefix;           /* the first key of a TUI_KEY_TWICE pair, 0 = none */
+	char find[128];       /* the last F3 search (tui_find.c) */
 
 	int rows, cols;       /* terminal size at the last layout */
 	size_t top;           /* first entry of view.order on screen */
@@ -209,12 +211,23 @@ void tui_keymap_usage(FILE *f, const struct tui_keymap *m, const char *heading);
 /* Keys the tables bind by code. */
 #define TUI_KEY_ESC 27
 #define TUI_CTRL(c) ((c) & 0x1f)
+/* A character pressed twice in a row (vim's `g g`), named "c c": a table
+ * that binds it but not c alone waits for the second press. Above every
+ * KEY_* code. */
+#define TUI_KEY_TWICE(c) (0x10000 | (c))
+/* The movement a vim key stands for in the screens that move or scroll:
+ * k Up, j Down, g g Home, G End, Ctrl-U / Ctrl-D half a page up / down
+ * (TUI_KEY_HALF_UP / _DOWN); any other key is itself. */
+#define TUI_KEY_HALF_UP (-10)
+#define TUI_KEY_HALF_DOWN (-11)
+int tui_key_alias(int key);
 
 /* tui_actions.c: what more than one screen does with a key. Leaves the
  * screen for the list: */
 unsigned tui_act_back(struct tui *t, const struct tui_binding *b, int key);
 /* Scrolls a screen whose first line on screen is *top by a line, a page
- * of page lines, or to the top or the end (its draw clamps the end). */
+ * of page lines (half of it: Ctrl-U / Ctrl-D), or to the top or the end
+ * (its draw clamps the end); vim's keys as tui_key_alias reads them. */
 void tui_scroll(size_t *top, int key, size_t page);
 /* Time and the terminal, bound in the list and the detail pane: */
 unsigned tui_act_quit(struct tui *t, const struct tui_binding *b, int key);
@@ -222,6 +235,9 @@ unsigned tui_act_freeze(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_step(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_step_back(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_redraw(struct tui *t, const struct tui_binding *b, int key);
+
+/* tui_find.c: F3, the selection to the next name that matches (no filter). */
+unsigned tui_act_find(struct tui *t, const struct tui_binding *b, int key);
 
 /* tui_list.c: the domain list's keys and actions. */
 extern const struct tui_keymap tui_list_keys;
