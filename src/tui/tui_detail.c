@@ -306,7 +306,7 @@ static void draw_title(struct tui *t, const char *name)
 	if (h)
 		fmt_clock(h->real_ns, "%Y-%m-%d %H:%M:%S %Z", when, sizeof(when));
 	snprintf(line, sizeof(line), "xgtop details: %s  %s %s", name, t->replay ? "recorded" : "at", when);
-	attrset(A_REVERSE);
+	attrset(t->el[TUI_EL_HEADER]);
 	mvhline(0, 0, ' ', COLS);
 	tui_put(0, 0, line, COLS);
 	attrset(A_NORMAL);

@@ -36,10 +36,10 @@ void tui_menu_draw(struct tui *t)
 		char line[64];
 		snprintf(line, sizeof(line), " %-11s %-17s", xg_columns[c].header, xg_columns[c].key);
 		if (m->top + i == m->sel)
-			wattron(win, A_REVERSE);
+			wattron(win, t->el[TUI_EL_SELECT]);
 		mvwaddnstr(win, i + 1, 1, line, w - 2);
 		if (m->top + i == m->sel)
-			wattroff(win, A_REVERSE);
+			wattroff(win, t->el[TUI_EL_SELECT]);
 	}
 	wnoutrefresh(win);
 	delwin(win);

@@ -65,8 +65,28 @@ struct tui_sel {
 	uint32_t socket;
 };
 
-/* Colour pairs (tui_color.c). */
-enum { TUI_PAIR_ERR = 1, TUI_PAIR_WARN, TUI_PAIR_CRIT };
+/* The parts of the screen a theme styles (tui_theme.c); tui_color.c
+ * gives each its colour pair, number 1 + the part. */
+enum tui_el {
+	TUI_EL_HEADER,        /* the column titles */
+	TUI_EL_METER,         /* the fill of the header meters' bars and strip */
+	TUI_EL_WARN,          /* a cell or meter at the warn level */
+	TUI_EL_CRIT,          /* ... at the crit level */
+	TUI_EL_SELECT,        /* the selected row */
+	TUI_EL_GRAPH,         /* sparklines (TREND) and the detail pane's graphs */
+	TUI_EL_ERR,           /* an error on the status line */
+	TUI_EL_COUNT
+};
+/* One part's look: xterm-256 colour numbers (-1: the terminal's own) and
+ * attributes. */
+struct tui_style {
+	short fg, bg;
+	attr_t attr;
+};
+struct tui_theme {
+	char name[64];
+	struct tui_style el[TUI_EL_COUNT];
+};
 
 struct tui;
 
@@ -161,6 +181,7 @@ struct tui {
 	const struct tui_screen *screens;  /* by mode (tui.c): the help screen lists their keys */
 	bool utf8;            /* the locale's codeset is UTF-8: ▲▼ and wide names */
 	bool color;           /* colours allowed (terminal has them, NO_COLOR unset) */
+	chtype el[TUI_EL_COUNT];   /* the theme's attributes (and pair) per part */
 	bool replay;          /* the source is a recording */
 	bool eof;             /* the recording ended: keep the last frame */
 	bool fatal;           /* the terminal failed: msg says how */
@@ -337,10 +358,18 @@ extern const struct tui_keymap tui_detail_keys;
 /* Opens the pane on the selection (the top row's when none). */
 void tui_detail_open(struct tui *t);
 void tui_detail_draw(struct tui *t);
-/* tui_color.c: colour pairs, and the attributes of a threshold level
- * (colour and bold, or attributes only without colour). */
+/* tui_theme.c: the theme named name (view.theme): a built-in one or the
+ * user's file; on any problem the default theme and one line in warn. */
+void tui_theme_load(const char *name, struct tui_theme *th, char *warn, size_t n);
+void tui_theme_mono(struct tui_theme *th);
+
+/* tui_color.c: the theme fitted to the terminal (its 8, 16 or 256
+ * colours; attributes only without colour or with NO_COLOR) into t->el,
+ * and the attributes of a threshold level. */
 void tui_color_init(struct tui *t);
 chtype tui_level_attr(const struct tui *t, enum xg_level lv);
+/* A meter's fill at level lv: the level's look, else the theme's meters. */
+chtype tui_meter_attr(const struct tui *t, enum xg_level lv);
 
 /* tui_meters.c: the header meters (one per pCPU, memory, waiting share). */
 struct tui_meter_layout {
