@@ -330,6 +330,7 @@ static const struct {
 static void print_version(void)
 {
 	printf("xgtop %s\n", XG_VERSION);
+	printf("what changed in it: NEWS.md, section %s\n", XG_VERSION);
 #ifdef __GLIBC__
 	printf("built for glibc %d.%d or later\n", __GLIBC__, __GLIBC_MINOR__);
 #endif
