@@ -32,7 +32,12 @@
 struct xg_stable {
 	uint64_t *key;        /* host << 32 | id */
 	uint32_t *gen, *rank;
-	size_t n, cap;
+	size_t n, cap, rank_cap;
+	/* This frame's table rows, who each is (read once from the sample:
+	 * the domain's entry is far from the row); they become key and gen. */
+	uint64_t *ckey;
+	uint32_t *cgen;
+	size_t ccap;
 	bool sorted;          /* key strictly increasing: binary search works */
 	bool have;            /* a last order to start from */
 	enum xg_col col;
@@ -82,8 +87,8 @@ static uint64_t row_ident(const struct xg_table *t, const struct xg_row *r, uint
 static uint32_t last_rank(const struct xg_stable *s, const struct xg_table *t, size_t i)
 {
 	const struct xg_row *r = &t->rows[i];
-	uint32_t gen;
-	uint64_t k = row_ident(t, r, &gen);
+	uint32_t gen = s->cgen[i];
+	uint64_t k = s->ckey[i];
 	size_t at = SIZE_MAX;
 	if (i < s->n && s->key[i] == k)
 		at = i;
@@ -117,15 +122,15 @@ static bool order_changed(const struct xg_stable *s, const struct xg_view *v)
 static void remember(struct xg_stable *s, const struct xg_view *v, const struct xg_table *t, size_t n)
 {
 	size_t rows = t->ndom_rows;
-	size_t had = s->cap;
-	xg_grow(&s->key, &s->cap, rows ? rows : 1, sizeof(*s->key));
-	if (s->cap != had) {
-		s->gen = xg_realloc(s->gen, s->cap * sizeof(*s->gen));
-		s->rank = xg_realloc(s->rank, s->cap * sizeof(*s->rank));
-	}
+	/* This frame's identities become the last frame's: swap the arrays. */
+	uint64_t *okey = s->key;
+	uint32_t *ogen = s->gen;
+	size_t ocap = s->cap;
+	s->key = s->ckey, s->gen = s->cgen, s->cap = s->ccap;
+	s->ckey = okey, s->cgen = ogen, s->ccap = ocap;
+	xg_grow(&s->rank, &s->rank_cap, rows ? rows : 1, sizeof(*s->rank));
 	s->sorted = true;
 	for (size_t i = 0; i < rows; i++) {
-		s->key[i] = row_ident(t, &t->rows[i], &s->gen[i]);
 		s->rank[i] = NO_RANK;
 		if (i && s->key[i] <= s->key[i - 1])
 			s->sorted = false;
@@ -214,6 +219,12 @@ void view_stable_apply(struct xg_view *v, const struct xg_table *t, size_t n)
 		v->stab = xg_calloc(1, sizeof(*v->stab));
 	struct xg_stable *s = v->stab;
 	enum xg_col c = v->sort_col;
+	size_t rows = t->ndom_rows, had = s->ccap;
+	xg_grow(&s->ckey, &s->ccap, rows ? rows : 1, sizeof(*s->ckey));
+	if (s->ccap != had)
+		s->cgen = xg_realloc(s->cgen, s->ccap * sizeof(*s->cgen));
+	for (size_t i = 0; i < rows; i++)
+		s->ckey[i] = row_ident(t, &t->rows[i], &s->cgen[i]);
 	bool exact = v->stable_reset || order_changed(s, v) || xg_columns[c].unit == XG_UNIT_TEXT;
 	v->stable_reset = false;
 	if (!exact && start_order(s, v, t, n)) {
@@ -233,6 +244,8 @@ void view_stable_free(struct xg_view *v)
 		return;
 	free(s->key);
 	free(s->gen);
+	free(s->ckey);
+	free(s->cgen);
 	free(s->rank);
 	free(s->prev);
 	free(s->start);
