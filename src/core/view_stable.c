@@ -30,14 +30,16 @@
  * a domain is found again at the same index, at its baseline's, or by a
  * binary search. */
 struct xg_stable {
-	uint64_t *key;        /* host << 32 | id */
-	uint32_t *gen, *rank;
+	uint64_t *key;        /* (pool host) << 32 | id */
+	uint32_t *rank;
 	size_t n, cap, rank_cap;
-	/* This frame's table rows, who each is (read once from the sample:
-	 * the domain's entry is far from the row); they become key and gen. */
+	/* This frame's table rows: who each is (it becomes key) and whether
+	 * it is new (no baseline: placed afresh). */
 	uint64_t *ckey;
-	uint32_t *cgen;
+	uint8_t *cnew;
 	size_t ccap;
+	uint32_t *cat;        /* this frame's row -> the last frame's row (match_rows) */
+	size_t cat_cap;
 	bool sorted;          /* key strictly increasing: binary search works */
 	bool have;            /* a last order to start from */
 	enum xg_col col;
@@ -46,8 +48,10 @@ struct xg_stable {
 	size_t nvmnames;
 	/* Scratch, by row of this frame: its last place; and the order built. */
 	uint32_t *prev;
-	size_t *start, *slot;
-	size_t prev_cap, start_cap, slot_cap;
+	size_t *start, *slot, *out;
+	double *val, *oval, *rval;   /* the sort column times the sort's sign: by exact-order
+	                                index, by place shown, by row */
+	size_t prev_cap, start_cap, slot_cap, out_cap, val_cap, oval_cap, rval_cap;
 };
 
 double view_stable_floor(enum xg_unit u)
@@ -63,52 +67,68 @@ double view_stable_floor(enum xg_unit u)
 	}
 }
 
-/* Does row a belong above row b by more than the margin? */
-static bool clearly_ahead(const struct xg_row *a, const struct xg_row *b, enum xg_col c, double sign,
-			  double floor_)
+/* Is a value ahead of another by more than the margin? Values are the
+ * sort column's times the sort's sign (smaller comes first), NaN when not
+ * measured (last). */
+static bool clearly_ahead(double a, double b, double floor_)
 {
-	bool ha = row_has(a, c), hb = row_has(b, c);
-	if (!ha || !hb)
-		return ha && !hb;   /* unmeasured values stay last */
-	double x = a->v[c], y = b->v[c];
-	double lead = sign * (y - x);   /* > 0: a comes first in the sort's order */
-	double big = fmax(fabs(x), fabs(y));
-	return lead > fmax(STABLE_REL * big, floor_);
+	if (isnan(a) || isnan(b))
+		return !isnan(a) && isnan(b);
+	return b - a > fmax(STABLE_REL * fmax(fabs(a), fabs(b)), floor_);
 }
 
-static uint64_t row_ident(const struct xg_table *t, const struct xg_row *r, uint32_t *gen)
+/* Who row r is: (pool host, id). The domain's incarnation needs no more:
+ * a domain without a baseline (new, or its id reused) is placed afresh. */
+static uint64_t row_ident(const struct xg_table *t, const struct xg_row *r)
 {
-	const struct xg_dom *d = t->cur && r->dom_index < t->cur->ndom ? &t->cur->dom[r->dom_index] : NULL;
-	*gen = d ? d->gen : 0;
-	return (uint64_t)(d ? d->host : 0) << 32 | r->id;
+	const struct xg_sample *cur = t->cur;
+	if (!cur || !cur->npeer || r->dom_index >= cur->ndom)
+		return r->id;
+	return (uint64_t)cur->dom[r->dom_index].host << 32 | r->id;
 }
 
 /* Row i's place in the last order shown, or NO_RANK. */
-static uint32_t last_rank(const struct xg_stable *s, const struct xg_table *t, size_t i)
+static uint32_t last_rank(const struct xg_stable *s, size_t i)
 {
-	const struct xg_row *r = &t->rows[i];
-	uint32_t gen = s->cgen[i];
-	uint64_t k = s->ckey[i];
-	size_t at = SIZE_MAX;
-	if (i < s->n && s->key[i] == k)
-		at = i;
-	else if (r->base_index != XG_NO_BASE && r->base_index < s->n && s->key[r->base_index] == k)
-		at = r->base_index;
-	else if (s->sorted) {
-		size_t lo = 0, hi = s->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (s->key[mid] < k)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < s->n && s->key[lo] == k)
-			at = lo;
-	}
-	if (at == SIZE_MAX || s->gen[at] != gen || (s->rank[at] & RANK_UNMEASURED))
+	uint32_t at = s->cat[i];
+	if (s->cnew[i] || at == NO_RANK || (s->rank[at] & RANK_UNMEASURED))
 		return NO_RANK;
 	return s->rank[at];
+}
+
+/* cat[i]: where this frame's row i was in the last frame's table
+ * (NO_RANK: not there). Both tables come in (host, id) order, so one walk
+ * through both finds them all; should this table not be in order, a
+ * binary search in the last one does. */
+static void match_rows(struct xg_stable *s, size_t rows)
+{
+	xg_grow(&s->cat, &s->cat_cap, rows ? rows : 1, sizeof(*s->cat));
+	bool in_order = true;
+	for (size_t i = 1; i < rows && in_order; i++)
+		in_order = s->ckey[i] > s->ckey[i - 1];
+	size_t j = 0;
+	for (size_t i = 0; i < rows; i++) {
+		uint64_t k = s->ckey[i];
+		s->cat[i] = NO_RANK;
+		if (!s->sorted)
+			continue;
+		if (in_order) {
+			while (j < s->n && s->key[j] < k)
+				j++;
+		} else {
+			size_t lo = 0, hi = s->n;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (s->key[mid] < k)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			j = lo;
+		}
+		if (j < s->n && s->key[j] == k)
+			s->cat[i] = (uint32_t)j;
+	}
 }
 
 /* Has the user asked for another order since the last one shown? */
@@ -119,15 +139,17 @@ static bool order_changed(const struct xg_stable *s, const struct xg_view *v)
 	       s->nvmnames != v->nvmnames;
 }
 
-static void remember(struct xg_stable *s, const struct xg_view *v, const struct xg_table *t, size_t n)
+/* Keeps the order shown (v->order[0..n), its values val[0..n) when known,
+ * else read from the rows) for the next refresh. */
+static void remember(struct xg_stable *s, const struct xg_view *v, const struct xg_table *t, size_t n,
+		     const double *val)
 {
 	size_t rows = t->ndom_rows;
 	/* This frame's identities become the last frame's: swap the arrays. */
 	uint64_t *okey = s->key;
-	uint32_t *ogen = s->gen;
 	size_t ocap = s->cap;
-	s->key = s->ckey, s->gen = s->cgen, s->cap = s->ccap;
-	s->ckey = okey, s->cgen = ogen, s->ccap = ocap;
+	s->key = s->ckey, s->cap = s->ccap;
+	s->ckey = okey, s->ccap = ocap;
 	xg_grow(&s->rank, &s->rank_cap, rows ? rows : 1, sizeof(*s->rank));
 	s->sorted = true;
 	for (size_t i = 0; i < rows; i++) {
@@ -135,9 +157,10 @@ static void remember(struct xg_stable *s, const struct xg_view *v, const struct 
 		if (i && s->key[i] <= s->key[i - 1])
 			s->sorted = false;
 	}
-	for (size_t k = 0; k < n; k++)
-		s->rank[v->order[k]] = (uint32_t)k |
-				       (row_has(&t->rows[v->order[k]], v->sort_col) ? 0 : RANK_UNMEASURED);
+	for (size_t k = 0; k < n; k++) {
+		bool has = val ? !isnan(val[k]) : row_has(&t->rows[v->order[k]], v->sort_col);
+		s->rank[v->order[k]] = (uint32_t)k | (has ? 0 : RANK_UNMEASURED);
+	}
 	s->n = rows;
 	s->have = true;
 	s->col = v->sort_col;
@@ -147,58 +170,61 @@ static void remember(struct xg_stable *s, const struct xg_view *v, const struct 
 	s->nvmnames = v->nvmnames;
 }
 
-/* The order to start from: the rows shown last time in their places,
- * each new row right after the row it follows in the exact order (those
- * above every known row first). Returns false when no row was shown last
- * time (nothing to hold still). */
-static bool start_order(struct xg_stable *s, struct xg_view *v, const struct xg_table *t, size_t n)
+/* The order to start from, as indexes into the exact order (s->start):
+ * the rows shown last time in their places, each new row right after the
+ * row it follows in the exact order (those above every known row first).
+ * Gathers each row's value once (s->val, by exact-order index). Returns
+ * false when no row was shown last time (nothing to hold still). */
+static bool start_order(struct xg_stable *s, struct xg_view *v, size_t n)
 {
 	xg_grow(&s->prev, &s->prev_cap, n ? n : 1, sizeof(*s->prev));
 	xg_grow(&s->start, &s->start_cap, n ? n : 1, sizeof(*s->start));
+	xg_grow(&s->val, &s->val_cap, n ? n : 1, sizeof(*s->val));
 	/* slot[p]: 1 + the exact-order index of the row last shown at place p. */
 	xg_grow(&s->slot, &s->slot_cap, s->n + 1, sizeof(*s->slot));
 	memset(s->slot, 0, (s->n + 1) * sizeof(*s->slot));
 	size_t first_known = n;
+	/* s->rval: each row's value, read with its identity (view_stable_apply). */
 	for (size_t k = 0; k < n; k++) {
-		uint32_t p = last_rank(s, t, v->order[k]);
-		s->prev[k] = p;
+		s->val[k] = s->rval[v->order[k]];
+		uint32_t p = last_rank(s, v->order[k]);
 		if (p != NO_RANK && p <= s->n) {
 			s->slot[p] = k + 1;
 			if (first_known == n)
 				first_known = k;
 		} else {
-			s->prev[k] = NO_RANK;
+			p = NO_RANK;
 		}
+		s->prev[k] = p;
 	}
 	if (first_known == n)
 		return false;
 	size_t o = 0;
 	for (size_t k = 0; k < first_known; k++)
-		s->start[o++] = v->order[k];
+		s->start[o++] = k;
 	for (size_t p = 0; p <= s->n; p++) {
 		if (!s->slot[p])
 			continue;
 		size_t k = s->slot[p] - 1;
-		s->start[o++] = v->order[k];
+		s->start[o++] = k;
 		for (size_t q = k + 1; q < n && s->prev[q] == NO_RANK; q++)
-			s->start[o++] = v->order[q];
+			s->start[o++] = q;
 	}
 	return o == n;
 }
 
-/* Lets each row rise past its upper neighbours while clearly ahead of
- * them (insertion with the margin as the test). Few rows move on a calm
- * refresh, so this is one pass; when more than a budget of moves is
- * needed the exact order is kept instead (the list changed beyond
- * following anyway). Returns false then. */
-static bool settle(size_t *o, size_t n, const struct xg_table *t, enum xg_col c, double sign)
+/* Lets each entry rise past its upper neighbours while clearly ahead of
+ * them (insertion with the margin as the test), on the gathered values.
+ * Few rows move on a calm refresh, so this is one pass; when more than a
+ * budget of moves is needed the exact order is kept instead (the list
+ * changed beyond following anyway). Returns false then. */
+static bool settle(size_t *o, size_t n, const double *val, double floor_)
 {
-	double fl = view_stable_floor(xg_columns[c].unit);
 	size_t budget = 8 * n + 1024, moves = 0;
 	for (size_t i = 1; i < n; i++) {
 		size_t x = o[i], j = i;
-		const struct xg_row *rx = &t->rows[x];
-		while (j > 0 && clearly_ahead(rx, &t->rows[o[j - 1]], c, sign, fl)) {
+		double vx = val[x];
+		while (j > 0 && clearly_ahead(vx, val[o[j - 1]], floor_)) {
 			o[j] = o[j - 1];
 			j--;
 			if (++moves > budget)
@@ -221,20 +247,38 @@ void view_stable_apply(struct xg_view *v, const struct xg_table *t, size_t n)
 	enum xg_col c = v->sort_col;
 	size_t rows = t->ndom_rows, had = s->ccap;
 	xg_grow(&s->ckey, &s->ccap, rows ? rows : 1, sizeof(*s->ckey));
-	if (s->ccap != had)
-		s->cgen = xg_realloc(s->cgen, s->ccap * sizeof(*s->cgen));
-	for (size_t i = 0; i < rows; i++)
-		s->ckey[i] = row_ident(t, &t->rows[i], &s->cgen[i]);
+	if (s->ccap != had || !s->cnew)
+		s->cnew = xg_realloc(s->cnew, s->ccap * sizeof(*s->cnew));
+	double sign = xg_columns[c].descending ? -1.0 : 1.0;
+	if (v->reverse)
+		sign = -sign;
+	/* One pass through the rows in table order (one after another, not
+	 * scattered as in the sorted order): who each is, and its value. */
+	xg_grow(&s->rval, &s->rval_cap, rows ? rows : 1, sizeof(*s->rval));
+	for (size_t i = 0; i < rows; i++) {
+		const struct xg_row *r = &t->rows[i];
+		s->ckey[i] = row_ident(t, r);
+		s->cnew[i] = r->base_index == XG_NO_BASE;
+		s->rval[i] = row_has(r, c) ? sign * r->v[c] : NAN;
+	}
 	bool exact = v->stable_reset || order_changed(s, v) || xg_columns[c].unit == XG_UNIT_TEXT;
 	v->stable_reset = false;
-	if (!exact && start_order(s, v, t, n)) {
-		double sign = xg_columns[c].descending ? -1.0 : 1.0;
-		if (v->reverse)
-			sign = -sign;
-		if (settle(s->start, n, t, c, sign))
-			memcpy(v->order, s->start, n * sizeof(*v->order));
+	if (!exact)
+		match_rows(s, rows);
+	if (exact || !start_order(s, v, n) ||
+	    !settle(s->start, n, s->val, view_stable_floor(xg_columns[c].unit))) {
+		remember(s, v, t, n, NULL);
+		return;
 	}
-	remember(s, v, t, n);
+	/* The settled order, as rows; and its values, by place, for next time. */
+	xg_grow(&s->out, &s->out_cap, n ? n : 1, sizeof(*s->out));
+	xg_grow(&s->oval, &s->oval_cap, n ? n : 1, sizeof(*s->oval));
+	for (size_t o = 0; o < n; o++) {
+		s->out[o] = v->order[s->start[o]];
+		s->oval[o] = s->val[s->start[o]];
+	}
+	memcpy(v->order, s->out, n * sizeof(*v->order));
+	remember(s, v, t, n, s->oval);
 }
 
 void view_stable_free(struct xg_view *v)
@@ -243,9 +287,13 @@ void view_stable_free(struct xg_view *v)
 	if (!s)
 		return;
 	free(s->key);
-	free(s->gen);
 	free(s->ckey);
-	free(s->cgen);
+	free(s->cnew);
+	free(s->out);
+	free(s->val);
+	free(s->oval);
+	free(s->rval);
+	free(s->cat);
 	free(s->rank);
 	free(s->prev);
 	free(s->start);

@@ -37,7 +37,7 @@ static int setup(void **state)
 		rows[i].id = (uint32_t)i + 1;
 		rows[i].vcpu = -1;
 		rows[i].name = names[i];
-		rows[i].base_index = XG_NO_BASE;
+		rows[i].base_index = (uint32_t)i;   /* each has a baseline */
 		rows[i].v[XG_COL_ID] = rows[i].id;
 		rows[i].valid = 1ull << XG_COL_ID;
 	}
@@ -130,10 +130,20 @@ static void new_and_unmeasured_rows_go_to_their_exact_place(void **state)
 	table.ndom_rows = table.n = 4;
 	assert_string_equal(order((double[]){ 1, 2, 31, 30, -1 }), "dcba");
 	table.ndom_rows = table.n = N;
-	/* e comes back: placed where the exact order puts it (first). */
+	/* e comes back, new (no baseline yet, as metrics says): placed where
+	 * the exact order puts it, first. */
+	rows[4].base_index = XG_NO_BASE;
 	assert_string_equal(order((double[]){ 1, 2, 31, 30, 50 }), "edcba");
+	rows[4].base_index = 4;
+	/* A reused id (a new incarnation: no baseline) goes to its exact place
+	 * although it was known: c restarts. */
+	assert_string_equal(order((double[]){ 1, 2, 29, 31, 50 }), "edcba");
+	rows[2].base_index = XG_NO_BASE;
+	assert_string_equal(order((double[]){ 1, 2, 29, 31, 50 }), "edcba");
+	rows[2].base_index = 2;
+	assert_string_equal(order((double[]){ 1, 2, 31, 29, 50 }), "edcba");
 	/* An unmeasured row stays last. */
-	assert_string_equal(order((double[]){ 1, -1, 31, 30, 50 }), "edcab");
+	assert_string_equal(order((double[]){ 1, -1, 31, 29, 50 }), "edcab");
 }
 
 static void not_outside_a_live_view(void **state)
