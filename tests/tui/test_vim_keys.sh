@@ -7,6 +7,7 @@
 # another key does that key's work. In the help screen j k and g g / G
 # scroll as Up Down Home End do.
 . "$(dirname "$0")/lib.sh"
+# shellcheck disable=SC2034  # lib.sh's start_shell reads it
 H=12   # a short pane: five list lines, a page of four, half a page two rows
 make_rec 4
 start_shell
