@@ -195,6 +195,7 @@ int main(int argc, char **argv)
 	}
 	e.view.show_meters = meters;
 	e.rows_on_demand = true;
+	e.view.stable_live = true;   /* rows that hold still, as tui_run has them */
 	if (bench_refresh(&e, s, rows, cols, n) < 0)
 		return 1;
 	if (hist)

@@ -51,6 +51,12 @@ static const char usage_text[] =
 "      --config FILE       settings file (default: $XDG_CONFIG_HOME/xgtop/xgtoprc,\n"
 "                          else ~/.config/xgtop/xgtoprc); options override it\n"
 "      --no-config         neither read nor write a settings file\n"
+"      --stable-order on|off  full-screen view: a row passes its neighbour only\n"
+"                          when they differ by more than 10 % (and a floor per\n"
+"                          unit; man xgtop); default on. Batch output and -o\n"
+"                          formats always keep the exact order\n"
+"      --theme NAME        full-screen colours: default, light, mono, safe, or\n"
+"                          a file in $XDG_CONFIG_HOME/xgtop/themes/ (man xgtop)\n"
 "\n"
 "What to collect (each --no... also skips collecting that data):\n"
 "      --nodisk            no disk columns\n"
@@ -99,6 +105,7 @@ enum {
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
+	OPT_STABLE_ORDER, OPT_THEME,
 };
 
 static const struct option long_opts[] = {
@@ -136,6 +143,8 @@ static const struct option long_opts[] = {
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "daemon", no_argument, NULL, OPT_DAEMON },
 	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "stable-order", required_argument, NULL, OPT_STABLE_ORDER },
+	{ "theme", required_argument, NULL, OPT_THEME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -274,6 +283,23 @@ static int opt_history(struct xg_config *cfg, const char *arg)
 	return 0;
 }
 
+static int opt_stable_order(struct xg_config *cfg, const char *arg)
+{
+	if (strcmp(arg, "on") && strcmp(arg, "off"))
+		return BAD_USAGE("--stable-order '%s': give on or off", arg);
+	cfg->stable_order = !strcmp(arg, "on");
+	return 0;
+}
+
+static int opt_theme(struct xg_config *cfg, const char *arg)
+{
+	if (!view_theme_name_ok(arg))
+		return BAD_USAGE("--theme '%s': give a theme name (default, light, mono, safe, or a file's "
+				 "in $XDG_CONFIG_HOME/xgtop/themes)", arg);
+	cfg->theme = arg;
+	return 0;
+}
+
 /* --export [ADDR:]PORT: checked here so that a typo is a usage error (2). */
 static int opt_export(struct xg_config *cfg, const char *arg)
 {
@@ -294,6 +320,7 @@ static const struct {
 	{ OPT_SORT, opt_sort }, { OPT_SOURCE, opt_source }, { OPT_SPEED, opt_speed },
 	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
 	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history },
+	{ OPT_STABLE_ORDER, opt_stable_order }, { OPT_THEME, opt_theme },
 };
 
 /* The version, then what the binary needs of the host: the glibc whose
@@ -303,6 +330,7 @@ static const struct {
 static void print_version(void)
 {
 	printf("xgtop %s\n", XG_VERSION);
+	printf("what changed in it: NEWS.md, section %s\n", XG_VERSION);
 #ifdef __GLIBC__
 	printf("built for glibc %d.%d or later\n", __GLIBC__, __GLIBC_MINOR__);
 #endif

@@ -95,7 +95,7 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	C(XG_COL_SWAP, "SWAP", "swap_bytes", F(SWAP), 6, XG_UNIT_BYTES, XG_GRP_VM, 10, true,
 	  "Bytes of the VM's memory swapped out on the host (VmSwap of its processes)."),
 	C(XG_COL_TREND, "TREND", "trend", NULL, 10, XG_UNIT_TEXT, XG_GRP_TREND, 4, false,
-	  "Full-screen view only (g): the sort column's last values from the history (--history), one character per sample, newest on the right, scaled from 0 to the largest shown (RUN% WAIT% BLK% OFF% HIT% from 0 to 100); CPU%'s when the history does not keep the sort column; blank where not measured. Not a sort key, not in batch output."),
+	  "Full-screen view only (T): the sort column's last values from the history (--history), one character per sample, newest on the right, scaled from 0 to the largest shown (RUN% WAIT% BLK% OFF% HIT% from 0 to 100); CPU%'s when the history does not keep the sort column; blank where not measured. Not a sort key, not in batch output."),
 };
 
 /* Short names users type after --sort. */

@@ -13,4 +13,5 @@ void config_defaults(struct xg_config *c)
 	c->speed = 1.0;
 	c->window_s = 1.0;
 	c->history = XG_HIST_DEFAULT;
+	c->stable_order = -1;
 }

@@ -136,6 +136,35 @@ static void get_toggle(const struct xg_view *v, int arg, char *buf, size_t n)
 	snprintf(buf, n, "%s", view_toggle_get(v, (enum xg_toggle)arg) ? "on" : "off");
 }
 
+static int set_stable(struct xg_view *v, int arg, const char *value, struct xg_err *err)
+{
+	(void)arg;
+	return set_bool(value, &v->stable, err);
+}
+
+static void get_stable(const struct xg_view *v, int arg, char *buf, size_t n)
+{
+	(void)arg;
+	snprintf(buf, n, "%s", v->stable ? "on" : "off");
+}
+
+static int set_theme(struct xg_view *v, int arg, const char *value, struct xg_err *err)
+{
+	(void)arg;
+	if (!view_theme_name_ok(value))
+		return xg_fail(err, "give a theme name (default, light, mono, safe, or a file's in the themes directory)");
+	snprintf(v->theme, sizeof(v->theme), "%s", value);
+	return 0;
+}
+
+static void get_theme(const struct xg_view *v, int arg, char *buf, size_t n)
+{
+	(void)arg;
+	snprintf(buf, n, "%s", v->theme);
+}
+
+static bool given_stable(const struct xg_config *c, int arg) { (void)arg; return c->stable_order >= 0; }
+static bool given_theme(const struct xg_config *c, int arg) { (void)arg; return c->theme; }
 static bool given_sort(const struct xg_config *c, int arg) { (void)arg; return c->sort; }
 /* A direction read with another sort column would be the wrong one. */
 static bool given_reverse(const struct xg_config *c, int arg) { (void)arg; return c->reverse || c->sort; }
@@ -169,6 +198,8 @@ static const struct key keys[] = {
 	{ "vcpus", set_toggle, get_toggle, given_toggle, XG_TOGGLE_VCPUS },
 	{ "meters", set_toggle, get_toggle, NULL, XG_TOGGLE_METERS },
 	{ "trend", set_toggle, get_toggle, NULL, XG_TOGGLE_TREND },
+	{ "stable-order", set_stable, get_stable, given_stable, 0 },
+	{ "theme", set_theme, get_theme, given_theme, 0 },
 };
 
 static int set_threshold(struct xg_view *v, int arg, const char *value, struct xg_err *err)

@@ -17,7 +17,10 @@ unsigned tui_act_back(struct tui *t, const struct tui_binding *b, int key)
 
 void tui_scroll(size_t *top, int key, size_t page)
 {
-	switch (key) {
+	size_t half = page > 1 ? page / 2 : 1;
+	switch (tui_key_alias(key)) {
+	case TUI_KEY_HALF_UP: *top = *top > half ? *top - half : 0; break;
+	case TUI_KEY_HALF_DOWN: *top += half; break;
 	case KEY_UP: *top -= *top > 0; break;
 	case KEY_DOWN: (*top)++; break;
 	case KEY_PPAGE: *top = *top > page ? *top - page : 0; break;
@@ -44,7 +47,9 @@ unsigned tui_act_freeze(struct tui *t, const struct tui_binding *b, int key)
 	if (!v->frozen && !t->eof && !t->replay)
 		/* Live data: catch up now instead of showing a stale frame. */
 		t->next_due = xg_now_mono_ns();
-	return TUI_DONE;
+	/* A still picture in the exact order (rows held still move later). */
+	v->stable_reset = true;
+	return TUI_REFILTER;
 }
 
 unsigned tui_act_step_back(struct tui *t, const struct tui_binding *b, int key)
@@ -84,6 +89,7 @@ unsigned tui_act_step(struct tui *t, const struct tui_binding *b, int key)
 
 unsigned tui_act_redraw(struct tui *t, const struct tui_binding *b, int key)
 {
-	(void)t, (void)b, (void)key;
-	return TUI_REDRAW;
+	(void)b, (void)key;
+	t->e->view.stable_reset = true;   /* and the exact order */
+	return TUI_REDRAW | TUI_REFILTER;
 }

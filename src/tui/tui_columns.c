@@ -28,12 +28,12 @@ static char group_key(enum xg_colgroup g, const struct xg_view *v)
 	case XG_GRP_CMT: return 'c';
 	case XG_GRP_CACHE:
 	case XG_GRP_CACHE_BD: return v->show_cache ? 'm' : 'c';
-	case XG_GRP_TREND: return 'g';
+	case XG_GRP_TREND: return 'T';
 	default: return 0;
 	}
 }
 
-static void item(WINDOW *win, int y, int w, const struct xg_view *v, enum xg_col c, bool sel)
+static void item(WINDOW *win, int y, int w, const struct xg_view *v, enum xg_col c, chtype sel)
 {
 	char line[96], note[40] = "";
 	char k = group_key(xg_columns[c].group, v);
@@ -47,10 +47,10 @@ static void item(WINDOW *win, int y, int w, const struct xg_view *v, enum xg_col
 	snprintf(line, sizeof(line), " [%c] %-11s %-21s %s", view_col_hidden(v, c) ? ' ' : 'x',
 		 xg_columns[c].header, xg_columns[c].key, note);
 	if (sel)
-		wattron(win, A_REVERSE);
+		wattron(win, sel);
 	mvwaddnstr(win, y, 1, line, w - 2);
 	if (sel)
-		wattroff(win, A_REVERSE);
+		wattroff(win, sel);
 }
 
 void tui_columns_draw(struct tui *t)
@@ -63,7 +63,7 @@ void tui_columns_draw(struct tui *t)
 	if (!win)
 		return;
 	for (int i = 0; i < h && cs->top + i < XG_COL_COUNT; i++)
-		item(win, i + 1, w, v, v->col_order[cs->top + i], cs->top + i == cs->sel);
+		item(win, i + 1, w, v, v->col_order[cs->top + i], cs->top + i == cs->sel ? t->el[TUI_EL_SELECT] : 0);
 	wnoutrefresh(win);
 	delwin(win);
 }
@@ -79,7 +79,7 @@ static unsigned act_move(struct tui *t, const struct tui_binding *b, int key)
 	(void)b;
 	struct tui_colsel *cs = &t->colsel;
 	int page = page_rows(t);
-	switch (key) {
+	switch (tui_key_alias(key)) {
 	case KEY_UP: cs->sel -= cs->sel > 0; break;
 	case KEY_DOWN: cs->sel += cs->sel + 1 < XG_COL_COUNT; break;
 	case KEY_PPAGE: cs->sel = cs->sel > page ? cs->sel - page : 0; break;
@@ -128,9 +128,10 @@ static unsigned act_reset(struct tui *t, const struct tui_binding *b, int key)
 
 /* Other keys do nothing. */
 static const struct tui_binding columns_bindings[] = {
-	{ { KEY_UP, KEY_DOWN }, NULL, NULL, "select the column above / below", act_move, 0 },
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, NULL, NULL, "select the column above / below", act_move, 0 },
 	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "select a page up / down", act_move, 0 },
-	{ { KEY_HOME, KEY_END }, NULL, NULL, "select the first / last column", act_move, 0 },
+	{ { KEY_HOME, KEY_END, TUI_KEY_TWICE('g'), 'G' }, NULL, NULL, "select the first / last column",
+	  act_move, 0 },
 	{ { ' ', '\r', '\n', KEY_ENTER }, NULL, NULL, "show or hide the selected column (NAME is always "
 	  "shown)", act_show_hide, 0 },
 	{ { '[', KEY_F(7) }, NULL, NULL, "move the selected column left", act_shift, -1 },

@@ -307,7 +307,7 @@ static void draw_title(struct tui *t, const char *name)
 	if (h)
 		fmt_clock(h->real_ns, "%Y-%m-%d %H:%M:%S %Z", when, sizeof(when));
 	snprintf(line, sizeof(line), "xgtop details: %s  %s %s", name, t->replay ? "recorded" : "at", when);
-	attrset(A_REVERSE);
+	attrset(t->el[TUI_EL_HEADER]);
 	mvhline(0, 0, ' ', COLS);
 	tui_put(0, 0, line, COLS);
 	attrset(A_NORMAL);
@@ -380,9 +380,10 @@ static unsigned detail_other(struct tui *t, int rc, wint_t ch)
  * follows the sample shown. */
 static const struct tui_binding detail_bindings[] = {
 	{ { TUI_KEY_ESC, 'q', '\r', '\n', KEY_ENTER }, "Esc", "back", "back to the list", tui_act_back, 0 },
-	{ { KEY_UP, KEY_DOWN }, "Up/Dn", "scroll", "scroll by a line", act_scroll, 0 },
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, "Up/Dn", "scroll", "scroll by a line", act_scroll, 0 },
 	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "scroll by a page", act_scroll, 0 },
-	{ { KEY_HOME, KEY_END }, NULL, NULL, "the top / the end", act_scroll, 0 },
+	{ { TUI_CTRL('U'), TUI_CTRL('D') }, NULL, NULL, "scroll by half a page", act_scroll, 0 },
+	{ { KEY_HOME, KEY_END, TUI_KEY_TWICE('g'), 'G' }, NULL, NULL, "the top / the end", act_scroll, 0 },
 	{ { ',', KEY_LEFT }, "Left/Right", "step", "a replay: step one sample back and freeze",
 	  tui_act_step_back, 0 },
 	{ { '.', KEY_RIGHT }, NULL, NULL, "step one sample forward (while frozen, or in a replay)",

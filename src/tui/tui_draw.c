@@ -222,11 +222,9 @@ void tui_draw_status(struct tui *t)
 		x += 33;
 	}
 	if (t->msg[0]) {
-		attr_t at = t->msg_err ? A_BOLD : A_NORMAL;
-		short pair = t->msg_err && t->color ? TUI_PAIR_ERR : 0;
-		attr_set(at, pair, NULL);
+		attrset(t->msg_err ? t->el[TUI_EL_ERR] : A_NORMAL);
 		tui_put(t->status_y, x, t->msg, t->cols - x);
-		attr_set(A_NORMAL, 0, NULL);
+		attrset(A_NORMAL);
 	}
 }
 
@@ -236,7 +234,7 @@ static void draw_header(struct tui *t)
 	const struct xg_view *v = &t->e->view;
 	char buf[64];
 
-	attron(A_REVERSE);
+	attrset(t->el[TUI_EL_HEADER]);
 	mvhline(t->header_y, 0, ' ', t->cols);
 	for (int i = 0; i < L->n; i++) {
 		enum xg_col c = L->col[i];
@@ -254,7 +252,7 @@ static void draw_header(struct tui *t)
 			attroff(A_BOLD);
 		}
 	}
-	attroff(A_REVERSE);
+	attrset(A_NORMAL);
 }
 
 
@@ -329,8 +327,9 @@ static void draw_row(struct tui *t, int y, const struct xg_row *r, chtype rowat,
 	for (int j = 0; j < L->n; j++) {
 		enum xg_col c = L->col[j];
 		int w = L->w[j], x = L->x[j] + 1;
-		chtype at = (c == v->sort_col ? A_BOLD : 0) | rowat |
-			    tui_level_attr(t, threshold_cell(&v->thr, r, c));
+		chtype lv = tui_level_attr(t, threshold_cell(&v->thr, r, c));
+		/* One colour pair per cell: the level's, else the row's. */
+		chtype at = (c == v->sort_col ? A_BOLD : 0) | (lv & A_COLOR ? rowat & ~A_COLOR : rowat) | lv;
 		char buf[TUI_CELL_BYTES];
 		if (c == XG_COL_TREND && t->utf8) {
 			trend = j;   /* drawn as wide characters afterwards */
@@ -381,7 +380,7 @@ static void draw_rows(struct tui *t)
 		size_t k = t->top + (size_t)i;
 		if (k >= v->norder)
 			break;
-		chtype rowat = t->sel.on && k == t->sel.pos ? A_REVERSE : 0;
+		chtype rowat = t->sel.on && k == t->sel.pos ? t->el[TUI_EL_SELECT] : 0;
 		const struct xg_row *r = engine_row(t->e, v->order[k]);
 		/* A line that now shows another row is written whole: patched,
 		 * it cost a cursor movement for every run of unchanged blanks

@@ -114,13 +114,14 @@ void tui_trend_draw(const struct tui *t, int y, int x, int w, const struct xg_ro
 	size_t n = trend_values(t, r, w, v, &top), pad = (size_t)w - n;
 	if (!n)
 		return;
+	chtype at = t->el[selected ? TUI_EL_SELECT : TUI_EL_GRAPH];
 	/* Wide characters straight into cells: no UTF-8 to decode per
 	 * refresh and row (the bytes through addstr cost as much as the
 	 * rest of the row). */
 	for (size_t i = 0; i < (size_t)w; i++) {
 		int e = i < pad ? -1 : spark_level(v[i - pad], top);
 		wchar_t wc[2] = { e > 0 ? (wchar_t)(0x2580 + e) : L' ', 0 };
-		setcchar(&cell[i], wc, selected ? A_REVERSE : A_NORMAL, 0, NULL);
+		setcchar(&cell[i], wc, at & ~A_COLOR, (short)PAIR_NUMBER(at), NULL);
 	}
 	mvadd_wchnstr(y, x, cell, w);
 }
@@ -128,6 +129,7 @@ void tui_trend_draw(const struct tui *t, int y, int x, int w, const struct xg_ro
 void tui_graph_draw(const struct tui *t, int y, int x, int h, const float *v, size_t n, float top,
 		    int ymin, int ymax)
 {
+	attrset(t->el[TUI_EL_GRAPH]);
 	for (int row = 0; row < h; row++) {
 		int yy = y + h - 1 - row;   /* row 0 is the bottom line */
 		if (yy < ymin || yy >= ymax)
@@ -144,4 +146,5 @@ void tui_graph_draw(const struct tui *t, int y, int x, int h, const float *v, si
 				mvaddch(yy, x + (int)i, (chtype)(unsigned char)ascii_part[e]);
 		}
 	}
+	attrset(A_NORMAL);
 }

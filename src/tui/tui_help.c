@@ -109,9 +109,13 @@ static void add_meters_help(struct lines *L, const struct tui *t, int width)
 		   "when not measured; each strip line starts with its first pCPU's number. Then memory used/total, "
 		   "the host's waiting share (with w: all domains' waiting time over their vCPU time) and "
 		   "the pCPUs' average.", width);
-	lines_wrap(L, "  ", "Cells and meters past a threshold: warn = orange and bold, crit = a reversed "
-		   "orange-red block (without colour or with NO_COLOR: underlined, and reverse bold). "
-		   "Thresholds (settings file: threshold.NAME = WARN CRIT, or off):", width);
+	snprintf(text, sizeof(text), "Cells and meters past a threshold: warn and crit, as theme %s "
+		 "shows them (default: warn orange and bold, crit a reversed orange-red block; mono, or "
+		 "without colour or with NO_COLOR: underlined, and reverse bold). Themes: --theme or theme "
+		 "= in the settings file: default, light, mono, safe, or a file of yours in "
+		 "$XDG_CONFIG_HOME/xgtop/themes/ (man xgtop, THEMES). "
+		 "Thresholds (settings file: threshold.NAME = WARN CRIT, or off):", t->e->view.theme);
+	lines_wrap(L, "  ", text, width);
 	for (int r = 0; r < XG_RULE_COUNT; r++) {
 		char prefix[40], lim[32];
 		threshold_format(thr, (enum xg_rule)r, lim, sizeof(lim));
@@ -120,6 +124,26 @@ static void add_meters_help(struct lines *L, const struct tui *t, int width)
 			 lim);
 		lines_wrap(L, prefix, text, width);
 	}
+}
+
+/* Rows that hold still (core/view_stable.c), with the floors in force. */
+static void add_order_help(struct lines *L, const struct tui *t, int width)
+{
+	const struct xg_view *v = &t->e->view;
+	char text[1024];
+	lines_add(L, "Row order (stable order %s: --stable-order, stable-order in the settings file)",
+		  v->stable ? "on" : "off");
+	snprintf(text, sizeof(text), "%s A row moves past its neighbour only when the two differ by more "
+		 "than 10 %% of the larger value and by more than a floor: %g point of a percentage, %g s, "
+		 "%g MiB, %g KiB/s, %g per second, %g of a ratio (MPKI); counts and ids by a whole step. So "
+		 "two domains close to each other keep their places, and one that pulls clearly ahead moves "
+		 "at once. A new sort column, r, a filter, Ctrl-L and space (freeze) give the exact order at "
+		 "once; text columns (NAME, STATE) always sort exactly; batch output and -o formats keep the "
+		 "exact order.", v->stable ? "On:" : "Off now; when on:",
+		 view_stable_floor(XG_UNIT_PCT), view_stable_floor(XG_UNIT_SEC),
+		 view_stable_floor(XG_UNIT_BYTES) / (1024.0 * 1024.0), view_stable_floor(XG_UNIT_BPS) / 1024.0,
+		 view_stable_floor(XG_UNIT_PER_S), view_stable_floor(XG_UNIT_RATIO));
+	lines_wrap(L, "  ", text, width);
 }
 
 /* One screen's keys, from its key table. */
@@ -155,6 +179,8 @@ static void help_build(struct lines *L, const struct tui *t, int width)
 	lines_wrap(L, "  ", "Line 3: the measured interval between the two samples shown, the delay asked "
 		   "for, xgtop's own CPU time per refresh in ms, trace records lost (when a trace is "
 		   "read), the sort column and direction, the filter and the rows it selects.", width);
+	lines_add(L, "%s", "");
+	add_order_help(L, t, width);
 	lines_add(L, "%s", "");
 	add_meters_help(L, t, width);
 	lines_add(L, "%s", "");
@@ -232,9 +258,11 @@ static unsigned help_other(struct tui *t, int rc, wint_t ch)
 }
 
 static const struct tui_binding help_bindings[] = {
-	{ { KEY_UP, KEY_DOWN }, "Up Down PgUp PgDn Home End", "scroll", "scroll by a line", act_scroll, 0 },
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, "Up Down PgUp PgDn Home End", "scroll", "scroll by a line",
+	  act_scroll, 0 },
 	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "scroll by a page", act_scroll, 0 },
-	{ { KEY_HOME, KEY_END }, NULL, NULL, "the top / the end", act_scroll, 0 },
+	{ { TUI_CTRL('U'), TUI_CTRL('D') }, NULL, NULL, "scroll by half a page", act_scroll, 0 },
+	{ { KEY_HOME, KEY_END, TUI_KEY_TWICE('g'), 'G' }, NULL, NULL, "the top / the end", act_scroll, 0 },
 	{ { 'q', TUI_KEY_ESC }, "q", "back", "back to the list", tui_act_back, 0 },
 };
 

@@ -9,8 +9,25 @@
 #include <stdio.h>
 #include <string.h>
 
+int tui_key_alias(int key)
+{
+	switch (key) {
+	case 'k': return KEY_UP;
+	case 'j': return KEY_DOWN;
+	case TUI_KEY_TWICE('g'): return KEY_HOME;
+	case 'G': return KEY_END;
+	case TUI_CTRL('U'): return TUI_KEY_HALF_UP;
+	case TUI_CTRL('D'): return TUI_KEY_HALF_DOWN;
+	default: return key;
+	}
+}
+
 const char *tui_key_name(int key, char *buf, size_t n)
 {
+	if (key & 0x10000) {
+		snprintf(buf, n, "%c %c", key & 0x7f, key & 0x7f);
+		return buf;
+	}
 	switch (key) {
 	case ' ': return "space";
 	case '\r': case '\n': case KEY_ENTER: return "Enter";
@@ -80,11 +97,21 @@ unsigned tui_keymap_key(struct tui *t, const struct tui_keymap *m, int rc, wint_
 	 * equal a KEY_* code): only the other keys' action sees it. */
 	int k = rc == KEY_CODE_YES ? (int)ch : ch < 0x80 ? (int)ch : -1;
 
+	int first = t->prefix;
+	t->prefix = 0;
 	if (m->fresh_msg)
 		t->msg[0] = 0;
-	const struct tui_binding *b = keymap_find(m, k);
+	const struct tui_binding *b = NULL;
+	if (first && k == first && (b = keymap_find(m, TUI_KEY_TWICE(k))))
+		return b->act(t, b, TUI_KEY_TWICE(k));
+	b = keymap_find(m, k);
 	if (b)
 		return b->act(t, b, k);
+	if (k > 0 && k < 0x80 && keymap_find(m, TUI_KEY_TWICE(k))) {
+		t->prefix = k;   /* wait for the second press; any other key is itself */
+		tui_set_msg(t, false, "%c: %c again", k, k);
+		return TUI_DONE;
+	}
 	return m->other ? m->other(t, rc, ch) : TUI_DONE;
 }
 

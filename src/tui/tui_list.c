@@ -81,6 +81,7 @@ static unsigned filter_done(struct tui *t, bool ok, const char *buf)
 		return TUI_DONE;
 	}
 	/* Now, not by the flag: the message counts the rows it selects. */
+	v->stable_reset = true;
 	engine_reapply(t->e);
 	t->top = 0;
 	if (buf[0])
@@ -175,8 +176,10 @@ static unsigned act_report(struct tui *t, const struct tui_binding *b, int key)
 static unsigned act_move(struct tui *t, const struct tui_binding *b, int key)
 {
 	(void)b;
-	long page = t->list_h > 1 ? t->list_h - 1 : 1;
-	switch (key) {
+	long page = t->list_h > 1 ? t->list_h - 1 : 1, half = page > 1 ? page / 2 : 1;
+	switch (tui_key_alias(key)) {
+	case TUI_KEY_HALF_UP: tui_sel_move(t, -half); break;
+	case TUI_KEY_HALF_DOWN: tui_sel_move(t, half); break;
 	case KEY_UP: tui_sel_move(t, -1); break;
 	case KEY_DOWN: tui_sel_move(t, 1); break;
 	case KEY_PPAGE: tui_sel_move(t, -page); break;
@@ -199,9 +202,9 @@ static unsigned act_detail(struct tui *t, const struct tui_binding *b, int key)
  * Keys table, the man page's KEYS section and doc/tui.md list the same
  * keys (tests/docs/test_keys.sh). */
 static const struct tui_binding list_bindings[] = {
-	{ { 'q', 'Q' }, "q", "quit",
+	{ { 'q', 'Q', KEY_F(10) }, "q", "quit",
 	  "quit (Ctrl-C, SIGTERM and SIGHUP also quit and restore the terminal)", tui_act_quit, 0 },
-	{ { 'h', '?' }, "h", "help",
+	{ { 'h', '?', KEY_F(1) }, "h", "help",
 	  "the help screen: keys, every column with its unit and formula, why values show -",
 	  act_help, 0 },
 	{ { '<', '>' }, "<>", "sort", "sort by the visible column left / right of the current one",
@@ -213,8 +216,11 @@ static const struct tui_binding list_bindings[] = {
 	{ { KEY_MOUSE }, NULL, NULL, "click a column header to sort by it; click it again to reverse; "
 	  "click a row to select it", act_click, 0 },
 	{ { 'r' }, "r", "reverse", "reverse the sort order", act_reverse, 0 },
-	{ { '/' }, "/", "filter", "filter domains by name: extended regex, case-insensitive; "
+	{ { '/', KEY_F(4) }, "/", "filter", "filter domains by name: extended regex, case-insensitive; "
 	  "Enter applies, Esc cancels, an empty line clears", act_filter, 0 },
+	{ { KEY_F(3) }, NULL, NULL, "find a name without filtering: extended regex, case-insensitive; "
+	  "Enter selects the next row whose name matches (F3 Enter again: the one after)",
+	  tui_act_find, 0 },
 	{ { 'd' }, "d", "disk", "show / hide the disk columns", act_toggle, XG_TOGGLE_DISK },
 	{ { 'n' }, "n", "net", "show / hide the network columns", act_toggle, XG_TOGGLE_NET },
 	{ { 'c' }, "c", "cache", "show / hide the cache (PMU, CMT/MBM) columns", act_toggle,
@@ -241,16 +247,19 @@ static const struct tui_binding list_bindings[] = {
 	  XG_DELAY_RANGE ")", act_delay_ask, 0 },
 	{ { 'W' }, "W", "report", "write the current view to xgtop-report-YYYYmmdd-HHMMSS.txt in the "
 	  "current directory", act_report, 0 },
-	{ { KEY_UP, KEY_DOWN }, NULL, NULL, "move the selection by a row (the first press selects the "
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, NULL, NULL, "move the selection by a row (the first press selects the "
 	  "top row; it follows its domain when the order changes; the list scrolls to keep it on "
 	  "screen)", act_move, 0 },
 	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "move the selection by a page", act_move, 0 },
-	{ { KEY_HOME, KEY_END }, NULL, NULL, "select the first / last row", act_move, 0 },
+	{ { TUI_CTRL('U'), TUI_CTRL('D') }, NULL, NULL, "move the selection up / down by half a page",
+	  act_move, 0 },
+	{ { KEY_HOME, KEY_END, TUI_KEY_TWICE('g'), 'G' }, NULL, NULL, "select the first / last row "
+	  "(g pressed twice: the first)", act_move, 0 },
 	{ { '\r', '\n', KEY_ENTER }, "Enter", "details", "details of the selected domain: its figures "
 	  "over time as graphs, its vCPUs, disk, network and cache figures and where each comes "
 	  "from (its keys are below)", act_detail, 0 },
-	{ { 'g' }, NULL, NULL, "show / hide the TREND column: the sort column's last values as a "
-	  "sparkline", act_toggle, XG_TOGGLE_TREND },
+	{ { 'T' }, NULL, NULL, "show / hide the TREND column: the sort column's last values as a "
+	  "sparkline (was g: NEWS.md)", act_toggle, XG_TOGGLE_TREND },
 	{ { TUI_CTRL('L') }, NULL, NULL, "redraw the screen", tui_act_redraw, 0 },
 };
 

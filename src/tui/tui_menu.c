@@ -36,10 +36,10 @@ void tui_menu_draw(struct tui *t)
 		char line[64];
 		snprintf(line, sizeof(line), " %-11s %-17s", xg_columns[c].header, xg_columns[c].key);
 		if (m->top + i == m->sel)
-			wattron(win, A_REVERSE);
+			wattron(win, t->el[TUI_EL_SELECT]);
 		mvwaddnstr(win, i + 1, 1, line, w - 2);
 		if (m->top + i == m->sel)
-			wattroff(win, A_REVERSE);
+			wattroff(win, t->el[TUI_EL_SELECT]);
 	}
 	wnoutrefresh(win);
 	delwin(win);
@@ -49,7 +49,7 @@ static unsigned act_move(struct tui *t, const struct tui_binding *b, int key)
 {
 	(void)b;
 	struct tui_menu *m = &t->menu;
-	switch (key) {
+	switch (tui_key_alias(key)) {
 	case KEY_UP: m->sel -= m->sel > 0; break;
 	case KEY_DOWN: m->sel += m->sel + 1 < m->n; break;
 	case KEY_HOME: m->sel = 0; break;
@@ -68,8 +68,8 @@ static unsigned act_pick(struct tui *t, const struct tui_binding *b, int key)
 
 /* Other keys do nothing: the menu stays until picked or cancelled. */
 static const struct tui_binding menu_bindings[] = {
-	{ { KEY_UP, KEY_DOWN }, NULL, NULL, "move the selection", act_move, 0 },
-	{ { KEY_HOME, KEY_END }, NULL, NULL, "the first / last column", act_move, 0 },
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, NULL, NULL, "move the selection", act_move, 0 },
+	{ { KEY_HOME, KEY_END, TUI_KEY_TWICE('g'), 'G' }, NULL, NULL, "the first / last column", act_move, 0 },
 	{ { '\r', '\n', KEY_ENTER }, NULL, NULL, "sort by the selected column", act_pick, 0 },
 	{ { TUI_KEY_ESC, 'q' }, NULL, NULL, "leave the sort as it was", tui_act_back, 0 },
 };

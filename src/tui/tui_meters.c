@@ -136,7 +136,7 @@ static void draw_bars(const struct tui *t, int y, const struct tui_meter_layout 
 			snprintf(label, sizeof(label), "%*u", L->label_w, p->id);
 			snprintf(text, sizeof(text), p->valid ? "%.1f%%" : "-", p->busy_pct);
 			bar(line, k * L->cell_w, L->cell_w - 1, label, p->valid ? p->busy_pct / 100 : 0, text,
-			    tui_level_attr(t, pcpu_level(t, p)));
+			    tui_meter_attr(t, pcpu_level(t, p)));
 		}
 		mvaddchnstr(y + l, 0, line, cols);
 	}
@@ -164,7 +164,7 @@ static void draw_strip(const struct tui *t, int y, const struct tui_meter_layout
 			const struct xg_pcpu_load *p = &tb->pcpu[first + (size_t)k];
 			int lv = p->busy_pct >= 100 ? 7 : (int)(p->busy_pct * 8 / 100);
 			wchar_t wc[2] = { p->valid ? ramp[lv < 0 ? 0 : lv] : L'?', 0 };
-			chtype at = tui_level_attr(t, pcpu_level(t, p));
+			chtype at = tui_meter_attr(t, pcpu_level(t, p));
 			if (x < cols)
 				setcchar(&cells[x++], wc, at & ~A_COLOR, (short)PAIR_NUMBER(at), NULL);
 		}
@@ -216,7 +216,7 @@ static void draw_host_line(const struct tui *t, int y, const struct tui_meter_la
 		fmt_size(used, sizeof(used), (double)u);
 		fmt_size(total, sizeof(total), (double)h->mem_total);
 		snprintf(text, sizeof(text), "%s/%s", used, total);
-		bar(line, 0, w, "Mem", (double)u / (double)h->mem_total, text, 0);
+		bar(line, 0, w, "Mem", (double)u / (double)h->mem_total, text, tui_meter_attr(t, XG_LEVEL_OK));
 	} else {
 		bar(line, 0, w, "Mem", 0, "-", 0);
 	}
@@ -225,7 +225,7 @@ static void draw_host_line(const struct tui *t, int y, const struct tui_meter_la
 		double wp = tb->sum.wait_pct;
 		snprintf(text, sizeof(text), wp >= 0 ? "%.1f%%" : "-", wp);
 		enum xg_level lv = wp >= 0 ? threshold_level(&t->e->view.thr, XG_RULE_WAIT, wp) : XG_LEVEL_OK;
-		bar(line, x, 18, "WAIT", wp > 0 ? wp / 100 : 0, text, tui_level_attr(t, lv));
+		bar(line, x, 18, "WAIT", wp > 0 ? wp / 100 : 0, text, tui_meter_attr(t, lv));
 		x += 20;
 	}
 	pcpu_summary(t, L, rest, sizeof(rest));

@@ -65,8 +65,28 @@ struct tui_sel {
 	uint32_t socket;
 };
 
-/* Colour pairs (tui_color.c). */
-enum { TUI_PAIR_ERR = 1, TUI_PAIR_WARN, TUI_PAIR_CRIT };
+/* The parts of the screen a theme styles (tui_theme.c); tui_color.c
+ * gives each its colour pair, number 1 + the part. */
+enum tui_el {
+	TUI_EL_HEADER,        /* the column titles */
+	TUI_EL_METER,         /* the fill of the header meters' bars and strip */
+	TUI_EL_WARN,          /* a cell or meter at the warn level */
+	TUI_EL_CRIT,          /* ... at the crit level */
+	TUI_EL_SELECT,        /* the selected row */
+	TUI_EL_GRAPH,         /* sparklines (TREND) and the detail pane's graphs */
+	TUI_EL_ERR,           /* an error on the status line */
+	TUI_EL_COUNT
+};
+/* One part's look: xterm-256 colour numbers (-1: the terminal's own) and
+ * attributes. */
+struct tui_style {
+	short fg, bg;
+	attr_t attr;
+};
+struct tui_theme {
+	char name[64];
+	struct tui_style el[TUI_EL_COUNT];
+};
 
 struct tui;
 
@@ -161,6 +181,7 @@ struct tui {
 	const struct tui_screen *screens;  /* by mode (tui.c): the help screen lists their keys */
 	bool utf8;            /* the locale's codeset is UTF-8: ▲▼ and wide names */
 	bool color;           /* colours allowed (terminal has them, NO_COLOR unset) */
+	chtype el[TUI_EL_COUNT];   /* the theme's attributes (and pair) per part */
 	bool replay;          /* the source is a recording */
 	bool eof;             /* the recording ended: keep the last frame */
 	bool fatal;           /* the terminal failed: msg says how */
@@ -170,6 +191,8 @@ struct tui {
 	uint64_t last_step;   /* monotonic ns of the last sample */
 	uint64_t next_due;    /* monotonic ns of the next sample */
 	int sig_fd;           /* read end of the signal self-pipe */
+	int prefix;           /* the first key of a TUI_KEY_TWICE pair, 0 = none */
+	char find[128];       /* the last F3 search (tui_find.c) */
 
 	int rows, cols;       /* terminal size at the last layout */
 	size_t top;           /* first entry of view.order on screen */
@@ -209,12 +232,23 @@ void tui_keymap_usage(FILE *f, const struct tui_keymap *m, const char *heading);
 /* Keys the tables bind by code. */
 #define TUI_KEY_ESC 27
 #define TUI_CTRL(c) ((c) & 0x1f)
+/* A character pressed twice in a row (vim's `g g`), named "c c": a table
+ * that binds it but not c alone waits for the second press. Above every
+ * KEY_* code. */
+#define TUI_KEY_TWICE(c) (0x10000 | (c))
+/* The movement a vim key stands for in the screens that move or scroll:
+ * k Up, j Down, g g Home, G End, Ctrl-U / Ctrl-D half a page up / down
+ * (TUI_KEY_HALF_UP / _DOWN); any other key is itself. */
+#define TUI_KEY_HALF_UP (-10)
+#define TUI_KEY_HALF_DOWN (-11)
+int tui_key_alias(int key);
 
 /* tui_actions.c: what more than one screen does with a key. Leaves the
  * screen for the list: */
 unsigned tui_act_back(struct tui *t, const struct tui_binding *b, int key);
 /* Scrolls a screen whose first line on screen is *top by a line, a page
- * of page lines, or to the top or the end (its draw clamps the end). */
+ * of page lines (half of it: Ctrl-U / Ctrl-D), or to the top or the end
+ * (its draw clamps the end); vim's keys as tui_key_alias reads them. */
 void tui_scroll(size_t *top, int key, size_t page);
 /* Time and the terminal, bound in the list and the detail pane: */
 unsigned tui_act_quit(struct tui *t, const struct tui_binding *b, int key);
@@ -222,6 +256,9 @@ unsigned tui_act_freeze(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_step(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_step_back(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_redraw(struct tui *t, const struct tui_binding *b, int key);
+
+/* tui_find.c: F3, the selection to the next name that matches (no filter). */
+unsigned tui_act_find(struct tui *t, const struct tui_binding *b, int key);
 
 /* tui_list.c: the domain list's keys and actions. */
 extern const struct tui_keymap tui_list_keys;
@@ -321,10 +358,18 @@ extern const struct tui_keymap tui_detail_keys;
 /* Opens the pane on the selection (the top row's when none). */
 void tui_detail_open(struct tui *t);
 void tui_detail_draw(struct tui *t);
-/* tui_color.c: colour pairs, and the attributes of a threshold level
- * (colour and bold, or attributes only without colour). */
+/* tui_theme.c: the theme named name (view.theme): a built-in one or the
+ * user's file; on any problem the default theme and one line in warn. */
+void tui_theme_load(const char *name, struct tui_theme *th, char *warn, size_t n);
+void tui_theme_mono(struct tui_theme *th);
+
+/* tui_color.c: the theme fitted to the terminal (its 8, 16 or 256
+ * colours; attributes only without colour or with NO_COLOR) into t->el,
+ * and the attributes of a threshold level. */
 void tui_color_init(struct tui *t);
 chtype tui_level_attr(const struct tui *t, enum xg_level lv);
+/* A meter's fill at level lv: the level's look, else the theme's meters. */
+chtype tui_meter_attr(const struct tui *t, enum xg_level lv);
 
 /* tui_meters.c: the header meters (one per pCPU, memory, waiting share). */
 struct tui_meter_layout {

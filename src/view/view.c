@@ -2,6 +2,7 @@
 /* View state: which rows and columns, in what order. No ncurses here. */
 #include "xgtop/view/view.h"
 #include "view_sort.h"
+#include "view_stable.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +25,8 @@ void view_init(struct xg_view *v, const struct xg_config *cfg)
 	thresholds_defaults(&v->thr);
 	v->reverse = cfg->reverse;
 	v->delay_s = cfg->delay_s;
+	v->stable = cfg->stable_order != 0;
+	snprintf(v->theme, sizeof(v->theme), "%s", view_theme_name_ok(cfg->theme) ? cfg->theme : "default");
 	if (cfg->sort) {
 		int c = col_lookup(cfg->sort);
 		if (c >= 0 && view_sortable((enum xg_col)c))
@@ -40,6 +43,7 @@ void view_free(struct xg_view *v)
 	free(v->vmnames);
 	free(v->order);
 	view_sort_free(v);
+	view_stable_free(v);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -315,6 +319,7 @@ void view_apply(struct xg_view *v, const struct xg_table *t)
 		if (row_selected(v, &t->rows[i]))
 			v->order[n++] = i;
 	view_sort_rows(v, t, n);
+	view_stable_apply(v, t, n);
 	bool vcpus = v->show_vcpus, socks = view_socket_rows(v);
 	if ((vcpus || socks) && t->n > t->ndom_rows) {
 		/* Expand from the end so each domain is followed by its shown

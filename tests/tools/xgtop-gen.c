@@ -62,6 +62,7 @@ struct opts {
 	uint64_t seed;
 	long slow_ms;
 	bool steady, append, progress, stats, nopmu;
+	bool duel;                   /* vm-012/013 alternate within 4 %, vm-014 overtakes */
 	unsigned sockets;            /* per-socket CMT/MBM entries per domain */
 	unsigned long pcpus;         /* per-pCPU times (0 = none) */
 	unsigned long hosts;         /* a pool of this many hosts (0 = one host, no pool) */
@@ -121,6 +122,15 @@ static void role_of(const struct opts *o, unsigned long i, unsigned long k, stru
 		*r = roles[i];
 		if (i == 10 && k >= (o->samples ? o->samples : 30) / 2)
 			*r = reuse_b;
+		return;
+	}
+	if (o->duel && i >= 12 && i <= 14) {
+		/* --duel: two vCPUs each; vm-012 and vm-013 at 102 % and 98 %
+		 * in turn, vm-014 at 80 %, then from T/2 on at 135 %. */
+		double cpu = i == 14 ? (k >= (o->samples ? o->samples : 30) / 2 ? 67.5 : 40)
+				     : (((k + i) & 1) ? 51 : 49);
+		*r = (struct role)ROLE(NULL, 2, 2, cpu, 0.5, 2000, 1000, 500, 0, 0.5, 2, 4096, 4096,
+				       1e5, 0.2, 5e7, 1.0, 1, 1e6, false, false);
 		return;
 	}
 	/* vm-NNN: light, index-dependent load. */
@@ -646,7 +656,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
 	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms]\n"
-	           "                 [--slow MS] [--churn N]\n"
+	           "                 [--slow MS] [--churn N] [--duel]\n"
 	           "                 [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE | --dump-hosts FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
@@ -696,6 +706,9 @@ int main(int argc, char **argv)
 			o.churn = (unsigned long)u;
 		} else if (!strcmp(a, "--slow") && v && xg_parse_u64(v, &u)) {
 			o.slow_ms = (long)u;
+		} else if (!strcmp(a, "--duel")) {
+			o.duel = true;
+			continue;
 		} else if (!strcmp(a, "--steady")) {
 			o.steady = true;
 			continue;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The TREND column (g) and the detail pane's graphs: block characters in a
+# The TREND column (T) and the detail pane's graphs: block characters in a
 # UTF-8 locale, plain ASCII with LANG=C and LC_ALL=C (then nothing on the
 # screen is outside ASCII); a figure never measured draws no bars.
 . "$(dirname "$0")/lib.sh"
@@ -10,8 +10,8 @@ start_xgtop --speed 20 --no-config
 wait_for "end of recording"
 
 trend_of() { rows | awk -v n="$1" '$2 == n { print $NF }'; }
-header | grep -q TREND && fail "TREND shown before g"
-keys g
+header | grep -q TREND && fail "TREND shown before T"
+keys T
 wait_for "TREND column on"
 header | grep -q ' TREND$' || fail "no TREND title at the right end: $(header)"
 # busy-03: its last 10 samples of a steady 380 %, the top of its scale;
@@ -28,15 +28,15 @@ wait_for "sort LLC-MISS/s"
 settle
 rows | grep -qE '^ +7 nocache-07 .* +- +-$' || fail "nocache-07's trend is not blank: $(rows | grep nocache)"
 rows | grep -qE '^ +5 cache-05 .* █{10}$' || fail "cache-05's LLC-MISS/s trend: $(rows | grep cache-05)"
-keys g
+keys T
 wait_for "TREND column off"
-header | grep -q TREND && fail "TREND still shown after g"
+header | grep -q TREND && fail "TREND still shown after T"
 keys q
 check_restored
 
 XENV="LANG=C LC_ALL=C" start_xgtop --speed 20 --no-config
 wait_for "end of recording"
-keys g Down Enter
+keys T Down Enter
 wait_for "xgtop details: busy-03"
 settle
 pane=$(screen)

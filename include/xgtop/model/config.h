@@ -43,6 +43,8 @@ struct xg_config {
 	const char *remote_urls;    /* --source remote URL[,URL...] */
 	const char *hosts_file;     /* --hosts FILE: URLs of a pool, one per line */
 	unsigned history;           /* --history N: samples the TUI keeps, 0 = none */
+	int stable_order;           /* --stable-order: 1 on, 0 off, -1 not given (on) */
+	const char *theme;          /* --theme NAME, NULL = not given */
 };
 
 void config_defaults(struct xg_config *c);

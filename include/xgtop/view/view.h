@@ -52,6 +52,17 @@ struct xg_view {
 	bool show_vm;               /* the source's domains are VMs (XG_H_VMS) */
 	bool frozen;
 	double delay_s;
+	/* Rows that hold still (core/view_stable.c): a row passes its
+	 * neighbour only when the two differ by more than a margin. stable
+	 * is the setting (--stable-order, stable-order in the settings file);
+	 * only a view that sets stable_live (the full-screen view) uses it,
+	 * so batch output and -o formats keep the exact order. stable_reset:
+	 * the next view_apply gives the exact order (Ctrl-L, a freeze). */
+	bool stable, stable_live, stable_reset;
+	struct xg_stable *stab;
+	/* The full-screen view's colour theme by name (--theme, theme in the
+	 * settings file): default, light, mono, safe or a user theme file's. */
+	char theme[64];
 	/* rows selected by view_apply, in display order (indexes into table) */
 	size_t *order;
 	size_t norder, order_cap;
@@ -115,13 +126,22 @@ bool view_toggle(struct xg_view *v, enum xg_toggle g);
 /* The state of one toggle; setting it hides the sort column as a flip would. */
 bool view_toggle_get(const struct xg_view *v, enum xg_toggle g);
 void view_toggle_set(struct xg_view *v, enum xg_toggle g, bool on);
+/* Is name a theme name we accept: letters, digits, '-', '_' and '.' (not
+ * leading), at most 63 bytes, so that it names a file in the themes
+ * directory and nothing else? */
+bool view_theme_name_ok(const char *name);
 /* Is d (seconds) a refresh interval we accept? */
 bool view_delay_valid(double d);
 /* The next longer (dir > 0) or shorter refresh interval on the + / - ladder
  * 0.1 .. 300 s; d itself when there is none further that way. */
 double view_delay_step(double d, int dir);
+/* The least difference that lets a row pass its neighbour in a view that
+ * holds rows still, in the sort column's unit (10 % of the larger value
+ * counts when it is more). */
+double view_stable_floor(enum xg_unit u);
 /* Filters and sorts t into v->order: domain rows by the sort column
- * (numeric, `-` values last), each followed by its socket rows and vCPU
+ * (numeric, `-` values last; held still when v->stable_live, see
+ * view_stable_floor), each followed by its socket rows and vCPU
  * rows when shown, in table order. */
 void view_apply(struct xg_view *v, const struct xg_table *t);
 

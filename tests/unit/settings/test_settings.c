@@ -211,6 +211,33 @@ static void apply_beneath_command_line(void **state)
 	done(&st, &v);
 }
 
+/* stable-order and theme: read beneath --stable-order and --theme; a
+ * theme name that could name another file is refused. */
+static void stable_order_and_theme(void **state)
+{
+	(void)state;
+	load_text(&st, &v, &cfg, "s", "stable-order = off\ntheme = light\n");
+	assert_int_equal(st.nwarn, 0);
+	assert_false(v.stable);
+	assert_string_equal(v.theme, "light");
+	done(&st, &v);
+	cfg.stable_order = 1;
+	cfg.theme = "safe";
+	load_apply(&st, &v, &cfg, tmp("s"));
+	assert_true(v.stable);
+	assert_string_equal(v.theme, "safe");
+	done(&st, &v);
+	config_defaults(&cfg);
+	load_text(&st, &v, &cfg, "s2", "theme = ../../etc/x\n");
+	assert_int_equal(st.nwarn, 1);
+	assert_string_equal(v.theme, "default");
+	assert_true(v.stable);   /* on by default */
+	done(&st, &v);
+	assert_false(view_theme_name_ok(".hidden"));
+	assert_false(view_theme_name_ok(""));
+	assert_true(view_theme_name_ok("my-theme_2.dark"));
+}
+
 static void warnings_and_broken(void **state)
 {
 	(void)state;
@@ -306,6 +333,7 @@ int main(void)
 		cmocka_unit_test(default_path),
 		cmocka_unit_test(foreign_owner),
 		cmocka_unit_test_setup(apply_beneath_command_line, setup_one),
+		cmocka_unit_test_setup(stable_order_and_theme, setup_one),
 		cmocka_unit_test_setup(warnings_and_broken, setup_one),
 		cmocka_unit_test_setup(save_what_changed, setup_one),
 	};
