@@ -84,9 +84,12 @@ static const char usage_text[] =
 "Exporter (Prometheus, OpenMetrics; see doc/exporter.md):\n"
 "      --export [ADDR:]PORT  serve /metrics on ADDR (default 127.0.0.1) while the\n"
 "                          full-screen view, batch mode or --daemon runs\n"
+"      --web-config FILE   TLS, basic-auth users (bcrypt) and headers for --export,\n"
+"                          in the Prometheus exporter-toolkit's format; --daemon\n"
+"                          reads it again on SIGHUP. An empty FILE: none\n"
 "      --daemon            run headless: no terminal, one log line per event on\n"
 "                          standard error; SIGTERM/SIGINT exit, SIGHUP reopens\n"
-"                          the --record file\n"
+"                          the --record file and rereads --web-config\n"
 "\n"
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
@@ -99,6 +102,7 @@ enum {
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
+	OPT_WEB_CONFIG,
 };
 
 static const struct option long_opts[] = {
@@ -134,6 +138,7 @@ static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 	{ "daemon", no_argument, NULL, OPT_DAEMON },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ NULL, 0, NULL, 0 },
@@ -285,6 +290,15 @@ static int opt_export(struct xg_config *cfg, const char *arg)
 	return 0;
 }
 
+/* --web-config FILE: read when the exporter starts, where a bad file is
+ * refused with its line. Empty is none, so that a service unit can pass a
+ * variable its defaults file may leave empty. */
+static int opt_web_config(struct xg_config *cfg, const char *arg)
+{
+	cfg->web_config = *arg ? arg : NULL;
+	return 0;
+}
+
 /* Options whose argument must be checked. */
 static const struct {
 	int val;
@@ -293,7 +307,7 @@ static const struct {
 	{ 'd', opt_delay }, { 'n', opt_iterations }, { 'o', opt_output },
 	{ OPT_SORT, opt_sort }, { OPT_SOURCE, opt_source }, { OPT_SPEED, opt_speed },
 	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
-	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history },
+	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history }, { OPT_WEB_CONFIG, opt_web_config },
 };
 
 /* The version, then what the binary needs of the host: the glibc whose
@@ -372,6 +386,8 @@ static int check_daemon_args(const struct xg_config *cfg, bool explain)
 		return BAD_USAGE("%s", "--daemon prints no output: it cannot be combined with -b, -o or --explain");
 	if ((cfg->export_at || cfg->daemon) && (cfg->agent || explain))
 		return BAD_USAGE("%s", "--export and --daemon do not go with --agent or --explain");
+	if (cfg->web_config && !cfg->export_at)
+		return BAD_USAGE("%s", "--web-config is for --export: give both");
 	return 0;
 }
 

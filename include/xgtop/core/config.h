@@ -35,6 +35,7 @@ struct xg_config {
 	bool cmt_attach;            /* --cmt-attach: give domains a CMT RMID (Xen) */
 	bool agent;                 /* --agent: publish this guest's counters */
 	const char *export_at;      /* --export [ADDR:]PORT, NULL = no exporter */
+	const char *web_config;     /* --web-config FILE: TLS, users, headers; NULL = none */
 	bool daemon;                /* --daemon: headless, log lines on stderr */
 	const char *remote_urls;    /* --source remote URL[,URL...] */
 	const char *hosts_file;     /* --hosts FILE: URLs of a pool, one per line */
