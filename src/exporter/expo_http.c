@@ -303,8 +303,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	struct server *v = cls;
 	struct xg_exporter *x = v->x;
-	(void)version, (void)upload, (void)con_cls;
-	/* Answer at once, body or not: nothing here reads one. */
+	(void)version, (void)upload;
+	/* A GET or HEAD is answered at the second call, once libmicrohttpd
+	 * has the whole request: an answer queued at the first (with only the
+	 * header read) makes it close the connection after the answer, and
+	 * then every TLS scrape would pay a handshake. Anything else is
+	 * answered at once, body or not: nothing here reads one. */
+	static const char seen = 1;
+	bool bodiless = !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
+	if (bodiless && !*con_cls) {
+		*con_cls = (void *)&seen;
+		return MHD_YES;
+	}
 	*upload_size = 0;
 	if (!client_cert_ok(v, conn))
 		return x->m.MHD_queue_response(conn, MHD_HTTP_FORBIDDEN, v->fixed[R_NO_CERT]);
