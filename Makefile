@@ -105,6 +105,12 @@ ifeq ($(shell $(PKG) --exists yaml-0.1 && echo y),y)
 WEBCFG_SO_CFLAGS := -DHAVE_YAML -DYAML_SO='"$(call SONAME,yaml)"' $(shell $(PKG) --cflags yaml-0.1)
 $(BUILD)/obj/exporter/webcfg.o: CFLAGS += $(WEBCFG_SO_CFLAGS)
 endif
+# Optional: libcurl for the pool view's HTTP client, loaded by soname when
+# the pool view opens.
+ifeq ($(shell $(PKG) --exists libcurl && echo y),y)
+CURL_SO_CFLAGS := -DHAVE_CURL -DCURL_SO='"$(call SONAME,curl)"' $(shell $(PKG) --cflags libcurl)
+$(BUILD)/obj/remote/remote_http.o: CFLAGS += $(CURL_SO_CFLAGS)
+endif
 CRYPT_SO_CFLAGS := -DCRYPT_SO='"$(call SONAME,crypt)"'
 $(BUILD)/obj/exporter/expo_auth.o: CFLAGS += $(CRYPT_SO_CFLAGS)
 
@@ -139,7 +145,7 @@ REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 # CFLAGS is not seen outside its target; := takes everything as it is now,
 # whichever target asks for the file first.
 TRACK_CFLAGS  := $(CC) | $(CPPFLAGS) $(CFLAGS) | $(XEN_SO_CFLAGS) $(PFM_SO_CFLAGS) $(MHD_SO_CFLAGS) \
-		 $(WEBCFG_SO_CFLAGS) $(CRYPT_SO_CFLAGS)
+		 $(WEBCFG_SO_CFLAGS) $(CRYPT_SO_CFLAGS) $(CURL_SO_CFLAGS)
 TRACK_LDFLAGS := $(CC) | $(LDFLAGS) | $(LDLIBS) | $(XEN_LIBS) | $(CMOCKA)
 # $(call WRITE_FLAGS,CONTENT): the recipe that writes CONTENT to $@ when it
 # differs from what $@ holds, and leaves $@ alone (its date too) otherwise.
