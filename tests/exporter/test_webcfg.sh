@@ -76,6 +76,22 @@ wait_until 30 grep -q "SIGHUP: --web-config $tmp/web.yml line 5: tls_server_conf
 [ "$(code -u 'alice:pass three')" = 200 ] || fail "a bad file on SIGHUP changed the running configuration"
 echo "SIGHUP: new password in force; a bad file logged with its line, the previous one kept"
 
+# The Debian unit's command with XGTOP_WEB_CONFIG from its defaults file
+# (this tree's xgtop instead of /usr/bin/xgtop) serves TLS with the file.
+sed -i 's/min_version: TLS14/min_version: TLS12/' "$tmp/web.yml"
+. tests/pkg/unit_exec.sh
+mapfile -t argv < <(unit_command contrib/xgtop-exporter.service XGTOP_EXPORT=127.0.0.1:0 \
+	"XGTOP_WEB_CONFIG=$tmp/web.yml" "XGTOP_OPTS=--replay $tmp/fx.xgrec --speed 1")
+[ "${argv[0]}" = /usr/bin/xgtop ] || fail "unexpected ExecStart: ${argv[*]}"
+printf '%s\n' "${argv[@]}" | grep -qx -- "$tmp/web.yml" || fail "the unit does not pass XGTOP_WEB_CONFIG: ${argv[*]}"
+./xgtop "${argv[@]:1}" 2>"$tmp/unit.log" &
+pids+=($!)
+port=$(listen_port "$tmp/unit.log" $!) || fail "the unit's command did not start: $(cat "$tmp/unit.log")"
+grep -q "listening on https://" "$tmp/unit.log" || fail "the unit's command does not serve TLS: $(cat "$tmp/unit.log")"
+url="https://127.0.0.1:$port/metrics"
+wait_until 30 test "$(code -u 'alice:pass three')" = 200 || fail "the unit's exporter refuses alice"
+echo "the unit's command: ${argv[*]}"
+
 # Client certificates.
 cert rogue rogue
 cat >"$tmp/mtls.yml" <<YML
