@@ -19,9 +19,11 @@
 #include "xgtop/exporter/webcfg.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef HAVE_MHD
 #include "expo_int.h"
@@ -613,9 +615,16 @@ int exporter_reload(struct xg_exporter *x, struct xg_err *err)
 		return xg_fail(err, "--web-config %s: the running server would not hand over its socket",
 			       x->web_config);
 	}
-	if (!start(n, fd)) {
+	/* libmicrohttpd closes a socket it was given when it fails to start
+	 * (a certificate and key that do not match): a copy stays here. */
+	int spare = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (start(n, fd)) {
+		if (spare >= 0)
+			close(spare);
+	} else {
 		/* The old configuration again, on the same socket. */
 		server_free(n);
+		fd = spare;
 		struct server *again = xg_calloc(1, sizeof(*again));
 		*again = *old;
 		again->mhd = NULL;
@@ -624,7 +633,7 @@ int exporter_reload(struct xg_exporter *x, struct xg_err *err)
 		old->auth = NULL;
 		server_free(old);
 		x->srv = again;
-		if (!start(again, fd))
+		if (fd < 0 || !start(again, fd))
 			return xg_fail(err, "--web-config %s: neither the new nor the old configuration "
 				       "would serve: the exporter is down", x->web_config);
 		return xg_fail(err, "--web-config %s: the certificate or key is not usable (PEM, matching "

@@ -74,11 +74,19 @@ kill -HUP "$xpid"
 wait_until 30 grep -q "SIGHUP: --web-config $tmp/web.yml line 5: tls_server_config.min_version: 'TLS14'.*previous web configuration stays" \
 	"$tmp/tls.log" || fail "a bad file on SIGHUP is not one line naming line and key: $(tail -n 3 "$tmp/tls.log")"
 [ "$(code -u 'alice:pass three')" = 200 ] || fail "a bad file on SIGHUP changed the running configuration"
-echo "SIGHUP: new password in force; a bad file logged with its line, the previous one kept"
+# A key that is not the certificate's: only the TLS library finds out, when
+# the new server starts; the old configuration serves again on the socket.
+sed -i 's/min_version: TLS14/min_version: TLS12/' "$tmp/web.yml"
+sed -i "s|key_file: .*|key_file: $tmp/client.key|" "$tmp/web.yml"
+kill -HUP "$xpid"
+wait_until 30 grep -q "SIGHUP: --web-config $tmp/web.yml: the certificate or key is not usable.*previous web configuration stays" \
+	"$tmp/tls.log" || fail "a mismatched key on SIGHUP is not told: $(tail -n 3 "$tmp/tls.log")"
+[ "$(code -u 'alice:pass three')" = 200 ] || fail "the exporter stopped serving after a mismatched key on SIGHUP"
+sed -i "s|key_file: .*|key_file: $tmp/srv.key|" "$tmp/web.yml"
+echo "SIGHUP: new password in force; a bad file logged with its line, a mismatched key told, the previous one kept"
 
 # The Debian unit's command with XGTOP_WEB_CONFIG from its defaults file
 # (this tree's xgtop instead of /usr/bin/xgtop) serves TLS with the file.
-sed -i 's/min_version: TLS14/min_version: TLS12/' "$tmp/web.yml"
 . tests/pkg/unit_exec.sh
 mapfile -t argv < <(unit_command contrib/xgtop-exporter.service XGTOP_EXPORT=127.0.0.1:0 \
 	"XGTOP_WEB_CONFIG=$tmp/web.yml" "XGTOP_OPTS=--replay $tmp/fx.xgrec --speed 1")
