@@ -73,6 +73,8 @@ static const char usage_text[] =
 "                          (one 'URL [NAME] [KEY=VALUE...]' per line: TLS files\n"
 "                          and credentials, see doc/pool.md) like --source remote\n"
 "                          URL,...: all their domains in one table, by HOST\n"
+"      --cacert FILE       pool view: the CA (PEM) of https:// hosts whose hosts\n"
+"                          file line gives no ca_file (default: the system's)\n"
 "      --group MODE        linux source: vm (QEMU/KVM virtual machines, plus one\n"
 "                          'host' row for every other process), cgroup, process,\n"
 "                          or auto (default: vm when VMs run, else cgroup/process)\n"
@@ -103,7 +105,7 @@ enum {
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
-	OPT_WEB_CONFIG,
+	OPT_WEB_CONFIG, OPT_CACERT,
 };
 
 static const struct option long_opts[] = {
@@ -140,6 +142,7 @@ static const struct option long_opts[] = {
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
+	{ "cacert", required_argument, NULL, OPT_CACERT },
 	{ "daemon", no_argument, NULL, OPT_DAEMON },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ NULL, 0, NULL, 0 },
@@ -300,6 +303,15 @@ static int opt_web_config(struct xg_config *cfg, const char *arg)
 	return 0;
 }
 
+/* --cacert FILE: checked for reading when the pool view opens it. */
+static int opt_cacert(struct xg_config *cfg, const char *arg)
+{
+	if (!*arg)
+		return BAD_USAGE("%s", "--cacert needs a file name");
+	cfg->cacert = arg;
+	return 0;
+}
+
 /* Options whose argument must be checked. */
 static const struct {
 	int val;
@@ -309,6 +321,7 @@ static const struct {
 	{ OPT_SORT, opt_sort }, { OPT_SOURCE, opt_source }, { OPT_SPEED, opt_speed },
 	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
 	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history }, { OPT_WEB_CONFIG, opt_web_config },
+	{ OPT_CACERT, opt_cacert },
 };
 
 /* The version, then what the binary needs of the host: the glibc whose
@@ -389,6 +402,8 @@ static int check_daemon_args(const struct xg_config *cfg, bool explain)
 		return BAD_USAGE("%s", "--export and --daemon do not go with --agent or --explain");
 	if (cfg->web_config && !cfg->export_at)
 		return BAD_USAGE("%s", "--web-config is for --export: give both");
+	if (cfg->cacert && !cfg->hosts_file && !cfg->remote_urls)
+		return BAD_USAGE("%s", "--cacert is for the pool view (--hosts FILE or --source remote URL,...)");
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "xgtop/remote/remote_source.h"
 #include "remote_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,8 @@ static int remote_open(struct xg_source **out, const struct xg_config *cfg, stru
 		rc = rm_url_file(cfg->hosts_file, &t, &n, err);
 	if (!rc && !n)
 		rc = xg_fail(err, "--source remote needs URLs (http://HOST:PORT,...) or --hosts FILE");
+	if (!rc && cfg->cacert && access(cfg->cacert, R_OK) < 0)
+		rc = xg_fail_errno(err, errno, "--cacert %s", cfg->cacert);
 	struct rm_client *client = rc ? NULL : rm_client_open(err);
 	if (rc || !client) {
 		free(t);
@@ -68,6 +71,8 @@ static int remote_open(struct xg_source **out, const struct xg_config *cfg, stru
 	s->cfg = cfg;
 	for (size_t i = 0; i < n; i++) {
 		s->h[i].t = t[i];
+		if (cfg->cacert && !t[i].ca_file[0])
+			snprintf(s->h[i].t.ca_file, sizeof(s->h[i].t.ca_file), "%s", cfg->cacert);
 		sample_init(&s->h[i].last);
 		rm_fetch_init(&s->h[i].f, &s->h[i].t);
 	}

@@ -90,6 +90,18 @@ wait_until 60 said_401 || fail "delta's 401 not given as the reason: $(tail -c 6
 kill "$viewer"
 echo "delta after its password changed: $(grep -o 'host delta: no answer: HTTP 401[^"(]*' "$TMP/run2.json" | head -1)"
 
+# --cacert for URLs given on the command line (an exporter with TLS and no
+# users): its domains with it; without it, the system's CAs refuse the
+# test's certificate and no domain shows.
+printf 'tls_server_config:\n  cert_file: %s\n  key_file: %s\n' "$TMP/srv.crt" "$TMP/srv.key" >"$TMP/e.yml"
+pe=$(free_port) && tls_exporter "$pe" "$TMP/b.xgrec" "$TMP/e.yml"
+./xgtop --source remote "https://127.0.0.1:$pe" --cacert "$TMP/ca.crt" -b -o csv -n 2 -d 0.5 >"$TMP/e.csv" 2>&1 ||
+	fail "--cacert: $(cat "$TMP/e.csv")"
+[ "$(grep -c "127.0.0.1:$pe," "$TMP/e.csv")" -ge 5 ] || fail "--cacert: the host's 5 domains are not shown: $(head -5 "$TMP/e.csv")"
+./xgtop --source remote "https://127.0.0.1:$pe" -b -o csv -n 2 -d 0.5 >"$TMP/e2.csv" 2>&1
+grep -q "127.0.0.1:$pe," "$TMP/e2.csv" && fail "without --cacert the test CA's certificate was taken"
+echo "--cacert: the command line's https URL read with the test CA, and refused without it"
+
 printf 'https://127.0.0.1:%s alpha ca=%s\n' "$pa" "$TMP/ca.crt" >"$TMP/badhosts"
 out=$(./xgtop --hosts "$TMP/badhosts" -b -n 1 2>&1) && fail "a hosts file with an unknown key was taken"
 echo "$out" | grep -q "line 1: unknown key 'ca'" || fail "the unknown key is not named with its line: $out"

@@ -39,6 +39,7 @@ struct xg_config {
 	bool daemon;                /* --daemon: headless, log lines on stderr */
 	const char *remote_urls;    /* --source remote URL[,URL...] */
 	const char *hosts_file;     /* --hosts FILE: URLs of a pool, one per line */
+	const char *cacert;         /* --cacert FILE: CA of https hosts without ca_file */
 	unsigned history;           /* --history N: samples the TUI keeps, 0 = none */
 };
 
