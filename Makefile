@@ -156,7 +156,7 @@ WRITE_FLAGS = @mkdir -p $(@D); new='$(subst ','\'',$(1))'; \
 	fi
 
 .PHONY: all man run test lint check test-unit test-xen test-pmu test-valgrind bench fuzz fuzz-ci \
-	fuzz-bins soak mutate install deps deb portable clean tools FORCE
+	fuzz-bins soak mutate install deps deb rpm portable clean tools FORCE
 
 all: $(BIN)
 
@@ -301,6 +301,13 @@ install: xgtop
 # tree stays clean; the .deb lands in $(BUILD)/deb/.
 deb:
 	@contrib/build-deb.sh $(BUILD)/deb
+
+# RPM and source RPM from contrib/rpm/xgtop.spec, in $(BUILD)/rpm (rpmbuild
+# --nodeps: the spec's BuildRequires are Fedora's and XCP-ng's names, not
+# Debian's). PORTABLE=1: a binary RPM of the portable build's binary
+# instead (glibc 2.17 or later, for XCP-ng 8 and XenServer 8).
+rpm:
+	@PORTABLE=$(PORTABLE) contrib/rpm/build.sh $(BUILD)/rpm
 
 # A tarball whose binary runs on glibc 2.17 or later (XCP-ng, XenServer,
 # CentOS 7 era): built with a glibc 2.17 cross toolchain, ncursesw and zlib

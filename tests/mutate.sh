@@ -25,11 +25,11 @@ fi
 
 # name|file|text|replacement|what the bug is (no '|' inside a field)
 mutations=(
-"wait-blk|src/core/metrics.c|[XG_RS_RUNNABLE] = XG_COL_WAIT,
+"wait-blk|src/compute/metrics.c|[XG_RS_RUNNABLE] = XG_COL_WAIT,
 		[XG_RS_BLOCKED] = XG_COL_BLK,|[XG_RS_RUNNABLE] = XG_COL_BLK,
 		[XG_RS_BLOCKED] = XG_COL_WAIT,|WAIT and BLK columns swapped"
-"net-rx-tx|src/core/metrics.c|XG_COL_NET_RX, XG_F_NET_RX_BYTES|XG_COL_NET_RX, XG_F_NET_TX_BYTES|NET-RX shows the transmitted bytes"
-"sort-ties|src/core/view.c|r = (ia > ib) - (ia < ib);|r = (ia < ib) - (ia > ib);|text sorts (--sort state) break ties in reverse id order"
+"net-rx-tx|src/compute/metrics.c|XG_COL_NET_RX, XG_F_NET_RX_BYTES|XG_COL_NET_RX, XG_F_NET_TX_BYTES|NET-RX shows the transmitted bytes"
+"sort-ties|src/view/view.c|r = (ia > ib) - (ia < ib);|r = (ia < ib) - (ia > ib);|text sorts (--sort state) break ties in reverse id order"
 "trace-native-wait-blk|src/trace/xentrace_account.c|v->cyc[v->state] += tsc - v->since;|v->cyc[v->state == XT_RUNNABLE ? XT_BLOCKED : v->state == XT_BLOCKED ? XT_RUNNABLE : v->state] += tsc - v->since;|native trace accounting counts runnable as blocked and back"
 "torn-tail|src/record/record_write.c|	if (!t->unterminated)
 		return 0;|	if (t)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs xgtop's test suites and prints one closing line "N passed, N failed".
-# Usage: tests/run.sh [suite...]   suites: unit record batch tui linux kvm trace docs exporter remote fuzz pkg pmu
+# Usage: tests/run.sh [suite...]   suites: unit record batch tui linux kvm trace docs exporter remote fuzz pkg pmu xen
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests; one
 # that skips a case (cmocka's skip()) is a skip too. With CI set, a skip
@@ -8,7 +8,7 @@
 # machine that lacks something must not lose a check without anyone seeing.
 cd "$(dirname "$0")/.." || exit 2
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux pmu kvm trace docs exporter remote fuzz pkg)
+[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux pmu kvm trace docs exporter remote fuzz pkg xen)
 pass=0 fail=0 skip=0 failed=()
 logdir=build/test-logs
 mkdir -p "$logdir"

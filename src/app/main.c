@@ -13,7 +13,7 @@
 
 #include "daemon.h"
 #include "main_args.h"
-#include "xgtop/core/settings.h"
+#include "xgtop/settings/settings.h"
 #include "xgtop/app/report_cmd.h"
 #include "xgtop/app/trace_cmd.h"
 #include "xgtop/engine/engine.h"

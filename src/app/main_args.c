@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xgtop/core/columns.h"
-#include "xgtop/core/history.h"
-#include "xgtop/core/source.h"
-#include "xgtop/core/view.h"
+#include "xgtop/model/columns.h"
+#include "xgtop/compute/history.h"
+#include "xgtop/model/source.h"
+#include "xgtop/view/view.h"
 #include "xgtop/exporter/exporter.h"
 #include "xgtop/outputs/explain.h"
 #include "xgtop/outputs/output.h"

@@ -3,7 +3,7 @@
 #ifndef XGTOP_APP_MAIN_ARGS_H
 #define XGTOP_APP_MAIN_ARGS_H
 
-#include "xgtop/core/config.h"
+#include "xgtop/model/config.h"
 
 /* Parses argv into cfg (which the caller filled with config_defaults) and
  * *explain, and checks what the options say together. Returns 0 to go on, or the

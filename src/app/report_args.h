@@ -4,7 +4,7 @@
 #ifndef XGTOP_APP_REPORT_ARGS_H
 #define XGTOP_APP_REPORT_ARGS_H
 
-#include "xgtop/core/config.h"
+#include "xgtop/model/config.h"
 
 struct report_opts {
 	const char *file, *from, *to;

@@ -91,6 +91,18 @@ uint64_t engine_deferred(const struct xg_engine *e)
 	return ~((1ull << e->view.sort_col) | (e->hist ? hist_cols() : 0));
 }
 
+const struct xg_row *engine_row(struct xg_engine *e, size_t i)
+{
+	table_fill_row(&e->table, i);
+	return &e->table.rows[i];
+}
+
+const struct xg_table *engine_rows_complete(struct xg_engine *e)
+{
+	table_fill(&e->table);
+	return &e->table;
+}
+
 /* The rows of the current sample, into the history when one is kept. */
 static void compute(struct xg_engine *e)
 {

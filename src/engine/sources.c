@@ -3,7 +3,7 @@
  * source, through each source folder's public header (a build without the
  * Xen libraries gets src/xen/xen_absent.c's stand-in). */
 #include "xgtop/core/format.h"
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 #include "xgtop/linux/linux_source.h"
 #include "xgtop/record/replay_source.h"
 #include "xgtop/remote/remote_source.h"

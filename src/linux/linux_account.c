@@ -4,7 +4,7 @@
  * adds the child's totals to its own; what was already counted of the
  * child becomes the parent's debt, so nothing is counted twice and the
  * CPU of children too short-lived to be seen is still counted once. */
-#include "xgtop/linux/linux.h"
+#include "linux_scan.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
  * a threaded subtree (listed by its domain cgroup whatever thread cgroup
  * their main thread is in: a cgroup whose cgroup.procs cannot be read makes
  * its readable ancestor's list uncertain). */
-#include "xgtop/linux/linux.h"
+#include "linux_cgroup.h"
 #include "xgtop/core/osread.h"
 
 #include <dirent.h>

@@ -8,7 +8,7 @@
  * cgroups count towards the domain above them. The root ("/": kernel
  * threads, init on some hosts) and any slice holding processes directly
  * are domains whose figures come from those processes only. */
-#include "xgtop/linux/linux.h"
+#include "linux_cgroup.h"
 #include "xgtop/core/osread.h"
 
 #include <dirent.h>

@@ -4,7 +4,7 @@
  * the scan gives per-interval deltas of the live threads, and summing
  * deltas (rather than re-summing live threads) keeps the counters
  * monotonic when threads and processes exit. */
-#include "xgtop/linux/linux.h"
+#include "linux_domain.h"
 
 #include <stddef.h>
 #include <stdio.h>

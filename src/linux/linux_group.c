@@ -8,7 +8,7 @@
  * threads group under kthreadd, and every command started from a login
  * shell (a session leader below init) is a group of its own, children
  * included. */
-#include "xgtop/linux/linux.h"
+#include "linux_scan.h"
 
 static bool starts_group(const struct lx_proc *proc, const struct lx_index *idx, size_t i,
 			 int64_t *parent)

@@ -2,7 +2,7 @@
 /* An open-addressing map from a pid/tid/domain id to an array index. It is
  * rebuilt on every refresh instead of supporting deletion, which keeps it
  * tiny and lets exited tasks vanish for free. */
-#include "xgtop/linux/linux.h"
+#include "linux_text.h"
 
 #include <stdlib.h>
 #include <string.h>

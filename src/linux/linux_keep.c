@@ -6,7 +6,7 @@
  * once the task is gone (or its pid reused) the read fails with ESRCH, and
  * the scan opens the files again. The descriptors stay within half of
  * RLIMIT_NOFILE; past that, files are read by path. */
-#include "xgtop/linux/linux.h"
+#include "linux_scan.h"
 
 #include <errno.h>
 #include <fcntl.h>

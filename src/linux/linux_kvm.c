@@ -11,7 +11,7 @@
  * comes from the process that created the VM. But the statistics
  * descriptors a QEMU opened and keeps can be copied and read (below).
  * doc/linux-source.md says more. */
-#include "xgtop/linux/linux.h"
+#include "linux_vm.h"
 #include "xgtop/core/osread.h"
 
 #include <dirent.h>

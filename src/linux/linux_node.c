@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Host facts for the Linux source: kernel release, KVM presence, CPUs,
  * clock rate and memory. What does not change is read once at open. */
-#include "xgtop/linux/linux.h"
+#include "linux_scan.h"
 #include "xgtop/core/osread.h"
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Parsers for the /proc and cgroup v2 text the Linux source reads. They work
  * on captured text so they can be unit-tested and fuzzed without a kernel. */
-#include "xgtop/linux/linux.h"
+#include "linux_text.h"
 
 #include <ctype.h>
 #include <stdio.h>

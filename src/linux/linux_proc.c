@@ -2,7 +2,7 @@
 /* One pass over /proc per refresh: every process's stat (and cgroup and io
  * when asked) and its threads (linux_task.c), through files kept open
  * between refreshes (linux_keep.c). */
-#include "xgtop/linux/linux.h"
+#include "linux_cgroup.h"
 #include "xgtop/core/osread.h"
 
 #include <dirent.h>

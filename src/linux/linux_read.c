@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Directories of /proc and cgroupfs opened relative to an open directory
  * (the files in them are read with core's xg_read_at). */
-#include "xgtop/linux/linux.h"
+#include "linux_text.h"
 
 #include <dirent.h>
 #include <errno.h>

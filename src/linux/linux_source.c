@@ -3,7 +3,7 @@
  * and cgroup v2. linux_proc.c scans, linux_domain.c groups and accumulates,
  * this file turns the result into a host sample with a reason for every
  * figure the kernel does not give. doc/linux-source.md describes it all. */
-#include "xgtop/linux/linux.h"
+#include "linux_domain.h"
 #include "xgtop/core/osread.h"
 #include "xgtop/pmu/pmu.h"
 #include "xgtop/linux/linux_source.h"

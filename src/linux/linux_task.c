@@ -4,7 +4,7 @@
  * previous refresh so that domain counters can be accumulated and stay
  * monotonic while threads come and go. A kept process's schedstat files
  * are read without listing task/ while its thread count stays the same. */
-#include "xgtop/linux/linux.h"
+#include "linux_vm.h"
 #include "xgtop/core/osread.h"
 
 #include <dirent.h>

@@ -6,7 +6,7 @@
  * is kept between refreshes, so a command line is parsed once per VM; a
  * reused pid is told from the old VM by the process's start time.
  * doc/linux-source.md ("Virtual machines") has the rules. */
-#include "xgtop/linux/linux.h"
+#include "linux_vm.h"
 #include "xgtop/core/osread.h"
 
 #include <dirent.h>

@@ -3,7 +3,7 @@
  * -m, -smp, -accel, Proxmox's -id), the names QEMU gives its threads, and
  * the cgroup scopes libvirt and Proxmox put it in. Pure text parsing, so
  * every rule is unit-tested on captured command lines. */
-#include "xgtop/linux/linux.h"
+#include "linux_vm.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * configured memory from its command line, emulator CPU, swap, KVM's
  * exits and halt polling, and its tap devices' traffic seen from the
  * guest. Each one missing says why. */
-#include "xgtop/linux/linux.h"
+#include "linux_domain.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * are its vCPUs, its accelerator, KVM's statistics, its swap, its own
  * cgroup's io.stat, whether it is paused, and the counters of its tap
  * devices. */
-#include "xgtop/linux/linux.h"
+#include "linux_vm.h"
 #include "xgtop/core/osread.h"
 
 #include <dirent.h>

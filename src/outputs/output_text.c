@@ -3,6 +3,7 @@
  * columns of the selected rows, every column as wide as its widest cell so
  * the output stays aligned whatever the names and values. */
 #include "xgtop/core/format.h"
+#include "xgtop/compute/cell.h"
 #include "xgtop/outputs/explain.h"
 #include "output_util.h"
 

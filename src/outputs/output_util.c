@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Helpers the batch formats share (see output_util.h). */
 #include "output_util.h"
+#include "xgtop/compute/cell.h"
 
 #include <errno.h>
 #include <math.h>

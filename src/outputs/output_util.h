@@ -7,8 +7,8 @@
 #define XGTOP_OUTPUT_UTIL_H
 
 #include <stdio.h>
-#include "xgtop/core/metrics.h"
-#include "xgtop/core/view.h"
+#include "xgtop/compute/metrics.h"
+#include "xgtop/view/view.h"
 #include "xgtop/outputs/output.h"
 
 /* The columns a machine-readable format writes. Fixed at the first

@@ -3,7 +3,7 @@
 #ifndef XGTOP_REPORT_INT_H
 #define XGTOP_REPORT_INT_H
 
-#include "xgtop/core/stats.h"
+#include "xgtop/compute/stats.h"
 #include "xgtop/outputs/report.h"
 
 /* One column of one domain over the intervals. */

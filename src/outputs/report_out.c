@@ -3,6 +3,7 @@
  * (one line per domain and column, base units) and JSON (one object). A
  * column never measured for a domain shows `-` (empty, null) and why. */
 #include "output_util.h"
+#include "xgtop/compute/cell.h"
 #include "report_int.h"
 #include "xgtop/outputs/json.h"
 

@@ -2,7 +2,7 @@
 /* Pure arithmetic of PMU counting: multiplex scaling, CPU lists and the
  * wording of failures. No system calls here, so all of it is unit tested on
  * recorded values. The ratios of the counts (HIT%, MPKI) are rates like the
- * others, computed in core/metrics.c from the samples. */
+ * others, computed in compute/metrics.c from the samples. */
 #include "xgtop/pmu/pmu.h"
 
 #include <errno.h>

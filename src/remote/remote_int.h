@@ -3,7 +3,7 @@
 #ifndef XGTOP_REMOTE_INT_H
 #define XGTOP_REMOTE_INT_H
 
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 /* ---- remote_url.c ---- */
 struct rm_target {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* An exporter's sample lines onto one host sample. The names come from
- * the same table the exporter renders with (core/metric_defs), so the two
+ * the same table the exporter renders with (model/metric_defs), so the two
  * cannot drift. A domain is known by its identity labels (domain, uuid,
  * id); its vCPUs and sockets arrive family by family, so they are gathered
  * first and put under their domain at the end. Counts are bounded: a host
  * that claims more domains, vCPUs or sockets than RM_*_MAX is refused. */
 #include "remote_int.h"
-#include "xgtop/core/metric_defs.h"
+#include "xgtop/model/metric_defs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
  * content is a list of lines drawn from detail.top; it is laid out twice
  * per draw, once to count the lines (for scrolling) and once on screen. */
 #include "tui_priv.h"
+#include "xgtop/compute/cell.h"
 
 #include <curses.h>
 #include <math.h>
@@ -328,8 +329,10 @@ void tui_detail_draw(struct tui *t)
 	} else {
 		struct xg_table *tb = pane_table(t);
 		size_t i = (size_t)(d - tb->cur->dom);
-		table_fill_row(tb, i);
-		struct pane p = { t, tb, &tb->rows[i], d, 0, 2, LINES - 1, true };
+		/* Its own table (vCPU rows) is computed whole; the engine's
+		 * completes the row it hands out. */
+		const struct xg_row *r = tb == &t->e->table ? engine_row(t->e, i) : &tb->rows[i];
+		struct pane p = { t, tb, r, d, 0, 2, LINES - 1, true };
 		pane_body(&p);
 		int room = p.y1 - p.y0;
 		size_t last = p.line > room ? (size_t)(p.line - room) : 0;

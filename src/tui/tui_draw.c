@@ -3,6 +3,7 @@
  * the key hints. Only the rows on screen are formatted, into stack buffers,
  * so a refresh costs the same for 10 or 10,000 domains. */
 #include "tui_priv.h"
+#include "xgtop/compute/cell.h"
 #include "xgtop/core/format.h"
 
 #include <curses.h>
@@ -381,8 +382,7 @@ static void draw_rows(struct tui *t)
 		if (k >= v->norder)
 			break;
 		chtype rowat = t->sel.on && k == t->sel.pos ? A_REVERSE : 0;
-		const struct xg_row *r = &t->e->table.rows[v->order[k]];
-		table_fill_row(&t->e->table, v->order[k]);
+		const struct xg_row *r = engine_row(t->e, v->order[k]);
 		/* A line that now shows another row is written whole: patched,
 		 * it cost a cursor movement for every run of unchanged blanks
 		 * (about 8 per line, each a terminfo string ncurses formats). */

@@ -4,7 +4,7 @@
  * measured. A mode of the main loop: sampling goes on while it is open and
  * each refresh rebuilds it, so the reasons follow the rows on screen. */
 #include "tui_priv.h"
-#include "xgtop/core/reasons.h"
+#include "xgtop/view/reasons.h"
 
 #include <curses.h>
 #include <stdarg.h>
@@ -70,8 +70,7 @@ static void add_reasons(struct lines *L, const struct tui *t, int width)
 	reasons_init(&R, false);
 	for (int i = 0; i < t->list_h && t->top + (size_t)i < v->norder; i++) {
 		size_t k = v->order[t->top + (size_t)i];
-		table_fill_row(tb, k);
-		reasons_add_row(&R, tb, &tb->rows[k], cols);
+		reasons_add_row(&R, tb, engine_row(t->e, k), cols);
 	}
 	reasons_sort(&R);
 	lines_add(L, "Why values on screen show \"-\"");

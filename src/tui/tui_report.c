@@ -41,8 +41,7 @@ void tui_write_report(struct tui *t)
 		close(fd);
 		return;
 	}
-	table_fill(&t->e->table);
-	int rc = output_write_report(f, &t->e->table, &t->e->view);
+	int rc = output_write_report(f, engine_rows_complete(t->e), &t->e->view);
 	int werr = ferror(f) ? errno : 0;
 	if (fclose(f) != 0 && !werr)
 		werr = errno ? errno : EIO;

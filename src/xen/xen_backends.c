@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Readers for dom0's backend counters: vifs in /proc/net/dev, VBDs in
- * /sys/bus/xen-backend. Files stay open between refreshes (the kernel
+ * /sys/bus/xen-backend (tapdisk3's in /dev/shm: xen_vbd3.c). Files stay open between refreshes (the kernel
  * regenerates them on a read from offset 0), to keep each refresh to a
  * few syscalls. */
 #include "xgtop/xen/xen_backends.h"
 #include "xgtop/core/osread.h"
+#include "xen_vbd3.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -168,6 +169,12 @@ void xb_vbd_init(struct xb_vbd_reader *r, const char *root)
 	r->dirfd = -1;
 }
 
+void xb_vbd_set_xenstore(struct xb_vbd_reader *r, xb_xs_read_fn fn, void *ctx)
+{
+	r->xs_read = fn;
+	r->xs_ctx = ctx;
+}
+
 static void files_close(struct xb_vbd_files *f)
 {
 	for (int i = 0; i < XB_VBD_NSTATS; i++) {
@@ -188,16 +195,20 @@ void xb_vbd_close(struct xb_vbd_reader *r)
 	r->dirfd = -1;
 }
 
-/* "vbd-3-51712" -> blkback, dom 3, dev 51712; "tap-..." -> blktap. */
+/* "vbd-3-51712" -> blkback, dom 3, dev 51712; "tap-..." -> blktap;
+ * "vbd3-..." -> tapdisk3. */
 static bool parse_vbd_name(const char *name, enum xb_vbd_type *type, uint32_t *domid, uint32_t *dev)
 {
+	size_t skip = 4;
 	if (!strncmp(name, "vbd-", 4))
 		*type = XB_VBD_BLKBACK;
 	else if (!strncmp(name, "tap-", 4))
 		*type = XB_VBD_BLKTAP;
+	else if (!strncmp(name, "vbd3-", 5))
+		*type = XB_VBD_TAPDISK3, skip = 5;
 	else
 		return false;
-	return parse_id_pair(name + 4, '-', domid, dev);
+	return parse_id_pair(name + skip, '-', domid, dev);
 }
 
 static const char *const stat_name[XB_VBD_NSTATS] = {
@@ -307,7 +318,16 @@ int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t 
 		struct xb_vbd b = { 0 };
 		if (!parse_vbd_name(de->d_name, &b.type, &b.domid, &b.dev))
 			continue;
-		vbd_stats(r, de->d_name, &b);
+		if (b.type == XB_VBD_TAPDISK3) {
+			enum vbd3_rc rc = vbd3_read(r, &b);
+			if (rc == VBD3_SKIP) {
+				errno = 0;
+				continue;
+			}
+			b.ok = rc == VBD3_OK;
+		} else {
+			vbd_stats(r, de->d_name, &b);
+		}
 		xg_grow(out, cap, *n + 1, sizeof(**out));
 		(*out)[(*n)++] = b;
 		errno = 0;

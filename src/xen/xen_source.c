@@ -2,8 +2,8 @@
 /* The Xen source: runs in dom0 and reads the hypervisor directly through
  * libxenctrl (one getdomaininfolist hypercall for every domain), xenstore
  * (a domain's name, read once per domain, with bounded waits:
- * xen_xsclient.c), /proc/net/dev (vifs) and
- * /sys/bus/xen-backend (VBDs). libxenstat is not used: it returns nothing
+ * xen_xsclient.c), /proc/net/dev (vifs) and /sys/bus/xen-backend (VBDs;
+ * tapdisk3's in /dev/shm). libxenstat is not used: it returns nothing
  * at all when one of its collectors fails, re-reads every name and issues a
  * hypercall per vCPU on each refresh. Here each collector fails alone and
  * blanks only its own fields, with the reason. */
@@ -165,6 +165,20 @@ static void xen_close(struct xg_source *s)
 	free(s);
 }
 
+/* tapdisk3's pid for a vbd3 device (xen_vbd3.c), read with the bounded
+ * waits of every other xenstore read. */
+static enum xb_key_rc vbd3_pid_read(void *ctx, const char *path, char *buf, size_t cap,
+				    const char **why)
+{
+	struct xg_source *s = ctx;
+	size_t len;
+	switch (xsc_read(s->xs, path, buf, cap, &len)) {
+	case XSC_OK: return XB_KEY_OK;
+	case XSC_ABSENT: return XB_KEY_ABSENT;
+	default: *why = xsc_why(s->xs); return XB_KEY_FAIL;
+	}
+}
+
 static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct xg_err *err)
 {
 	*out = NULL;
@@ -176,6 +190,7 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	s->quiet.destroy = quiet_destroy;
 	xb_net_init(&s->net, "/");
 	xb_vbd_init(&s->vbd, "/");
+	xb_vbd_set_xenstore(&s->vbd, vbd3_pid_read, s);
 	/* Per-vCPU figures cost one hypercall per vCPU: only fetched when
 	 * something can show them (-v, or the interactive screen where `v`
 	 * may turn them on at any time). */
@@ -419,30 +434,8 @@ static void collect_disk(struct xg_source *s, struct xg_sample *out)
 	struct xg_err e = { 0 };
 	const char *why = !s->want_disk ? "not collected (--nodisk)"
 			  : xb_vbd_read(&s->vbd, &s->vbds, &s->nvbds, &s->vbds_cap, &e) ? e.msg : NULL;
-	if (!group_start(out, disk_fields, XG_ARRAY_LEN(disk_fields), why))
-		return;
-	for (size_t i = 0; i < s->nvbds; i++) {
-		const struct xb_vbd *b = &s->vbds[i];
-		struct xg_dom *d = sample_find(out, b->domid);
-		if (!d)
-			continue;
-		d->v[XG_F_VBDS]++;
-		if (!b->ok) {
-			/* A partial sum would read as a real figure: the whole
-			 * domain's disk counters go blank instead. */
-			char why[96];
-			snprintf(why, sizeof(why), "VBD %s-%u-%u statistics unreadable",
-				 b->type == XB_VBD_BLKTAP ? "tap" : "vbd", b->domid, b->dev);
-			for (size_t k = 1; k < XG_ARRAY_LEN(disk_fields); k++)
-				dom_invalid(out, d, disk_fields[k], why);
-			continue;
-		}
-		d->v[XG_F_DISK_OO] += b->oo_req;
-		d->v[XG_F_DISK_RD_OPS] += b->rd_req;
-		d->v[XG_F_DISK_WR_OPS] += b->wr_req;
-		d->v[XG_F_DISK_RD_BYTES] += b->rd_sect * 512;
-		d->v[XG_F_DISK_WR_BYTES] += b->wr_sect * 512;
-	}
+	if (group_start(out, disk_fields, XG_ARRAY_LEN(disk_fields), why))
+		xb_vbd_sum(out, s->vbds, s->nvbds);
 }
 
 /* Idle ns of every pCPU (one hypercall); Xen does not give busy time, so

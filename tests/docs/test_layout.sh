@@ -26,6 +26,26 @@ for dir in include/xgtop/*/; do
 	[ -n "${may[$d]+x}" ] || bad "include/xgtop/$d has no matching src/$d"
 done
 
+# The folders' rules form no circle: following "May include:" lines from
+# any folder never leads back to it (each stage stays below the next).
+declare -A seen
+reach() {   # reach FROM AT PATH: bad if a folder AT may include leads to FROM
+	local to
+	for to in ${may[$2]}; do
+		[ "$to" = "$2" ] && continue
+		[ -n "${may[$to]+x}" ] || { bad "src/$2 may include $to: no such folder"; continue; }
+		if [ "$to" = "$1" ]; then
+			bad "folders include each other: $3 -> $to"
+		elif [ -z "${seen[$1/$to]+x}" ]; then
+			seen[$1/$to]=1
+			reach "$1" "$to" "$3 -> $to"
+		fi
+	done
+}
+for d in "${!may[@]}"; do
+	[ "${may[$d]}" = " everything " ] || reach "$d" "$d" "$d"
+done
+
 checked=0
 while IFS= read -r f; do
 	case $f in

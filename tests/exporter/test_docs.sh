@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Every metric the exporter can publish (the table in core/metric_defs.c,
+# Every metric the exporter can publish (the table in model/metric_defs.c,
 # listed by xgtop-metric-names) is documented in doc/exporter.md and the man
 # page, and every family a full scrape of the fixture publishes is in that
 # table; the PromQL for CPU%, WAIT% and HIT% is in both documents.

@@ -19,9 +19,9 @@
 #include "../../src/app/main_args.h"
 #include "../../src/app/report_args.h"
 #include "../../src/app/trace_args.h"
-#include "xgtop/core/columns.h"
-#include "xgtop/core/source.h"
-#include "xgtop/core/view.h"
+#include "xgtop/model/columns.h"
+#include "xgtop/model/source.h"
+#include "xgtop/view/view.h"
 #include "xgtop/exporter/exporter.h"
 
 #include "fuzz.h"

@@ -3,7 +3,10 @@
  * the input writes. Pieces are separated by 0xff: the first is
  * /proc/net/dev; then "NAME\nTEXT" pieces, where a NAME starting vbd- or
  * tap- becomes a backend device whose five statistics files are TEXT's
- * lines, and any other NAME an interface whose device/nodename is TEXT.
+ * lines, a NAME vbd3-D-N a tapdisk3 device whose xenstore kthread-pid is
+ * TEXT's first line and whose statistics page (dev/shm/td3-PID/vbd-D-N,
+ * when that pid is digits) is the rest, and any other NAME an interface
+ * whose device/nodename is TEXT.
  * Each reader runs twice on the same files (the second pass re-reads its
  * kept descriptor and rewinds its directory, as every refresh after the
  * first does). */
@@ -53,6 +56,47 @@ static bool usable(const uint8_t *s, size_t n)
 	return !(n <= 2 && s[0] == '.' && (n == 1 || s[1] == '.'));
 }
 
+/* xenstore's kthread-pid nodes of this input's vbd3 devices. */
+static struct { char path[96], val[64]; } pids[16];
+static size_t npids;
+
+static enum xb_key_rc fake_xs(void *ctx, const char *path, char *buf, size_t cap, const char **why)
+{
+	(void)ctx, (void)why;
+	for (size_t i = 0; i < npids; i++)
+		if (!strcmp(pids[i].path, path)) {
+			snprintf(buf, cap, "%s", pids[i].val);
+			return XB_KEY_OK;
+		}
+	return XB_KEY_ABSENT;
+}
+
+/* vbd3-D-N: its pid node, its sysfs entry and, for a pid of digits, the
+ * page. */
+static void put_vbd3(const char *name, struct fz *f)
+{
+	unsigned d, n;
+	int end = 0;
+	if (sscanf(name, "vbd3-%u-%u%n", &d, &n, &end) != 2 || name[end] || npids == 16)
+		return;
+	const uint8_t *v = f->p;
+	size_t vlen = f->n;
+	const uint8_t *nl = memchr(v, '\n', vlen);
+	size_t plen = nl ? (size_t)(nl - v) : vlen;
+	snprintf(pids[npids].path, sizeof(pids[npids].path),
+		 "/local/domain/0/backend/vbd3/%u/%u/kthread-pid", d, n);
+	snprintf(pids[npids].val, sizeof(pids[npids].val), "%.*s", (int)(plen < 63 ? plen : 63),
+		 (const char *)v);
+	const char *pid = pids[npids++].val;
+	char rel[256];
+	snprintf(rel, sizeof(rel), "sys/bus/xen-backend/devices/%s/.keep", name);
+	put(rel, "", 0);
+	if (!*pid || strspn(pid, "0123456789") != strlen(pid) || strlen(pid) > 10)
+		return;
+	snprintf(rel, sizeof(rel), "dev/shm/td3-%s/vbd-%u-%u", pid, d, n);
+	put(rel, nl ? nl + 1 : v + vlen, nl ? vlen - plen - 1 : 0);
+}
+
 static void put_entry(const uint8_t *s, size_t n)
 {
 	static const char *const stat[] = { "oo_req", "rd_req", "wr_req", "rd_sect", "wr_sect" };
@@ -63,6 +107,10 @@ static void put_entry(const uint8_t *s, size_t n)
 	char name[80], rel[256];
 	snprintf(name, sizeof(name), "%.*s", (int)nlen, (const char *)s);
 	struct fz f = { nl ? nl + 1 : s + n, nl ? n - nlen - 1 : 0 };
+	if (!strncmp(name, "vbd3-", 5)) {
+		put_vbd3(name, &f);
+		return;
+	}
 	if (strncmp(name, "vbd-", 4) && strncmp(name, "tap-", 4)) {
 		snprintf(rel, sizeof(rel), "sys/class/net/%s/device/nodename", name);
 		put(rel, f.p, f.n);
@@ -86,6 +134,8 @@ static void read_all(void)
 	struct xg_err err;
 	xb_net_init(&nr, root);
 	xb_vbd_init(&vr, root);
+	xb_vbd_set_xenstore(&vr, fake_xs, NULL);
+	vr.tapdisk_uid = getuid();
 	for (int pass = 0; pass < 2; pass++) {
 		if (xb_net_read(&nr, &vif, &n, &cap, &err) < 0 && !err.msg[0])
 			abort();
@@ -108,6 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	rm_root();
 	mkdir(root, 0700);
+	npids = 0;
 	struct fz f = { data, size };
 	const uint8_t *s;
 	size_t n;

@@ -8,7 +8,7 @@
  * what it hands back must lie inside the input and its buffers. */
 #include "fuzz.h"
 
-#include "xgtop/linux/linux.h"
+#include "../../src/linux/linux_domain.h"
 
 static void text_files(const char *b)
 {

@@ -9,7 +9,7 @@
  * every accepted host name is plain. */
 #include "fuzz.h"
 
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 #include "../../src/remote/remote_int.h"
 
 static void metrics_text(const char *text, size_t n)

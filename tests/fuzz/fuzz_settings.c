@@ -6,7 +6,7 @@
  * saves from that view reads back as the same settings. */
 #include "fuzz.h"
 
-#include "xgtop/core/settings.h"
+#include "xgtop/settings/settings.h"
 
 static void same_rc(const struct xg_rc *a, const struct xg_rc *b)
 {

@@ -69,6 +69,12 @@ seed_backends() {  # /proc/net/dev, then 0xff-separated NAME\nTEXT entries
 		printf ' web-net: 10 1 0 0 0 0 0 0 20 2 0 0 0 0 0 0\n'
 		printf '\xffweb-net\nbackend/vif/4/0\xffvbd-3-51712\n0\n10\n20\n80\n160\xfftap-4-768\n1\n2\n3\n4\n5\n'
 	} >"$1/dom0"
+	# tapdisk3: kthread-pid 4242, then its page (version 1, eleven u64).
+	{
+		printf '\xffvbd3-5-768\n4242\n\001\0\0\0\0\0\0\0'
+		head -c 88 /dev/zero | tr '\0' '\003'
+		printf '\xffvbd3-5-832\n\xffvbd3-6-768\n4243\nshort'
+	} >>"$1/dom0"
 }
 
 seed_args() {  # argv (NUL-separated), then 0xff and a --vmfile

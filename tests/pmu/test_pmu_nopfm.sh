@@ -7,7 +7,7 @@ need_counting
 command -v "${CC:-cc}" >/dev/null || { echo "no C compiler"; exit 77; }
 bin=build/tools/xgtop-pmu-probe-nopfm
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -O1 -Iinclude -o "$bin" tests/tools/xgtop-pmu-probe.c \
-	src/pmu/pmu_count.c src/pmu/pmu_events.c src/pmu/pmu_math.c src/core/sample.c src/core/common.c src/core/config.c src/core/osread.c -lm ||
+	src/pmu/pmu_count.c src/pmu/pmu_events.c src/pmu/pmu_math.c src/model/sample.c src/core/common.c src/model/config.c src/core/osread.c -lm ||
 	fail "build without libpfm4 failed"
 out=$($bin -- $WORK pages 10) || fail "probe failed"
 has why.ref "built without libpfm4"

@@ -9,9 +9,9 @@
  * mean CPU cost of one. cgmap: walks the cgroup.procs files as cgroup mode
  * does and compares where it places each process (or each PID, printing
  * both paths) with the process's /proc/PID/cgroup; exits 1 if one differs. */
-#include "xgtop/linux/linux.h"
+#include "../../src/linux/linux_domain.h"
 #include "xgtop/core/osread.h"
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 
 #include <dirent.h>
 #include <stdio.h>

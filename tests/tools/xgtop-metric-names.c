@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xgtop/core/metric_defs.h"
+#include "xgtop/model/metric_defs.h"
 
 static const char *sample_name(const struct xg_metric *m)
 {

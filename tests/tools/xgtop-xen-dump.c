@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "xgtop/core/config.h"
-#include "xgtop/core/sample.h"
-#include "xgtop/core/source.h"
+#include "xgtop/model/config.h"
+#include "xgtop/model/sample.h"
+#include "xgtop/model/source.h"
 
 #ifdef HAVE_XEN
 extern const struct xg_source_ops source_xen_ops;

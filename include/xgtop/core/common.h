@@ -13,14 +13,8 @@
 
 #if defined(__GNUC__)
 #define XG_PRINTF(f, a) __attribute__((format(printf, f, a)))
-/* A function whose loop runs once per domain and refresh starts on a
- * cache line: where its loop falls then no longer depends on the size of
- * the code linked before it (the history's stage measured 0.17 or 0.28 ms
- * at 10,000 domains depending on an unrelated function's size). */
-#define XG_HOT __attribute__((aligned(64)))
 #else
 #define XG_PRINTF(f, a)
-#define XG_HOT
 #endif
 
 /* An error travels back to the caller as a value with a one-line message

@@ -6,7 +6,9 @@
 #ifndef XGTOP_FORMAT_H
 #define XGTOP_FORMAT_H
 
-#include "xgtop/core/columns.h"
+#include "xgtop/core/unit.h"
+
+#include <stddef.h>
 
 /* A size on a summary line: "512B", "1.5K", "16.0G": steps of 1024 up
  * to E, one decimal once scaled. */

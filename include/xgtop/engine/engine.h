@@ -5,12 +5,12 @@
 #ifndef XGTOP_ENGINE_H
 #define XGTOP_ENGINE_H
 
-#include "xgtop/core/config.h"
-#include "xgtop/core/history.h"
-#include "xgtop/core/metrics.h"
+#include "xgtop/model/config.h"
+#include "xgtop/compute/history.h"
+#include "xgtop/compute/metrics.h"
 #include "xgtop/record/record.h"
-#include "xgtop/core/source.h"
-#include "xgtop/core/view.h"
+#include "xgtop/model/source.h"
+#include "xgtop/view/view.h"
 
 struct xg_engine {
 	const struct xg_config *cfg;
@@ -59,6 +59,12 @@ int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err);
  * TUI bench, which times a refresh's stages one by one as the engine runs
  * them. */
 uint64_t engine_deferred(const struct xg_engine *e);
+/* Row i of the current table, every column computed: what the full-screen
+ * view draws, after the table deferred the columns nobody sorts by. */
+const struct xg_row *engine_row(struct xg_engine *e, size_t i);
+/* The current table with every row complete: for a reader of all rows
+ * (the `W` report). */
+const struct xg_table *engine_rows_complete(struct xg_engine *e);
 /* Re-applies the view to the current table (after a key changed it). */
 void engine_reapply(struct xg_engine *e);
 /* Nanoseconds to wait before the next step: the delay for live sources,

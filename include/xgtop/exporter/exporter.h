@@ -7,7 +7,7 @@
 #ifndef XGTOP_EXPORTER_H
 #define XGTOP_EXPORTER_H
 
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 /* Where to listen: --export [ADDR:]PORT. */
 struct xg_listen {

@@ -4,7 +4,7 @@
 #ifndef XGTOP_EXPORTER_RENDER_H
 #define XGTOP_EXPORTER_RENDER_H
 
-#include "xgtop/core/metric_defs.h"
+#include "xgtop/model/metric_defs.h"
 #include "xgtop/core/strbuf.h"
 
 enum xg_expo_fmt { XG_EXPO_TEXT, XG_EXPO_OPENMETRICS, XG_EXPO_FMT_COUNT };

@@ -4,7 +4,7 @@
 #ifndef XGTOP_LINUX_LINUX_SOURCE_H
 #define XGTOP_LINUX_LINUX_SOURCE_H
 
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 
 extern const struct xg_source_ops source_linux_ops;
 

@@ -4,8 +4,8 @@
 #define XGTOP_EXPLAIN_H
 
 #include <stdio.h>
-#include "xgtop/core/reasons.h"
-#include "xgtop/core/view.h"
+#include "xgtop/view/reasons.h"
+#include "xgtop/view/view.h"
 
 /* For every column: header, key, unit and formula; then, for each column
  * showing `-` in some selected row, each distinct reason with the number

@@ -6,8 +6,8 @@
 #define XGTOP_OUTPUT_H
 
 #include <stdio.h>
-#include "xgtop/core/config.h"
-#include "xgtop/core/view.h"
+#include "xgtop/model/config.h"
+#include "xgtop/view/view.h"
 
 struct output;
 

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "xgtop/core/config.h"
-#include "xgtop/core/metrics.h"
+#include "xgtop/model/config.h"
+#include "xgtop/compute/metrics.h"
 
 /* The percentile the report gives (nearest rank). */
 #define XG_REPORT_PCT 95.0

@@ -13,8 +13,8 @@
 #ifndef XGTOP_PMU_H
 #define XGTOP_PMU_H
 
-#include "xgtop/core/config.h"
-#include "xgtop/core/sample.h"
+#include "xgtop/model/config.h"
+#include "xgtop/model/sample.h"
 
 #include <sys/types.h>
 

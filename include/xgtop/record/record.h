@@ -4,7 +4,7 @@
 #ifndef XGTOP_RECORD_H
 #define XGTOP_RECORD_H
 
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 struct xg_recorder;
 struct xg_reader;

@@ -4,7 +4,7 @@
 #ifndef XGTOP_RECORD_REPLAY_SOURCE_H
 #define XGTOP_RECORD_REPLAY_SOURCE_H
 
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 
 extern const struct xg_source_ops source_replay_ops;
 

@@ -4,7 +4,7 @@
 #ifndef XGTOP_REMOTE_REMOTE_SOURCE_H
 #define XGTOP_REMOTE_REMOTE_SOURCE_H
 
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 
 extern const struct xg_source_ops source_remote_ops;
 

@@ -4,7 +4,7 @@
 #ifndef XGTOP_TRACE_TRACE_SOURCE_H
 #define XGTOP_TRACE_TRACE_SOURCE_H
 
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 
 extern const struct xg_source_ops source_trace_ops;
 

@@ -16,7 +16,7 @@
 #ifndef XGTOP_XENTRACE_H
 #define XGTOP_XENTRACE_H
 
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 /* Event ids (xen/include/public/trace.h). */
 #define XT_LOST_RECORDS      0x0001f001u

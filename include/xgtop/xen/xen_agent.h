@@ -8,7 +8,7 @@
 
 #include <signal.h>
 
-#include "xgtop/core/config.h"
+#include "xgtop/model/config.h"
 
 /* Runs until *stop is set (a signal) or cfg->iterations publications;
  * removes data/xgtop on the way out. 0, or -1 with err set. */

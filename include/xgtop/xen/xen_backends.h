@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Dom0's view of the Xen backends: per-vif counters from /proc/net/dev and
- * per-VBD counters from /sys/bus/xen-backend. Plain Linux files, no Xen
- * library, so the parsers are unit-tested on fixture trees. Every path is
- * relative to a root directory ("/" on a real host). */
+ * per-VBD counters from /sys/bus/xen-backend (blkback and blktap) or, for
+ * tapdisk3's vbd3 devices, from the statistics file tapdisk keeps in
+ * /dev/shm. Plain Linux files, no Xen library, so the parsers are
+ * unit-tested on fixture trees. Every path is relative to a root directory
+ * ("/" on a real host); xenstore is read through a function the caller
+ * gives (xb_vbd_set_xenstore). */
 #ifndef XGTOP_XENBACK_H
 #define XGTOP_XENBACK_H
 
 #include "xgtop/core/common.h"
 #include "xgtop/core/netdev.h"
+#include "xgtop/core/sample.h"
+
+#include <sys/types.h>
 
 /* One vif as netback counts it: its /proc/net/dev line, in the backend
  * interface's own direction (rx = what the guest sent, tx = what the guest
@@ -18,14 +24,23 @@ struct xb_vif {
 };
 
 /* One VBD backend device. ok = false when its statistics could not be
- * read (the counters are then meaningless). */
-enum xb_vbd_type { XB_VBD_UNKNOWN, XB_VBD_BLKBACK, XB_VBD_BLKTAP };
+ * read (the counters are then meaningless); why then says what was wrong,
+ * when the reader knows more than "unreadable". */
+enum xb_vbd_type { XB_VBD_UNKNOWN, XB_VBD_BLKBACK, XB_VBD_BLKTAP, XB_VBD_TAPDISK3 };
 struct xb_vbd {
 	uint32_t domid, dev;
 	enum xb_vbd_type type;
 	bool ok;
 	uint64_t oo_req, rd_req, wr_req, rd_sect, wr_sect;
+	char why[200];
 };
+
+/* A xenstore read for the VBD reader: the value of path into buf (cut to
+ * cap - 1 bytes, NUL-terminated). XB_KEY_FAIL: xenstore itself failed,
+ * *why (the callee's text) says how. */
+enum xb_key_rc { XB_KEY_OK, XB_KEY_ABSENT, XB_KEY_FAIL };
+typedef enum xb_key_rc (*xb_xs_read_fn)(void *ctx, const char *path, char *buf, size_t cap,
+					const char **why);
 
 /* Interface name -> vif identity, remembered so other interfaces (lo,
  * bridges, NICs) cost one sysfs lookup in the reader's lifetime. */
@@ -61,6 +76,9 @@ struct xb_vbd_reader {
 	void *dir;                  /* DIR * over dirfd, rewound each pass */
 	struct xb_vbd_files *dev;
 	size_t ndev, dev_cap;
+	xb_xs_read_fn xs_read;      /* tapdisk3's pid (NULL: vbd3 devices unreadable) */
+	void *xs_ctx;
+	uid_t tapdisk_uid;          /* who must own tapdisk's files: root (0) */
 };
 
 void xb_net_init(struct xb_net_reader *r, const char *root);
@@ -74,11 +92,22 @@ int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t 
 void xb_net_close(struct xb_net_reader *r);
 
 void xb_vbd_init(struct xb_vbd_reader *r, const char *root);
-/* Reads every vbd-D-N / tap-D-N backend into *out. -1 with err set when
- * the backend directory cannot be listed; an unreadable device comes back
- * with ok = false. */
+/* How vbd3 devices find their tapdisk: xenstore's kthread-pid, read
+ * through fn (the xen source's client; a table in tests). */
+void xb_vbd_set_xenstore(struct xb_vbd_reader *r, xb_xs_read_fn fn, void *ctx);
+/* Reads every vbd-D-N / tap-D-N / vbd3-D-N backend into *out. -1 with err
+ * set when the backend directory cannot be listed; an unreadable device
+ * comes back with ok = false. A vbd3 device without a tapdisk (no
+ * kthread-pid: an empty CD drive) is no disk with counters and is left
+ * out, as xentop leaves it out. */
 int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t *cap,
 		struct xg_err *err);
 void xb_vbd_close(struct xb_vbd_reader *r);
+
+/* Adds the VBDs to their domains in out (VBDS and the disk counters, which
+ * the caller has set to 0): a domain with an unreadable VBD gets `-` in its
+ * disk counters, with the VBD's reason, rather than a partial sum; other
+ * domains keep theirs. */
+void xb_vbd_sum(struct xg_sample *out, const struct xb_vbd *b, size_t n);
 
 #endif

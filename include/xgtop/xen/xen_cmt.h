@@ -11,8 +11,8 @@
 #ifndef XGTOP_XEN_CMT_H
 #define XGTOP_XEN_CMT_H
 
-#include "xgtop/core/config.h"
-#include "xgtop/core/sample.h"
+#include "xgtop/model/config.h"
+#include "xgtop/model/sample.h"
 
 /* Sockets xgtop reads (one CPU each); more are summed as unreadable. */
 #define XG_CMT_SOCK_MAX 64

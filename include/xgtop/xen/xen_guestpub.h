@@ -9,7 +9,7 @@
 #ifndef XGTOP_GUESTPUB_H
 #define XGTOP_GUESTPUB_H
 
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 #define XG_GP_DIR "data/xgtop"      /* relative to /local/domain/<domid> */
 #define XG_GP_VERSION 1

@@ -5,7 +5,7 @@
 #ifndef XGTOP_XEN_XEN_SOURCE_H
 #define XGTOP_XEN_XEN_SOURCE_H
 
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 
 extern const struct xg_source_ops source_xen_ops;
 

@@ -12,8 +12,8 @@
 #ifndef XGTOP_XEN_TRACE_LIVE_H
 #define XGTOP_XEN_TRACE_LIVE_H
 
-#include "xgtop/core/config.h"
-#include "xgtop/core/sample.h"
+#include "xgtop/model/config.h"
+#include "xgtop/model/sample.h"
 
 struct xtl;
 struct xen_api;

@@ -58,20 +58,6 @@ static void values_by_unit(void **state)
 	}
 }
 
-/* Every column has a unit and group name, and the names are the column
- * table's: --explain, --list-columns and the help screen all print them. */
-static void unit_and_group_names(void **state)
-{
-	(void)state;
-	for (int c = 0; c < XG_COL_COUNT; c++) {
-		assert_true(col_unit_name(xg_columns[c].unit)[0] != 0);
-		assert_true(col_group_name(xg_columns[c].group)[0] != 0);
-	}
-	assert_string_equal(col_unit_name(XG_UNIT_PER_S), "1/s");
-	assert_string_equal(col_unit_name(XG_UNIT_BPS), "bytes/s");
-	assert_string_equal(col_group_name(XG_GRP_CACHE_BD), "cache-breakdown");
-}
-
 static void lists(void **state)
 {
 	(void)state;
@@ -95,7 +81,6 @@ int main(void)
 		cmocka_unit_test(sizes),
 		cmocka_unit_test(short_cells),
 		cmocka_unit_test(values_by_unit),
-		cmocka_unit_test(unit_and_group_names),
 		cmocka_unit_test(lists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgtop/core/metrics.h"
+#include "xgtop/compute/metrics.h"
 #include "xgtop/exporter/exporter.h"
 #include "xgtop/exporter/render.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xgtop/linux/linux.h"
+#include "../../../src/linux/linux_domain.h"
 #include "../tmpdir.h"
 
 static const char *tree_dir;   /* each test's tree: a directory of its own */

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "xgtop/linux/linux.h"
+#include "../../../src/linux/linux_domain.h"
 
 static void stat_plain(void **state)
 {

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "xgtop/linux/linux.h"
+#include "../../../src/linux/linux_domain.h"
 #include "../tmpdir.h"
 
 #define START 100          /* clock ticks since boot: long before any scan */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "xgtop/linux/linux.h"
+#include "../../../src/linux/linux_domain.h"
 
 static void busy_and_idle(void **state)
 {

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "xgtop/linux/linux.h"
+#include "../../../src/linux/linux_domain.h"
 
 /* Parses a command line given as one string with arguments separated by
  * '|' (argv[0] left out, as the source passes it). */

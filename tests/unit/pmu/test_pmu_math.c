@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Scaling, CPU lists and failure wording of the PMU module, on recorded
- * counter values. (HIT% and MPKI are core/metrics.c's: test_metrics.) */
+ * counter values. (HIT% and MPKI are compute/metrics.c's: test_metrics.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@ static struct xg_pmu_raw raw(uint64_t ref, uint64_t miss, uint64_t en, uint64_t 
 	return r;
 }
 
-/* HIT% as core/metrics.c computes it from two deltas. */
+/* HIT% as compute/metrics.c computes it from two deltas. */
 static double hit_pct(double refs, double misses)
 {
 	return 100.0 * (1.0 - misses / refs);

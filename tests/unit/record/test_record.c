@@ -16,8 +16,8 @@
 
 #include "../../../src/record/record_fmt.h"
 #include "../tmpdir.h"
-#include "xgtop/core/config.h"
-#include "xgtop/core/source.h"
+#include "xgtop/model/config.h"
+#include "xgtop/model/source.h"
 #include "xgtop/engine/engine.h"
 
 extern const struct xg_source_ops source_replay_ops;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xgtop/core/source.h"
+#include "xgtop/model/source.h"
 #include "xgtop/trace/xentrace.h"
 
 extern const struct xg_source_ops source_trace_ops;

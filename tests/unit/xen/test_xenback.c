@@ -183,7 +183,7 @@ static void vbds(void **state)
 	stats("vbd-1-51712", "3\n", "339\n", "32\n", "34456\n", "8192\n");
 	stats("tap-2-768", "0\n", "1\n", NULL, "8\n", "0\n");      /* unreadable */
 	stats("vbd-32751-832", "0\n", "x\n", "0\n", "0\n", "0\n"); /* garbage */
-	stats("vbd3-5-768", "0\n", "1\n", "1\n", "1\n", "1\n");    /* not ours */
+	stats("qdisk-5-768", "0\n", "1\n", "1\n", "1\n", "1\n");   /* not ours (QEMU) */
 	stats("vif-1-0", "0\n", "1\n", "1\n", "1\n", "1\n");
 	xb_vbd_close(&r);
 	xb_vbd_init(&r, root);
