@@ -11,7 +11,7 @@
 
 #include "xgtop/core/common.h"
 #include "xgtop/core/netdev.h"
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 #include <sys/types.h>
 
