@@ -93,7 +93,26 @@ ifeq ($(shell $(PKG) --exists libmicrohttpd && echo y),y)
 CFLAGS  += -DHAVE_MHD $(shell $(PKG) --cflags libmicrohttpd)
 MHD_SO_CFLAGS := -DMHD_SO='"$(call SONAME,microhttpd)"'
 $(BUILD)/obj/exporter/expo_http.o: CFLAGS += $(MHD_SO_CFLAGS)
+# GnuTLS (libmicrohttpd's TLS): the exporter checks a client certificate
+# with it, loaded by soname like libmicrohttpd, which loaded it already.
+ifeq ($(shell $(PKG) --exists gnutls && echo y),y)
+MHD_SO_CFLAGS += -DHAVE_GNUTLS -DGNUTLS_SO='"$(call SONAME,gnutls)"' $(shell $(PKG) --cflags gnutls)
 endif
+endif
+# Optional: libyaml and libcrypt (libxcrypt: bcrypt) for --web-config,
+# loaded by soname when a file is given.
+ifeq ($(shell $(PKG) --exists yaml-0.1 && echo y),y)
+WEBCFG_SO_CFLAGS := -DHAVE_YAML -DYAML_SO='"$(call SONAME,yaml)"' $(shell $(PKG) --cflags yaml-0.1)
+$(BUILD)/obj/exporter/webcfg.o: CFLAGS += $(WEBCFG_SO_CFLAGS)
+endif
+# Optional: libcurl for the pool view's HTTP client, loaded by soname when
+# the pool view opens.
+ifeq ($(shell $(PKG) --exists libcurl && echo y),y)
+CURL_SO_CFLAGS := -DHAVE_CURL -DCURL_SO='"$(call SONAME,curl)"' $(shell $(PKG) --cflags libcurl)
+$(BUILD)/obj/remote/remote_http.o: CFLAGS += $(CURL_SO_CFLAGS)
+endif
+CRYPT_SO_CFLAGS := -DCRYPT_SO='"$(call SONAME,crypt)"'
+$(BUILD)/obj/exporter/expo_auth.o: CFLAGS += $(CRYPT_SO_CFLAGS)
 
 # src/<stage>/*.c: one folder per pipeline stage (see src/README.md).
 SRCS    := $(wildcard src/*/*.c)
@@ -125,7 +144,8 @@ REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 # The per-object flags (sonames) are listed here because a target-specific
 # CFLAGS is not seen outside its target; := takes everything as it is now,
 # whichever target asks for the file first.
-TRACK_CFLAGS  := $(CC) | $(CPPFLAGS) $(CFLAGS) | $(XEN_SO_CFLAGS) $(PFM_SO_CFLAGS) $(MHD_SO_CFLAGS)
+TRACK_CFLAGS  := $(CC) | $(CPPFLAGS) $(CFLAGS) | $(XEN_SO_CFLAGS) $(PFM_SO_CFLAGS) $(MHD_SO_CFLAGS) \
+		 $(WEBCFG_SO_CFLAGS) $(CRYPT_SO_CFLAGS) $(CURL_SO_CFLAGS)
 TRACK_LDFLAGS := $(CC) | $(LDFLAGS) | $(LDLIBS) | $(XEN_LIBS) | $(CMOCKA)
 # $(call WRITE_FLAGS,CONTENT): the recipe that writes CONTENT to $@ when it
 # differs from what $@ holds, and leaves $@ alone (its date too) otherwise.

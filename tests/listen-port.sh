@@ -7,7 +7,7 @@
 listen_port() {
 	local p t0=$SECONDS
 	while :; do
-		p=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\)/metrics|\1|p' "$1")
+		p=$(sed -n 's|.*listening on https\?://127\.0\.0\.1:\([0-9]*\)/metrics|\1|p' "$1")
 		[ -n "$p" ] && { echo "$p"; return 0; }
 		kill -0 "$2" 2>/dev/null || return 1
 		[ $((SECONDS - t0)) -ge 30 ] && return 1

@@ -40,11 +40,15 @@ struct xg_exporter *app_export_open(struct xg_engine *e, bool quiet, struct xg_e
 		return NULL;
 	if (exporter_parse_listen(e->cfg->export_at, &at, err) < 0)
 		return NULL;
-	struct xg_exporter *x = exporter_open(&at, quiet ? NULL : log_line, NULL, err);
+	struct xg_exporter *x = exporter_open(&at, e->cfg->web_config, quiet ? NULL : log_line, NULL, err);
 	if (!x)
 		return NULL;
+	char how[160];
+	if (!quiet && e->cfg->web_config)
+		logf_("web configuration %s: %s", e->cfg->web_config, exporter_describe(x, how, sizeof(how)));
 	if (!quiet)
-		logf_("exporter listening on http://%s/metrics", exporter_where(x));
+		logf_("exporter listening on %s://%s/metrics", exporter_tls(x) ? "https" : "http",
+		      exporter_where(x));
 	e->on_refresh = publish;
 	e->on_refresh_ctx = x;
 	return x;
@@ -79,18 +83,26 @@ static void note(struct failures *f, int rc, const struct xg_err *err)
 	}
 }
 
-static void reopen(struct xg_engine *e)
+static void reopen(struct xg_engine *e, struct xg_exporter *x)
 {
 	struct xg_err err = { 0 };
-	if (!e->cfg->record)
-		logf_("SIGHUP: no --record file to reopen");
-	else if (engine_reopen_record(e, &err) < 0)
+	char how[160];
+	if (e->cfg->web_config) {
+		if (exporter_reload(x, &err) < 0)
+			logf_("SIGHUP: %s (the previous web configuration stays)", err.msg);
+		else
+			logf_("SIGHUP: reread %s: %s", e->cfg->web_config, exporter_describe(x, how, sizeof(how)));
+	}
+	if (!e->cfg->record) {
+		if (!e->cfg->web_config)
+			logf_("SIGHUP: no --record file to reopen");
+	} else if (engine_reopen_record(e, &err) < 0)
 		logf_("SIGHUP: %s%s", err.msg, e->rec ? "" : " (not recording until the next SIGHUP)");
 	else
 		logf_("SIGHUP: reopened %s", e->cfg->record);
 }
 
-int daemon_run(struct xg_engine *e, const struct xg_exporter *x, const struct xg_signals *sig,
+int daemon_run(struct xg_engine *e, struct xg_exporter *x, const struct xg_signals *sig,
 	       struct xg_err *err)
 {
 	const struct xg_config *cfg = e->cfg;
@@ -126,7 +138,7 @@ int daemon_run(struct xg_engine *e, const struct xg_exporter *x, const struct xg
 			deadline = now;
 		for (wait_until(deadline, sig); *sig->hup; wait_until(deadline, sig)) {
 			*sig->hup = 0;
-			reopen(e);
+			reopen(e, x);
 		}
 	}
 	logf_("exiting on %s", strsignal((int)*sig->stop));

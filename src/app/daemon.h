@@ -18,13 +18,13 @@ struct xg_exporter *app_export_open(struct xg_engine *e, bool quiet, struct xg_e
 /* The signals main.c's handlers note. */
 struct xg_signals {
 	volatile sig_atomic_t *stop;    /* SIGINT, SIGTERM: the signal number */
-	volatile sig_atomic_t *hup;     /* SIGHUP: reopen the recording */
+	volatile sig_atomic_t *hup;     /* SIGHUP: reopen the recording, reread --web-config */
 };
 
 /* Refreshes until a stop signal, -n refreshes or the end of a replay,
  * logging one line per event on standard error (a failed refresh too: the
  * daemon goes on). err is scratch space for the refreshes. Returns 0. */
-int daemon_run(struct xg_engine *e, const struct xg_exporter *x, const struct xg_signals *sig,
+int daemon_run(struct xg_engine *e, struct xg_exporter *x, const struct xg_signals *sig,
 	       struct xg_err *err);
 
 #endif

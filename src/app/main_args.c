@@ -76,8 +76,11 @@ static const char usage_text[] =
 "      --source NAME       auto (default: xen in dom0, else linux), xen, linux,\n"
 "                          replay, trace, remote\n"
 "      --hosts FILE        pool view: read the xgtop exporters listed in FILE\n"
-"                          (one 'URL [NAME]' per line) like --source remote\n"
+"                          (one 'URL [NAME] [KEY=VALUE...]' per line: TLS files\n"
+"                          and credentials, see doc/pool.md) like --source remote\n"
 "                          URL,...: all their domains in one table, by HOST\n"
+"      --cacert FILE       pool view: the CA (PEM) of https:// hosts whose hosts\n"
+"                          file line gives no ca_file (default: the system's)\n"
 "      --group MODE        linux source: vm (QEMU/KVM virtual machines, plus one\n"
 "                          'host' row for every other process), cgroup, process,\n"
 "                          or auto (default: vm when VMs run, else cgroup/process)\n"
@@ -90,9 +93,12 @@ static const char usage_text[] =
 "Exporter (Prometheus, OpenMetrics; see doc/exporter.md):\n"
 "      --export [ADDR:]PORT  serve /metrics on ADDR (default 127.0.0.1) while the\n"
 "                          full-screen view, batch mode or --daemon runs\n"
+"      --web-config FILE   TLS, basic-auth users (bcrypt) and headers for --export,\n"
+"                          in the Prometheus exporter-toolkit's format; --daemon\n"
+"                          reads it again on SIGHUP. An empty FILE: none\n"
 "      --daemon            run headless: no terminal, one log line per event on\n"
 "                          standard error; SIGTERM/SIGINT exit, SIGHUP reopens\n"
-"                          the --record file\n"
+"                          the --record file and rereads --web-config\n"
 "\n"
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
@@ -105,7 +111,7 @@ enum {
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
-	OPT_STABLE_ORDER, OPT_THEME,
+	OPT_STABLE_ORDER, OPT_THEME, OPT_WEB_CONFIG, OPT_CACERT,
 };
 
 static const struct option long_opts[] = {
@@ -141,6 +147,8 @@ static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
+	{ "cacert", required_argument, NULL, OPT_CACERT },
 	{ "daemon", no_argument, NULL, OPT_DAEMON },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "stable-order", required_argument, NULL, OPT_STABLE_ORDER },
@@ -311,6 +319,24 @@ static int opt_export(struct xg_config *cfg, const char *arg)
 	return 0;
 }
 
+/* --web-config FILE: read when the exporter starts, where a bad file is
+ * refused with its line. Empty is none, so that a service unit can pass a
+ * variable its defaults file may leave empty. */
+static int opt_web_config(struct xg_config *cfg, const char *arg)
+{
+	cfg->web_config = *arg ? arg : NULL;
+	return 0;
+}
+
+/* --cacert FILE: checked for reading when the pool view opens it. */
+static int opt_cacert(struct xg_config *cfg, const char *arg)
+{
+	if (!*arg)
+		return BAD_USAGE("%s", "--cacert needs a file name");
+	cfg->cacert = arg;
+	return 0;
+}
+
 /* Options whose argument must be checked. */
 static const struct {
 	int val;
@@ -321,6 +347,7 @@ static const struct {
 	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
 	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history },
 	{ OPT_STABLE_ORDER, opt_stable_order }, { OPT_THEME, opt_theme },
+	{ OPT_WEB_CONFIG, opt_web_config }, { OPT_CACERT, opt_cacert },
 };
 
 /* The version, then what the binary needs of the host: the glibc whose
@@ -400,6 +427,10 @@ static int check_daemon_args(const struct xg_config *cfg, bool explain)
 		return BAD_USAGE("%s", "--daemon prints no output: it cannot be combined with -b, -o or --explain");
 	if ((cfg->export_at || cfg->daemon) && (cfg->agent || explain))
 		return BAD_USAGE("%s", "--export and --daemon do not go with --agent or --explain");
+	if (cfg->web_config && !cfg->export_at)
+		return BAD_USAGE("%s", "--web-config is for --export: give both");
+	if (cfg->cacert && !cfg->hosts_file && !cfg->remote_urls)
+		return BAD_USAGE("%s", "--cacert is for the pool view (--hosts FILE or --source remote URL,...)");
 	return 0;
 }
 

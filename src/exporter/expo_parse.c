@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The exporter's two pieces of outside text: the --export address and a
- * scraper's Accept header. */
+/* The exporter's pieces of outside text: the --export address and a
+ * scraper's Accept and Accept-Encoding headers. */
 #include "xgtop/exporter/exporter.h"
 #include "xgtop/exporter/render.h"
 
@@ -82,6 +82,32 @@ enum xg_expo_fmt expo_negotiate(const char *accept)
 		p = comma ? comma + 1 : NULL;
 	}
 	return (enum xg_expo_fmt)best;
+}
+
+bool expo_wants_gzip(const char *accept_encoding)
+{
+	bool star = false;
+	for (const char *p = accept_encoding; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		const char *semi = memchr(p, ';', n), *end = p + n, *tok = p;
+		size_t tn = (size_t)((semi ? semi : end) - p);
+		trim(&tok, &tn);
+		double q = 1;
+		for (const char *s = semi; s; s = memchr(s + 1, ';', (size_t)(end - s - 1))) {
+			const char *v = s + 1;
+			while (v < end && (*v == ' ' || *v == '\t'))
+				v++;
+			if (v + 2 <= end && (v[0] == 'q' || v[0] == 'Q') && v[1] == '=')
+				q = parse_q(v + 2, end);
+		}
+		if ((tn == 4 && !strncasecmp(tok, "gzip", 4)) || (tn == 6 && !strncasecmp(tok, "x-gzip", 6)))
+			return q > 0;
+		if (tn == 1 && *tok == '*')
+			star = q > 0;
+		p = comma ? comma + 1 : NULL;
+	}
+	return star;
 }
 
 static int parse_port(const char *s, unsigned *port, struct xg_err *err)

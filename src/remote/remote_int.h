@@ -8,43 +8,55 @@
 /* ---- remote_url.c ---- */
 struct rm_target {
 	char name[XG_PEER_NAME_MAX];  /* what HOST shows */
+	bool https;
 	char host[256];               /* name or address to connect to */
 	char port[8];
 	char path[256];               /* starts with '/' */
+	/* From the hosts file (its own line's KEY=VALUE, else its default
+	 * line's): files for TLS, and a user with a password or a token. */
+	char ca_file[256], cert_file[256], key_file[256];
+	char user[128];
+	char password[256];           /* read from password_file */
+	char bearer[1024];            /* read from bearer_token_file */
 };
-/* Parses one http://HOST[:PORT][/PATH] (PORT defaults to 9717, PATH to
+/* Parses one http[s]://HOST[:PORT][/PATH] (PORT defaults to 9717, PATH to
  * /metrics) into t, named name (NULL: HOST[:PORT] as given). */
 int rm_url_parse(const char *url, const char *name, struct rm_target *t, struct xg_err *err);
 /* Appends the targets of a comma-separated URL list, or of a hosts file
- * (one "URL [NAME]" per line, # comments), to *t (*n entries). */
+ * (one "URL [NAME] [KEY=VALUE...]" per line, "default KEY=VALUE..." for
+ * every host without its own, # comments; doc/pool.md), to *t (*n). */
 int rm_url_list(const char *list, struct rm_target **t, size_t *n, struct xg_err *err);
 int rm_url_file(const char *path, struct rm_target **t, size_t *n, struct xg_err *err);
 
-/* ---- remote_http.c ---- */
-#define RM_BODY_MAX (32u << 20)     /* an exporter's answer, bytes */
+/* ---- remote_http.c: libcurl's multi interface ---- */
+#define RM_BODY_MAX (32u << 20)     /* an exporter's answer, bytes (after gzip) */
 #define RM_HEAD_MAX (16u << 10)     /* its status line and headers */
 
-enum rm_phase { RM_IDLE, RM_CONNECT, RM_SEND, RM_RECV, RM_DONE, RM_FAILED };
+enum rm_phase { RM_IDLE, RM_RUNNING, RM_DONE, RM_FAILED };
+
+/* libcurl (loaded by soname) and its multi handle, which keeps each
+ * host's connection (and TLS session) from one refresh to the next. */
+struct rm_client;
+struct rm_client *rm_client_open(struct xg_err *err);
+void rm_client_close(struct rm_client *c);
 
 struct rm_fetch {
 	const struct rm_target *t;
 	enum rm_phase phase;
-	int fd;
-	void *addr;                   /* resolved address (struct addrinfo list) */
-	char req[640];
-	size_t reqlen, sent;
-	char *buf;                    /* the whole answer, NUL-terminated */
+	void *easy;                   /* its CURL handle, made at the first fetch */
+	char *buf;                    /* the body, NUL-terminated */
 	size_t len, cap;
-	const char *body;             /* into buf once RM_DONE */
+	bool too_big;
+	const char *body;             /* buf once RM_DONE */
 	size_t body_len;
 	char why[192];                /* RM_FAILED: what went wrong */
 };
 
 void rm_fetch_init(struct rm_fetch *f, const struct rm_target *t);
-void rm_fetch_free(struct rm_fetch *f);
+void rm_fetch_free(struct rm_client *c, struct rm_fetch *f);
 /* Fetches every f[i] at once, waiting at most timeout_ns; each ends
  * RM_DONE (body set) or RM_FAILED (why set). */
-void rm_fetch_all(struct rm_fetch **f, size_t n, uint64_t timeout_ns);
+void rm_fetch_all(struct rm_client *c, struct rm_fetch **f, size_t n, uint64_t timeout_ns);
 /* The body of a complete HTTP answer in buf[0..len): status 200, headers,
  * then Content-Length, chunked or until close. Returns 0 or -1 with why. */
 int rm_http_body(char *buf, size_t len, const char **body, size_t *body_len, char *why, size_t nwhy);

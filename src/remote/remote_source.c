@@ -9,6 +9,7 @@
 #include "xgtop/remote/remote_source.h"
 #include "remote_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ struct rm_host {
 };
 
 struct xg_source {
+	struct rm_client *client;
 	struct rm_host *h;
 	size_t n;
 	const struct xg_config *cfg;
@@ -36,10 +38,11 @@ static void remote_close(struct xg_source *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++) {
-		rm_fetch_free(&s->h[i].f);
+		rm_fetch_free(s->client, &s->h[i].f);
 		sample_free(&s->h[i].last);
 	}
 	free(s->h);
+	rm_client_close(s->client);
 	free(s);
 }
 
@@ -54,16 +57,22 @@ static int remote_open(struct xg_source **out, const struct xg_config *cfg, stru
 		rc = rm_url_file(cfg->hosts_file, &t, &n, err);
 	if (!rc && !n)
 		rc = xg_fail(err, "--source remote needs URLs (http://HOST:PORT,...) or --hosts FILE");
-	if (rc) {
+	if (!rc && cfg->cacert && access(cfg->cacert, R_OK) < 0)
+		rc = xg_fail_errno(err, errno, "--cacert %s", cfg->cacert);
+	struct rm_client *client = rc ? NULL : rm_client_open(err);
+	if (rc || !client) {
 		free(t);
 		return -1;
 	}
 	struct xg_source *s = xg_calloc(1, sizeof(*s));
+	s->client = client;
 	s->h = xg_calloc(n, sizeof(*s->h));
 	s->n = n;
 	s->cfg = cfg;
 	for (size_t i = 0; i < n; i++) {
 		s->h[i].t = t[i];
+		if (cfg->cacert && !t[i].ca_file[0])
+			snprintf(s->h[i].t.ca_file, sizeof(s->h[i].t.ca_file), "%s", cfg->cacert);
 		sample_init(&s->h[i].last);
 		rm_fetch_init(&s->h[i].f, &s->h[i].t);
 	}
@@ -133,7 +142,7 @@ static void fetch_round(struct xg_source *s)
 	size_t nw = s->n;
 	for (;;) {
 		uint64_t used = xg_now_mono_ns() - t0;
-		rm_fetch_all(want, nw, used < limit ? limit - used : 0);
+		rm_fetch_all(s->client, want, nw, used < limit ? limit - used : 0);
 		size_t again = 0;
 		for (size_t i = 0; i < nw; i++) {
 			struct rm_host *h = (struct rm_host *)((char *)want[i] - offsetof(struct rm_host, f));

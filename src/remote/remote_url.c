@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Which hosts a pool view reads: http:// URLs from the command line or a
- * hosts file. Names and hosts are checked to plain characters, so HOST is
+/* Which hosts a pool view reads: http:// and https:// URLs from the
+ * command line or a hosts file, with the hosts file's credentials. Names and hosts are checked to plain characters, so HOST is
  * safe to print and to put in CSV unquoted. */
 #include "remote_int.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,10 +68,14 @@ int rm_url_parse(const char *url, const char *name, struct rm_target *t, struct 
 {
 	memset(t, 0, sizeof(*t));
 	const char *a = url;
-	if (!strncmp(a, "http://", 7))
+	if (!strncmp(a, "http://", 7)) {
 		a += 7;
-	else if (strstr(a, "://"))
-		return xg_fail(err, "'%s': only http:// is read (put TLS in front with a proxy)", url);
+	} else if (!strncmp(a, "https://", 8)) {
+		a += 8;
+		t->https = true;
+	} else if (strstr(a, "://")) {
+		return xg_fail(err, "'%s': only http:// and https:// are read", url);
+	}
 	size_t an = strcspn(a, "/");
 	if (split_authority(a, an, t, err) < 0)
 		return -1;
@@ -116,13 +121,86 @@ int rm_url_list(const char *list, struct rm_target **t, size_t *n, struct xg_err
 	return rc;
 }
 
+/* A secret read from a file: its first line, at most n - 1 bytes. */
+static int read_secret(const char *path, char *out, size_t n, struct xg_err *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return xg_fail_errno(err, errno, "%s", path);
+	out[0] = 0;
+	bool ok = fgets(out, (int)n, f) != NULL;
+	fclose(f);
+	out[strcspn(out, "\r\n")] = 0;
+	if (!ok || !out[0])
+		return xg_fail(err, "%s: empty", path);
+	return 0;
+}
+
+/* One KEY=VALUE of a hosts file line into t. */
+static int set_key(struct rm_target *t, const char *kv, struct xg_err *err)
+{
+	const char *eq = strchr(kv, '=');
+	const char *v = eq + 1;
+	size_t kn = (size_t)(eq - kv);
+	static const struct { const char *key; size_t off, size; } paths[] = {
+		{ "ca_file", offsetof(struct rm_target, ca_file), sizeof(((struct rm_target *)0)->ca_file) },
+		{ "cert_file", offsetof(struct rm_target, cert_file), sizeof(((struct rm_target *)0)->cert_file) },
+		{ "key_file", offsetof(struct rm_target, key_file), sizeof(((struct rm_target *)0)->key_file) },
+		{ "user", offsetof(struct rm_target, user), sizeof(((struct rm_target *)0)->user) },
+	};
+	if (!*v)
+		return xg_fail(err, "%.*s= has no value", (int)kn, kv);
+	for (size_t i = 0; i < XG_ARRAY_LEN(paths); i++)
+		if (strlen(paths[i].key) == kn && !strncmp(kv, paths[i].key, kn)) {
+			if (strlen(v) >= paths[i].size)
+				return xg_fail(err, "%.*s: too long", (int)kn, kv);
+			snprintf((char *)t + paths[i].off, paths[i].size, "%s", v);
+			return 0;
+		}
+	if (kn == 13 && !strncmp(kv, "password_file", kn))
+		return read_secret(v, t->password, sizeof(t->password), err);
+	if (kn == 17 && !strncmp(kv, "bearer_token_file", kn))
+		return read_secret(v, t->bearer, sizeof(t->bearer), err);
+	return xg_fail(err, "unknown key '%.*s' (ca_file, cert_file, key_file, user, password_file, "
+		       "bearer_token_file)", (int)kn, kv);
+}
+
+/* Fills what t's own line left empty from the default line d. */
+static void inherit(struct rm_target *t, const struct rm_target *d)
+{
+#define KEEP(f) if (!t->f[0]) memcpy(t->f, d->f, sizeof(t->f))
+	KEEP(ca_file);
+	KEEP(cert_file);
+	KEEP(key_file);
+	if (!t->user[0] && !t->bearer[0]) {
+		KEEP(user);
+		KEEP(password);
+		KEEP(bearer);
+	}
+#undef KEEP
+}
+
+/* The credentials and files a target has are ones that go together. */
+static int coherent(const struct rm_target *t, struct xg_err *err)
+{
+	if (t->user[0] && t->bearer[0])
+		return xg_fail(err, "give user (and password_file) or bearer_token_file, not both");
+	if (t->password[0] && !t->user[0])
+		return xg_fail(err, "password_file without user");
+	if (!t->cert_file[0] != !t->key_file[0])
+		return xg_fail(err, "a client certificate needs both cert_file and key_file");
+	return 0;
+}
+
 int rm_url_file(const char *path, struct rm_target **t, size_t *n, struct xg_err *err)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return xg_fail_errno(err, errno, "--hosts %s", path);
-	char line[1024];
-	size_t cap = *n, lineno = 0;
+	char line[2048];
+	size_t cap = *n, lineno = 0, first = *n;
+	struct rm_target def = { 0 };
+	bool have_def = false;
 	int rc = 0;
 	while (!rc && fgets(line, sizeof(line), f)) {
 		lineno++;
@@ -130,18 +208,51 @@ int rm_url_file(const char *path, struct rm_target **t, size_t *n, struct xg_err
 		if (hash)
 			*hash = 0;
 		char *url = strtok_r(line, " \t\r\n", &save);
-		char *name = url ? strtok_r(NULL, " \t\r\n", &save) : NULL;
 		if (!url)
 			continue;
-		if (strtok_r(NULL, " \t\r\n", &save)) {
-			rc = xg_fail(err, "--hosts %s: line %zu: give URL [NAME]", path, lineno);
-		} else if (add(url, name, t, n, &cap, err) < 0) {
-			char why[400];
-			snprintf(why, sizeof(why), "%.399s", err->msg);
-			rc = xg_fail(err, "--hosts %s: line %zu: %s", path, lineno, why);
+		bool is_def = !strcmp(url, "default");
+		char *name = NULL, *tok;
+		struct rm_target *cur = &def;
+		if (is_def && have_def) {
+			rc = xg_fail(err, "--hosts %s: line %zu: a second default line", path, lineno);
+			break;
 		}
+		if (is_def) {
+			have_def = true;
+		} else {
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (tok && !strchr(tok, '='))
+				name = tok;
+			if (add(url, name, t, n, &cap, err) < 0)
+				goto bad;
+			cur = &(*t)[*n - 1];
+			if (tok && !name && set_key(cur, tok, err) < 0)
+				goto bad;
+		}
+		while ((tok = strtok_r(NULL, " \t\r\n", &save)))
+			if (!strchr(tok, '=')) {
+				xg_fail(err, "give URL [NAME] [KEY=VALUE...]");
+				goto bad;
+			} else if (set_key(cur, tok, err) < 0) {
+				goto bad;
+			}
+		if (!is_def && coherent(cur, err) < 0)
+			goto bad;
+		continue;
+bad:;
+		char why[400];
+		snprintf(why, sizeof(why), "%.399s", err->msg);
+		rc = xg_fail(err, "--hosts %s: line %zu: %s", path, lineno, why);
 	}
 	fclose(f);
+	for (size_t i = first; !rc && i < *n; i++) {
+		inherit(&(*t)[i], &def);
+		if (coherent(&(*t)[i], err) < 0) {
+			char why[400];
+			snprintf(why, sizeof(why), "%.399s", err->msg);
+			rc = xg_fail(err, "--hosts %s: host %s with the default line: %s", path, (*t)[i].name, why);
+		}
+	}
 	if (!rc && !*n)
 		rc = xg_fail(err, "--hosts %s: no URLs in the file", path);
 	return rc;

@@ -60,7 +60,7 @@ static struct xg_exporter *live_exporter(struct sockaddr_in *sa)
 		struct xg_listen l;
 		struct xg_err err;
 		struct xg_sample s;
-		if (exporter_parse_listen("127.0.0.1:0", &l, &err) < 0 || !(x = exporter_open(&l, NULL, NULL, &err)))
+		if (exporter_parse_listen("127.0.0.1:0", &l, &err) < 0 || !(x = exporter_open(&l, NULL, NULL, NULL, &err)))
 			return NULL;
 		sample_init(&s);
 		s.host.mono_ns = 5000000000ull;

@@ -118,6 +118,16 @@ seed_exporter() {
 	printf '\xff\xff\x01a\xffGET /metrics HTTP/1.1\r\nTransfer-Encoding: chunked\r\nX: %s\r\n\r\n5\r\nab' "$(head -c 600 /dev/zero | tr '\0' a)" >"$1/long-header"
 }
 
+# seed_webcfg DIR: an Accept-Encoding header, 0xff, a web configuration
+# (c.pem and k.pem are files of the harness's scratch directory).
+seed_webcfg() {
+	printf 'gzip\xfftls_server_config:\n  cert_file: c.pem\n  key_file: k.pem\n  min_version: TLS13\n  client_ca_file: c.pem\n  client_auth_type: RequireAndVerifyClientCert\n' >"$1/tls"
+	printf 'gzip;q=0, *;q=0.5\xffbasic_auth_users:\n  alice: $2y$10$mDwo.lAisC94iLAyP81MCesa29IzH37oigHC/42V2pdJlUprsJPze\n  "bob": '"'"'$2b$04$abcdefghijklmnopqrstuuPp7HPfoAs8I2dCQCQ/fW7zEJv8I8C8e'"'"'\n' >"$1/users"
+	printf 'x-gzip\xffhttp_server_config:\n  http2: false\n  headers: {X-Frame-Options: deny, Strict-Transport-Security: "max-age=1"}\ntls_server_config: {cert: "-----BEGIN\\n", key_file: k.pem, cipher_suites: []}\n' >"$1/flow"
+	printf '\xff# only a comment\n' >"$1/empty"
+	printf 'br\xffa: &x [*x]\n' >"$1/alias"
+}
+
 # seed_remote DIR: first byte 0 = an HTTP answer, 1 = exporter text, 2 = a
 # hosts file, 3 = a value. The exporter's own answer is taken from a
 # replay served on a free loopback port, when the exporter is built in.

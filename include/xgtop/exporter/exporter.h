@@ -22,11 +22,20 @@ int exporter_parse_listen(const char *spec, struct xg_listen *out, struct xg_err
 typedef void xg_log_fn(void *ctx, const char *line);
 
 struct xg_exporter;
-/* Binds and starts serving (503 until the first publish). log may be NULL
- * (the full-screen view: nothing may write to the terminal). Fails with a
- * message when this build has no libmicrohttpd. */
-struct xg_exporter *exporter_open(const struct xg_listen *at, xg_log_fn *log, void *log_ctx,
-				  struct xg_err *err);
+/* Binds and starts serving (503 until the first publish), with TLS, users
+ * and headers from web_config (--web-config FILE, NULL for none). log may
+ * be NULL (the full-screen view: nothing may write to the terminal). Fails
+ * with a message when this build has no libmicrohttpd or the file is bad. */
+struct xg_exporter *exporter_open(const struct xg_listen *at, const char *web_config, xg_log_fn *log,
+				  void *log_ctx, struct xg_err *err);
+/* Reads the --web-config file again (SIGHUP) and serves with it from now
+ * on, on the same socket. A bad file: -1 and err, and the old one stays.
+ * Without a file: nothing, 0. */
+int exporter_reload(struct xg_exporter *x, struct xg_err *err);
+/* "TLS with client certificates, 2 users, 1 extra header", for the log. */
+const char *exporter_describe(const struct xg_exporter *x, char *buf, size_t n);
+/* Whether it serves TLS now. */
+bool exporter_tls(const struct xg_exporter *x);
 /* "127.0.0.1:9717", with the port actually bound. */
 const char *exporter_where(const struct xg_exporter *x);
 /* After a refresh: rc 0 and s the new sample; rc < 0 (the refresh failed)

@@ -25,6 +25,9 @@ void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_samp
 /* The format an Accept header prefers (highest q, the first on a tie);
  * the text format when it names neither or is NULL. */
 enum xg_expo_fmt expo_negotiate(const char *accept);
+/* Whether an Accept-Encoding header takes gzip (gzip, x-gzip or * with a
+ * q above 0); false for NULL. */
+bool expo_wants_gzip(const char *accept_encoding);
 extern const char *const xg_expo_content_type[XG_EXPO_FMT_COUNT];
 
 #endif

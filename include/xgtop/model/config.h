@@ -39,9 +39,11 @@ struct xg_config {
 	bool cmt_attach;            /* --cmt-attach: give domains a CMT RMID (Xen) */
 	bool agent;                 /* --agent: publish this guest's counters */
 	const char *export_at;      /* --export [ADDR:]PORT, NULL = no exporter */
+	const char *web_config;     /* --web-config FILE: TLS, users, headers; NULL = none */
 	bool daemon;                /* --daemon: headless, log lines on stderr */
 	const char *remote_urls;    /* --source remote URL[,URL...] */
 	const char *hosts_file;     /* --hosts FILE: URLs of a pool, one per line */
+	const char *cacert;         /* --cacert FILE: CA of https hosts without ca_file */
 	unsigned history;           /* --history N: samples the TUI keeps, 0 = none */
 	int stable_order;           /* --stable-order: 1 on, 0 off, -1 not given (on) */
 	const char *theme;          /* --theme NAME, NULL = not given */

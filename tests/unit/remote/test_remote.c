@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,10 @@ static void urls(void **state)
 	assert_string_equal(t.port, "9718");
 	assert_string_equal(t.path, "/x/metrics");
 	assert_string_equal(t.name, "v6");
-	assert_int_equal(rm_url_parse("https://x", NULL, &t, &err), -1);
+	assert_int_equal(rm_url_parse("https://x", NULL, &t, &err), 0);
+	assert_true(t.https);
+	assert_string_equal(t.port, "9717");
+	assert_int_equal(rm_url_parse("ftp://x", NULL, &t, &err), -1);
 	assert_int_equal(rm_url_parse("http://x:99999", NULL, &t, &err), -1);
 	/* The port: a decimal from 1 to 65535, nothing else. */
 	assert_int_equal(rm_url_parse("x:65535/m", NULL, &t, &err), 0);
@@ -208,6 +212,50 @@ static void urls(void **state)
 	assert_int_equal(n, 4);
 	assert_int_equal(rm_url_list("c:3", &list, &n, &err), -1);   /* listed twice */
 	free(list);
+
+	/* Keys, and the default line for hosts without their own. */
+	char secret[] = "/tmp/xgtop-secret-XXXXXX";
+	int sfd = mkstemp(secret);
+	assert_true(sfd >= 0);
+	dprintf(sfd, "s3cret\nignored\n");
+	close(sfd);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	dprintf(fd, "https://a:1 alpha ca_file=/own.crt\ndefault ca_file=/ca.crt user=u password_file=%s\n"
+		"https://b:2 cert_file=/c.crt key_file=/c.key\nhttp://c:3 gamma user=v password_file=%s\n",
+		secret, secret);
+	close(fd);
+	list = NULL;
+	n = 0;
+	assert_int_equal(rm_url_file(path, &list, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(list[0].ca_file, "/own.crt");
+	assert_string_equal(list[0].user, "u");
+	assert_string_equal(list[0].password, "s3cret");
+	assert_string_equal(list[1].name, "b:2");
+	assert_string_equal(list[1].ca_file, "/ca.crt");
+	assert_string_equal(list[1].cert_file, "/c.crt");
+	assert_string_equal(list[2].user, "v");
+	free(list);
+	static const char *const bad_lines[] = {
+		"http://a:1 alpha ca=/x\n",                       /* unknown key */
+		"http://a:1 alpha cert_file=/c.crt\n",            /* no key_file */
+		"http://a:1 alpha password_file=%s\n",            /* no user */
+		"default user=u\ndefault user=v\nhttp://a:1\n",  /* two defaults */
+		"http://a:1 alpha user=u bearer_token_file=%s\n", /* both */
+		"http://a:1 alpha password_file=/nonexistent\n",
+		"http://a:1 alpha user=\n",
+	};
+	for (size_t i = 0; i < XG_ARRAY_LEN(bad_lines); i++) {
+		fd = open(path, O_WRONLY | O_TRUNC);
+		dprintf(fd, bad_lines[i], secret);
+		close(fd);
+		list = NULL;
+		n = 0;
+		assert_int_equal(rm_url_file(path, &list, &n, &err), -1);
+		assert_non_null(strstr(err.msg, "line"));
+		free(list);
+	}
+	unlink(secret);
 	unlink(path);
 }
 
