@@ -210,8 +210,19 @@ int main(int argc, char **argv)
 			pin(0);
 			while (now_s() < start)
 				;
-			pong(k ? ab[0] : ba[0], k ? ba[1] : ab[1], k == 0, rate, until, count);
+			int in = k ? ab[0] : ba[0], out = k ? ba[1] : ab[1];
+			for (int j = 0; j < 2; j++) {   /* EOF reaches the other side when one stops */
+				if (ab[j] != in && ab[j] != out)
+					close(ab[j]);
+				if (ba[j] != in && ba[j] != out)
+					close(ba[j]);
+			}
+			pong(in, out, k == 0, rate, until, count);
 		}
+	}
+	for (int j = 0; j < 2; j++) {
+		close(ab[j]);
+		close(ba[j]);
 	}
 	pin(ncpu > 1 ? 1 : 0);
 	struct tally t = { 0 };
