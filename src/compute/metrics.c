@@ -371,6 +371,12 @@ ROW_FN void fill_rates(struct fill *r, const struct pair *pr, uint64_t cols)
 	rate_of(r, &x, pr, cols, XG_COL_EMU, XG_F_EMU_NS, 100.0 / 1e9);
 	rate_of(r, &x, pr, cols, XG_COL_EXITS, XG_F_VM_EXITS, 1.0);
 	rate_of(r, &x, pr, cols, XG_COL_POLL, XG_F_HALT_POLL_NS, 100.0 / 1e9);
+	rate_of(r, &x, pr, cols, XG_COL_CPU_PSI, XG_F_PSI_CPU_SOME, 100.0 / 1e9);
+	rate_of(r, &x, pr, cols, XG_COL_MEM_PSI, XG_F_PSI_MEM_SOME, 100.0 / 1e9);
+	rate_of(r, &x, pr, cols, XG_COL_IO_PSI, XG_F_PSI_IO_SOME, 100.0 / 1e9);
+	rate_of(r, &x, pr, cols, XG_COL_CPU_PSI_FULL, XG_F_PSI_CPU_FULL, 100.0 / 1e9);
+	rate_of(r, &x, pr, cols, XG_COL_MEM_PSI_FULL, XG_F_PSI_MEM_FULL, 100.0 / 1e9);
+	rate_of(r, &x, pr, cols, XG_COL_IO_PSI_FULL, XG_F_PSI_IO_FULL, 100.0 / 1e9);
 }
 
 /* HIT% and MPKI from the summed LLC counters. */

@@ -74,6 +74,8 @@ static int take(struct xg_engine *e, bool record, struct xg_err *err)
 	 * are VMs; they stay, so columns do not come and go with the VMs */
 	if (host_has(&s->host, XG_H_VMS))
 		e->view.show_vm = true;
+	if (host_has(&s->host, XG_H_PSI))   /* the same for pressure */
+		e->view.show_psi = true;
 	const struct xg_sample *prev = e->have_cur ? &e->sample[e->cur] : NULL;
 	if (record && e->rec && recorder_append(e->rec, prev, s, err) < 0)
 		return -1;

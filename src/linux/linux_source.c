@@ -7,6 +7,7 @@
 #include "xgtop/core/osread.h"
 #include "xgtop/pmu/pmu.h"
 #include "xgtop/linux/linux_source.h"
+#include "linux_pressure.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,7 @@ struct xg_source {
 	struct lx_cgmap cgm;    /* cgroup mode: the processes' cgroups */
 	struct lx_doms ds;
 	struct lx_vms vms;
+	struct lx_pressure psi;
 	uint64_t *vtmp;         /* vcpu row scratch: id << 32 | thread index */
 	size_t vtmp_cap;
 	struct xg_pmu *pmu;     /* cache counters; NULL with --nocache */
@@ -96,6 +98,7 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	}
 	s->sc.want_io = !s->nodisk;
 	lx_node_open(&s->node);
+	lx_pressure_open(&s->psi);
 	/* NULL only for a bad --events; a host without a PMU still opens and
 	 * the counters show '-' with the reason. */
 	if (!s->nocache_cfg && !(s->pmu = pmu_open(cfg, err))) {
@@ -357,6 +360,31 @@ static struct lx_cgstat *vm_cgstat(const struct lx_vm *vm, struct lx_cgstat *cs)
 	return cs;
 }
 
+/* Pressure is kept per cgroup: a cgroup domain's own, a VM's scope; the
+ * other domains say why they have none. */
+static void fill_pressure(struct xg_source *s, struct xg_sample *out, struct xg_dom *x,
+			  const struct lx_dom *d, const struct lx_vm *vm)
+{
+	const char *path = NULL, *why = NULL;
+	if (s->cg.root_fd < 0)
+		why = "no cgroup v2 hierarchy is mounted: pressure is kept per cgroup v2 (the host's is in /proc/pressure)";
+	else if (vm && vm->cg[0])
+		path = vm->cg;
+	else if (vm)
+		why = "the VM has no cgroup of its own (QEMU not started in a libvirt or Proxmox scope)";
+	else if (s->vm_mode)
+		why = "the host's own processes are not one cgroup";
+	else if (d->cg < 0)
+		why = "a process group has no pressure file: the kernel keeps pressure per cgroup (--group cgroup)";
+	else if (!d->own_only)
+		path = s->cg.dom[d->cg].path;
+	else if (!s->cg.dom[d->cg].path[0])
+		why = "the root cgroup's pressure is the whole host's (/proc/pressure), not its own processes'";
+	else
+		why = "processes directly in a parent cgroup have no pressure file of their own";
+	lx_pressure_fill(&s->psi, out, x, s->cg.root_fd, path, why);
+}
+
 static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx_dom *d)
 {
 	struct xg_dom *x = sample_add_dom(out, d->id);
@@ -384,6 +412,7 @@ static void fill_dom(struct xg_source *s, struct xg_sample *out, const struct lx
 		lx_vm_fill(out, x, d, vm, &s->vms, s->nonet);
 	else if (!s->vm_mode)
 		fill_net(s, out, x, d);   /* (the host row of VM mode keeps the reason for all) */
+	fill_pressure(s, out, x, d, vm);
 	bool qemu = vm || is_qemu(s, d);
 	fill_vcpus(s, out, x, d, qemu);
 	if (s->pmu)
@@ -413,6 +442,7 @@ static void fill_absent(struct xg_source *s, struct xg_sample *out)
 		snprintf(out->host.cache_events, sizeof(out->host.cache_events), "%s",
 			 pmu_label(s->pmu));
 	lx_vm_absent(out, s->vm_mode);
+	lx_pressure_absent(&s->psi, out);
 	const char *cmt = "Intel CMT/MBM is only read on Xen";
 	sample_invalid_all(out, XG_F_L3_OCC, cmt);
 	sample_invalid_all(out, XG_F_MBM_TOTAL, cmt);

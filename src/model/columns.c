@@ -94,6 +94,18 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "100 * delta(halt_poll_success_ns + halt_poll_fail_ns) / delta(t_ns): host CPU the VM's vCPU threads burned polling while the guest was idle (KVM halt polling), 100 % = one pCPU; part of CPU% and RUN%."),
 	C(XG_COL_SWAP, "SWAP", "swap_bytes", F(SWAP), 6, XG_UNIT_BYTES, XG_GRP_VM, 10, true,
 	  "Bytes of the VM's memory swapped out on the host (VmSwap of its processes)."),
+	C(XG_COL_CPU_PSI, "CPU-P%", "cpu_pressure_pct", F(PSI_CPU_SOME), 6, XG_UNIT_PCT, XG_GRP_PSI, 9, true,
+	  "100 * delta(cpu.pressure some total) / delta(t): share of the interval in which at least one task of the domain's cgroup was runnable but waiting for a CPU (Linux PSI; the file counts us). CPU-F% is the full line: all its non-idle tasks at once."),
+	C(XG_COL_MEM_PSI, "MEM-P%", "memory_pressure_pct", F(PSI_MEM_SOME), 6, XG_UNIT_PCT, XG_GRP_PSI, 9, true,
+	  "100 * delta(memory.pressure some total) / delta(t): share of the interval in which at least one task of the cgroup stalled on memory (reclaim, swap-in, refaulting its working set; Linux PSI)."),
+	C(XG_COL_IO_PSI, "IO-P%", "io_pressure_pct", F(PSI_IO_SOME), 5, XG_UNIT_PCT, XG_GRP_PSI, 9, true,
+	  "100 * delta(io.pressure some total) / delta(t): share of the interval in which at least one task of the cgroup waited for block I/O (Linux PSI)."),
+	C(XG_COL_CPU_PSI_FULL, "CPU-F%", "cpu_pressure_full_pct", F(PSI_CPU_FULL), 6, XG_UNIT_PCT, XG_GRP_PSI, 16, true,
+	  "100 * delta(cpu.pressure full total) / delta(t): share of the interval in which all non-idle tasks of the cgroup waited for a CPU at once (Linux 5.13 or later; '-' before)."),
+	C(XG_COL_MEM_PSI_FULL, "MEM-F%", "memory_pressure_full_pct", F(PSI_MEM_FULL), 6, XG_UNIT_PCT, XG_GRP_PSI, 16, true,
+	  "100 * delta(memory.pressure full total) / delta(t): share of the interval in which all non-idle tasks of the cgroup stalled on memory at once: time lost outright."),
+	C(XG_COL_IO_PSI_FULL, "IO-F%", "io_pressure_full_pct", F(PSI_IO_FULL), 5, XG_UNIT_PCT, XG_GRP_PSI, 16, true,
+	  "100 * delta(io.pressure full total) / delta(t): share of the interval in which all non-idle tasks of the cgroup waited for I/O at once."),
 	C(XG_COL_TREND, "TREND", "trend", NULL, 10, XG_UNIT_TEXT, XG_GRP_TREND, 4, false,
 	  "Full-screen view only (T): the sort column's last values from the history (--history), one character per sample, newest on the right, scaled from 0 to the largest shown (RUN% WAIT% BLK% OFF% HIT% from 0 to 100); CPU%'s when the history does not keep the sort column; blank where not measured. Not a sort key, not in batch output."),
 };
@@ -131,7 +143,8 @@ static const char *const unit_names[] = {
 static const char *const group_names[] = {
 	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
 	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
-	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host", [XG_GRP_VM] = "vm", [XG_GRP_TREND] = "trend",
+	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host", [XG_GRP_VM] = "vm", [XG_GRP_PSI] = "pressure",
+	[XG_GRP_TREND] = "trend",
 };
 
 const char *col_unit_name(enum xg_unit u)

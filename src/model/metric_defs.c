@@ -57,6 +57,17 @@ const struct xg_metric xg_field_metric[XG_F_COUNT] = {
 				"Time the VM's vCPU threads spent halt-polling while the guest was idle (KVM); "
 				"part of cpu_seconds." },
 	[XG_F_SWAP] = GAU("swap_bytes", "Bytes of the VM's memory swapped out on the host."),
+#define PSI(r, k) "resource=\"" r "\",kind=\"" k "\""
+	[XG_F_PSI_CPU_SOME] = SHARED("pressure_seconds", 9, PSI("cpu", "some"),
+				     "Linux pressure stall time of the domain's cgroup (the total= of its cpu.pressure, "
+				     "memory.pressure and io.pressure): kind some = at least one of its tasks stalled "
+				     "on the resource, full = all of its non-idle tasks did at once."),
+	[XG_F_PSI_CPU_FULL] = SHARED("pressure_seconds", 9, PSI("cpu", "full"), NULL),
+	[XG_F_PSI_MEM_SOME] = SHARED("pressure_seconds", 9, PSI("memory", "some"), NULL),
+	[XG_F_PSI_MEM_FULL] = SHARED("pressure_seconds", 9, PSI("memory", "full"), NULL),
+	[XG_F_PSI_IO_SOME] = SHARED("pressure_seconds", 9, PSI("io", "some"), NULL),
+	[XG_F_PSI_IO_FULL] = SHARED("pressure_seconds", 9, PSI("io", "full"), NULL),
+#undef PSI
 };
 
 #define MODE(w) "mode=\"" w "\""

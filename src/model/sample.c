@@ -43,6 +43,12 @@ static const char *const field_names[XG_F_COUNT] = {
 	[XG_F_VM_EXITS] = "vm_exits",
 	[XG_F_HALT_POLL_NS] = "halt_poll_ns",
 	[XG_F_SWAP] = "swap_bytes",
+	[XG_F_PSI_CPU_SOME] = "psi_cpu_some_ns",
+	[XG_F_PSI_CPU_FULL] = "psi_cpu_full_ns",
+	[XG_F_PSI_MEM_SOME] = "psi_memory_some_ns",
+	[XG_F_PSI_MEM_FULL] = "psi_memory_full_ns",
+	[XG_F_PSI_IO_SOME] = "psi_io_some_ns",
+	[XG_F_PSI_IO_FULL] = "psi_io_full_ns",
 };
 
 const char *field_name(enum xg_field f) { return f < XG_F_COUNT ? field_names[f] : "?"; }

@@ -67,9 +67,11 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	bool all[XG_COL_COUNT];
 	struct xg_reasons R;
 	/* Hidden groups are explained too (a toggle shows them), except the
-	 * VM columns where the domains are not VMs: nothing can show them. */
+	 * VM columns where the domains are not VMs, and the pressure columns
+	 * where the source reads none: nothing can show them. */
 	for (int c = 0; c < XG_COL_COUNT; c++)
-		all[c] = xg_columns[c].group != XG_GRP_VM || v->show_vm;
+		all[c] = (xg_columns[c].group != XG_GRP_VM || v->show_vm) &&
+			 (xg_columns[c].group != XG_GRP_PSI || v->show_psi);
 	explain_collect(&R, t, v, all, NULL, NULL);
 	fprintf(f, "\nWhy '-':\n");
 	for (size_t k = 0; k < R.n; k++) {

@@ -13,6 +13,8 @@ bool rep_col_reported(const struct xg_report *r, enum xg_col c)
 {
 	if (xg_columns[c].group == XG_GRP_VM && !r->vms)
 		return false;
+	if (xg_columns[c].group == XG_GRP_PSI && !r->psi)
+		return false;
 	return c != XG_COL_ID && xg_columns[c].unit != XG_UNIT_TEXT && col_has_value(c);
 }
 
@@ -118,6 +120,7 @@ void report_add(struct xg_report *r, const struct xg_table *t, uint64_t start_ns
 {
 	size_t nd = t->ndom_rows, j = 0;
 	r->vms = r->vms || (t->cur && host_has(&t->cur->host, XG_H_VMS));
+	r->psi = r->psi || (t->cur && host_has(&t->cur->host, XG_H_PSI));
 	xg_grow(&r->next, &r->next_cap, nd ? nd : 1, sizeof(*r->next));
 	for (size_t i = 0; i < nd; i++) {
 		const struct xg_row *row = &t->rows[i];

@@ -39,10 +39,12 @@ struct xg_report {
 	char *why[REP_WHY_MAX];     /* reasons, interned; [0] unused */
 	size_t nwhy;
 	bool vms;                   /* some sample's domains were VMs (the vm columns) */
+	bool psi;                   /* some sample's source read pressure (the pressure columns) */
 };
 
 /* Columns the report summarises: the numbers (not ID, NAME, STATE, TREND;
- * the VM columns only when the domains were VMs, as --explain). */
+ * the VM columns only when the domains were VMs, the pressure columns
+ * only when a source read pressure, as --explain). */
 bool rep_col_reported(const struct xg_report *r, enum xg_col c);
 /* Column c's mean, percentile and maximum; NaN when never measured. */
 double rep_mean(const struct rep_col *k);

@@ -21,10 +21,12 @@ enum kind {
 	K_SOCK, K_HOST_INFO, K_PCPUS, K_CPU_HZ, K_MEM, K_MEM_FREE, K_TIME, K_MONO, K_LOST,
 };
 
+#define ENTRY_LABELS 2           /* pressure: resource and kind */
 struct entry {
 	char wire[96];              /* name as sent: family + _total / _info */
 	size_t wlen;
-	char lkey[16], lval[24];    /* the label that sets a shared family apart */
+	/* the labels that set a shared family apart (lkey[0][0] = none) */
+	char lkey[ENTRY_LABELS][16], lval[ENTRY_LABELS][24];
 	enum kind kind;
 	int a, b;                   /* field, or where/event, or socket event */
 	const struct xg_metric *m;
@@ -63,10 +65,13 @@ static void add_entry(struct build *b, const struct xg_metric *m, enum kind k, i
 	snprintf(e->wire, sizeof(e->wire), "%s%s", m->name,
 		 m->type == XG_MT_COUNTER ? "_total" : m->type == XG_MT_INFO ? "_info" : "");
 	e->wlen = strlen(e->wire);
-	if (m->label) {             /* key="value" */
-		const char *eq = strchr(m->label, '=');
-		snprintf(e->lkey, sizeof(e->lkey), "%.*s", (int)(eq - m->label), m->label);
-		snprintf(e->lval, sizeof(e->lval), "%.*s", (int)strlen(eq + 2) - 1, eq + 2);
+	/* key="value"[,key="value"]: the table's own text, so well formed */
+	const char *l = m->label;
+	for (int i = 0; l && *l && i < ENTRY_LABELS; i++) {
+		const char *eq = strchr(l, '='), *end = strchr(eq + 2, '"');
+		snprintf(e->lkey[i], sizeof(e->lkey[i]), "%.*s", (int)(eq - l), l);
+		snprintf(e->lval[i], sizeof(e->lval[i]), "%.*s", (int)(end - eq - 2), eq + 2);
+		l = end[1] == ',' ? end + 2 : NULL;
 	}
 	e->kind = k;
 	e->a = a;
@@ -103,8 +108,12 @@ static const struct entry *lookup(const struct build *b, const struct rm_series 
 		const struct entry *e = &b->e[i];
 		if (e->wlen != s->nlen || memcmp(e->wire, s->name, s->nlen))
 			continue;
-		const char *v = e->lkey[0] ? rm_label(s, e->lkey) : NULL;
-		if (!e->lkey[0] || (v && !strcmp(v, e->lval)))
+		bool match = true;
+		for (int k = 0; k < ENTRY_LABELS && e->lkey[k][0] && match; k++) {
+			const char *v = rm_label(s, e->lkey[k]);
+			match = v && !strcmp(v, e->lval[k]);
+		}
+		if (match)
 			return e;
 	}
 	return NULL;
@@ -414,15 +423,17 @@ static void emit(struct build *b)
 /* The exporter has no line for the host's "domains are VMs" flag; a host
  * that publishes any VM figure runs them, so the pool view shows the vm
  * columns as that host's own view does. */
-static bool any_vm_figure(const struct xg_sample *s)
+static bool any_figure(const struct xg_sample *s, uint64_t fields)
 {
-	const uint64_t vm = 1ull << XG_F_EMU_NS | 1ull << XG_F_VM_EXITS | 1ull << XG_F_HALT_POLL_NS |
-			    1ull << XG_F_SWAP;
 	for (size_t i = 0; i < s->ndom; i++)
-		if (s->dom[i].valid & vm)
+		if (s->dom[i].valid & fields)
 			return true;
 	return false;
 }
+#define VM_FIELDS (1ull << XG_F_EMU_NS | 1ull << XG_F_VM_EXITS | 1ull << XG_F_HALT_POLL_NS | \
+		   1ull << XG_F_SWAP)
+/* Likewise the pressure columns: a host that publishes pressure reads it. */
+#define PSI_FIELDS (((1ull << (XG_PSI_RES_COUNT * XG_PSI_KIND_COUNT)) - 1) << XG_F_PSI_CPU_SOME)
 
 int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err *err)
 {
@@ -433,8 +444,10 @@ int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err
 		rc = xg_fail(err, "no %s series: not an xgtop exporter?", xg_fixed_metric[XG_MF_SAMPLE_MONO].name);
 	if (rc == 0) {
 		emit(&b);
-		if (any_vm_figure(out))
+		if (any_figure(out, VM_FIELDS))
 			host_mark(&out->host, XG_H_VMS);
+		if (any_figure(out, PSI_FIELDS))
+			host_mark(&out->host, XG_H_PSI);
 		uint8_t why = sample_reason(out, "not published by that host's exporter (not measured there: "
 					    "xgtop --explain on that host says why)");
 		memset(out->host_why, why, sizeof(out->host_why));

@@ -218,6 +218,8 @@ static void pool_host(struct xg_source *s, struct xg_sample *out)
 		h->mem_free += p->mem_free;
 		if (host_has(p, XG_H_VMS))
 			host_mark(h, XG_H_VMS);
+		if (host_has(p, XG_H_PSI))
+			host_mark(h, XG_H_PSI);
 	}
 	host_mark(h, XG_H_PCPUS);
 	host_mark(h, XG_H_MEM);

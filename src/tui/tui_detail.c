@@ -33,6 +33,8 @@ static const enum xg_col cache_cols[] = {
 static const enum xg_col cache_bd_cols[] = {
 	XG_COL_MISS_GU, XG_COL_MISS_GK, XG_COL_MISS_H, XG_COL_HIT_GU, XG_COL_HIT_GK, XG_COL_HIT_H,
 };
+static const enum xg_col psi_some_cols[] = { XG_COL_CPU_PSI, XG_COL_MEM_PSI, XG_COL_IO_PSI };
+static const enum xg_col psi_full_cols[] = { XG_COL_CPU_PSI_FULL, XG_COL_MEM_PSI_FULL, XG_COL_IO_PSI_FULL };
 static const enum xg_col vcpu_cols[] = {
 	XG_COL_CPU_PCT, XG_COL_RUN, XG_COL_WAIT, XG_COL_BLK, XG_COL_OFF,
 };
@@ -253,16 +255,30 @@ static void pane_cache(struct pane *p)
 		pane_text(p, A_NORMAL, "  * figures the guest published about itself (xgtop --agent in the guest)");
 }
 
+/* Linux pressure of the domain's cgroup: some beside full, where the
+ * source reads pressure at all. */
+static void pane_pressure(struct pane *p)
+{
+	if (!p->t->e->view.show_psi)
+		return;
+	pane_heading(p, "%s", "Pressure (share of the interval in which tasks of its cgroup stalled)");
+	pane_figures(p, p->r, "  some (at least one task):", psi_some_cols, XG_ARRAY_LEN(psi_some_cols));
+	pane_figures(p, p->r, "  full (all non-idle tasks):", psi_full_cols, XG_ARRAY_LEN(psi_full_cols));
+}
+
 /* Every column the pane shows: its formula, and why it is `-` here. */
 static void pane_sources(struct pane *p)
 {
-	static const enum xg_col *const groups[] = { graph_cols, disk_cols, net_cols, cache_cols, cache_bd_cols };
+	static const enum xg_col *const groups[] = { graph_cols, disk_cols, net_cols, cache_cols, cache_bd_cols,
+		psi_some_cols, psi_full_cols };
 	static const size_t sizes[] = { XG_ARRAY_LEN(graph_cols), XG_ARRAY_LEN(disk_cols),
-		XG_ARRAY_LEN(net_cols), XG_ARRAY_LEN(cache_cols), XG_ARRAY_LEN(cache_bd_cols) };
+		XG_ARRAY_LEN(net_cols), XG_ARRAY_LEN(cache_cols), XG_ARRAY_LEN(cache_bd_cols),
+		XG_ARRAY_LEN(psi_some_cols), XG_ARRAY_LEN(psi_full_cols) };
+	size_t ngroups = XG_ARRAY_LEN(groups) - (p->t->e->view.show_psi ? 0 : 2);
 	bool done[XG_COL_COUNT] = { false };
 	char lead[64];
 	pane_heading(p, "%s", "Where the figures come from");
-	for (size_t g = 0; g < XG_ARRAY_LEN(groups); g++) {
+	for (size_t g = 0; g < ngroups; g++) {
 		for (size_t i = 0; i < sizes[g]; i++) {
 			enum xg_col c = groups[g][i];
 			if (done[c])
@@ -297,6 +313,7 @@ static void pane_body(struct pane *p)
 	pane_vcpus(p);
 	pane_devices(p);
 	pane_cache(p);
+	pane_pressure(p);
 	pane_sources(p);
 }
 

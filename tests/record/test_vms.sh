@@ -12,9 +12,9 @@
 
 "$gen" --domains 14 --samples 8 --steady --vms "$d/vms.xgrec" || exit 1
 zcat "$d/vms.xgrec" | head -n 2 >"$d/hdr"
-head -n 1 "$d/hdr" | grep -q $'^xgtop-recording\t1\t4\t' || { echo "FAIL: not format 1.4"; exit 1; }
-sed -n 2p "$d/hdr" | grep -q $'\tssid\temu_ns\tvm_exits\thalt_poll_ns\tswap_bytes$' ||
-	{ echo "FAIL: the fields line does not end in the VM fields"; exit 1; }
+head -n 1 "$d/hdr" | grep -q $'^xgtop-recording\t1\t[4-9]\t' || { echo "FAIL: not format 1.4 or later"; exit 1; }
+sed -n 2p "$d/hdr" | grep -q $'\tssid\temu_ns\tvm_exits\thalt_poll_ns\tswap_bytes\(\t\|$\)' ||
+	{ echo "FAIL: the VM fields do not follow ssid on the fields line"; exit 1; }
 
 # On screen (CSV): domain i has EMU% 1 + i mod 4, EXITS/s 1000 (1 + i mod 5),
 # POLL% 2 (i mod 3), SWAP (i mod 4) 64 MiB, in every interval it has rates.
@@ -57,7 +57,8 @@ else
 fi
 
 # A 1.3 recording: the same samples as xen.xgrec, written without the four
-# fields (header and 'd' lines, CRCs recomputed), reads and replays alike.
+# fields and those of later versions (header and 'd' lines, CRCs
+# recomputed), reads and replays alike.
 command -v python3 >/dev/null || { echo "SKIP: no python3 to write a 1.3 recording"; exit $fail; }
 python3 - "$d/xen.xgrec" "$d/v13.xgrec" <<'EOF' || { echo "FAIL: could not write a 1.3 recording"; exit 1; }
 import gzip, sys, zlib
@@ -67,10 +68,11 @@ for line in gzip.open(sys.argv[1], "rb").read().split(b"\n")[:-1]:
     if c[0] == b"xgtop-recording":
         c[2] = b"3"
     elif c[0] == b"fields":
-        assert c[-4:] == [b"emu_ns", b"vm_exits", b"halt_poll_ns", b"swap_bytes"]
-        c = c[:-4]
+        assert c[33:37] == [b"emu_ns", b"vm_exits", b"halt_poll_ns", b"swap_bytes"]
+        c = c[:33]
     elif c[0] == b"d":
-        c = c[:first] + c[first + 4:]
+        assert all(x == b"" for x in c[first + 4:first + 10])   # 1.5's pressure: not measured
+        c = c[:first] + c[first + 10:]                          # (the PMU slots follow)
     if c[0] == b"S":
         crc = 0
     if c[0] == b"E":
@@ -92,7 +94,7 @@ else
 fi
 
 # The KVM work's first builds: the same fields and flag under 1.2.
-zcat "$d/vms.xgrec" | sed '1s/^xgtop-recording\t1\t4\t/xgtop-recording\t1\t2\t/' | gzip >"$d/v12.xgrec"
+zcat "$d/vms.xgrec" | sed '1s/^xgtop-recording\t1\t[4-9]\t/xgtop-recording\t1\t2\t/' | gzip >"$d/v12.xgrec"
 "$gen" --dump "$d/v12.xgrec" >"$d/b.tsv" || { echo "FAIL: the 1.2 VM recording does not read"; exit 1; }
 ./xgtop -b --replay "$d/v12.xgrec" --speed 0 -o csv >"$d/v12.csv" || fail=1
 if "$gen" --dump "$d/vms.xgrec" | cmp -s - "$d/b.tsv" && cmp -s "$d/vms.csv" "$d/v12.csv"; then

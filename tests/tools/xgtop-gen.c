@@ -67,6 +67,7 @@ struct opts {
 	unsigned long pcpus;         /* per-pCPU times (0 = none) */
 	unsigned long hosts;         /* a pool of this many hosts (0 = one host, no pool) */
 	bool vms;                    /* KVM VMs: the VM fields and the host's VM flag */
+	bool psi;                    /* Linux pressure: the PSI fields and the host's flag */
 	unsigned long churn;         /* vm-NNN domains destroyed (and back) per sample */
 };
 
@@ -198,6 +199,26 @@ static bool vm_field(int f)
 {
 	return f == XG_F_EMU_NS || f == XG_F_VM_EXITS || f == XG_F_HALT_POLL_NS || f == XG_F_SWAP;
 }
+/* Pressure is a Linux source's (cgroups, VMs): only with --psi. */
+static bool is_psi_field(int f)
+{
+	return f >= XG_F_PSI_CPU_SOME && f <= XG_F_PSI_IO_FULL;
+}
+
+/* With --psi, domain i's pressure in % of the interval: cpu some 2 (i mod
+ * 5), full half of it; memory some i mod 3, full 0; io some i mod 4, full
+ * half of it (counters of stall ns). */
+static void step_psi(const struct opts *o, unsigned long i, unsigned long k, struct dstate *st)
+{
+	uint32_t id = (uint32_t)i, g = st->gen;
+	double pct[XG_PSI_RES_COUNT] = { 2.0 * (double)(i % 5), (double)(i % 3), (double)(i % 4) };
+	double full[XG_PSI_RES_COUNT] = { 0.5, 0, 0.5 };
+	for (int r = 0; r < XG_PSI_RES_COUNT; r++) {
+		uint64_t some = inc(o, id, g, 12 + (unsigned)r, k, pct[r] / 100 * 1e9);
+		st->v[psi_field((enum xg_psi_res)r, XG_PSI_SOME)] += some;
+		st->v[psi_field((enum xg_psi_res)r, XG_PSI_FULL)] += (uint64_t)((double)some * full[r]);
+	}
+}
 
 /* With --vms, domain i's emulator CPU is 1 + i mod 4 % of a pCPU, its
  * exits 1000 * (1 + i mod 5) per second, its halt polling 2 * (i mod 3) %
@@ -256,6 +277,8 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
 	}
 	if (o->vms)
 		step_vm(o, i, k, st);
+	if (o->psi)
+		step_psi(o, i, k, st);
 }
 
 /* pCPU p's busy share in percent: 0, 10, .. 100, then again from 0. */
@@ -323,7 +346,7 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 		v[c].cpu_ns = v[c].sched_ns[0];
 	}
 	for (int f = 0; f < XG_F_COUNT; f++)
-		if (f != XG_F_SSID && (o->vms || !vm_field(f)))
+		if (f != XG_F_SSID && (o->vms || !vm_field(f)) && (o->psi || !is_psi_field(f)))
 			dom_set(d, (enum xg_field)f, st->v[f]);
 	dom_set(d, XG_F_CPU_NS, sums[0]);
 	dom_set(d, XG_F_RUN_NS, sums[0]);
@@ -449,7 +472,7 @@ static int generate(const struct opts *o, const char *out)
 		self += 2000000 + 2000 * n;
 		s.host.self_cpu_ns = self;
 		s.host.valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_MEM | 1u << XG_H_SELF_CPU |
-			       (o->vms ? 1u << XG_H_VMS : 0);
+			       (o->vms ? 1u << XG_H_VMS : 0) | (o->psi ? 1u << XG_H_PSI : 0);
 		sample_invalid_all(&s, XG_F_SSID, "no XSM/FLASK policy (xgtop-gen)");
 		fill_pcpus(o, &s, pc, k, ival);
 		uint64_t used = 0;
@@ -655,8 +678,10 @@ static int read_back(const char *path, enum readback mode)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
-	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms]\n"
-	           "                 [--slow MS] [--churn N] [--duel]\n"
+	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms] [--psi]
+"
+	           "                 [--slow MS] [--churn N] [--duel]
+"
 	           "                 [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE | --dump-hosts FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
@@ -720,6 +745,9 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--vms")) {
 			o.vms = true;
+			continue;
+		} else if (!strcmp(a, "--psi")) {
+			o.psi = true;
 			continue;
 		} else if (!strcmp(a, "--stats")) {
 			o.stats = true;

@@ -23,6 +23,9 @@ enum xg_col {
 	XG_COL_HIT_GU, XG_COL_HIT_GK, XG_COL_HIT_H,
 	/* virtual machines on a KVM host */
 	XG_COL_EMU, XG_COL_EXITS, XG_COL_POLL, XG_COL_SWAP,
+	/* Linux pressure stall information: some, then full */
+	XG_COL_CPU_PSI, XG_COL_MEM_PSI, XG_COL_IO_PSI,
+	XG_COL_CPU_PSI_FULL, XG_COL_MEM_PSI_FULL, XG_COL_IO_PSI_FULL,
 	/* the full-screen view's sparkline of the sort column (no value) */
 	XG_COL_TREND,
 	XG_COL_COUNT
@@ -39,6 +42,7 @@ enum xg_colgroup {
 	XG_GRP_CMT,      /* c: L3 occupancy and memory bandwidth, in both modes */
 	XG_GRP_HOST,     /* shown when the rows come from several hosts (pool view) */
 	XG_GRP_VM,       /* shown when the domains are VMs on a KVM host */
+	XG_GRP_PSI,      /* shown when the source reads pressure (Linux) */
 	XG_GRP_TREND,    /* g: drawn from the history by the full-screen view */
 };
 

@@ -48,8 +48,25 @@ enum xg_field {
 	XG_F_VM_EXITS,      /* C exits from guest mode (KVM) */
 	XG_F_HALT_POLL_NS,  /* C ns the vCPUs spent halt-polling (KVM) */
 	XG_F_SWAP,          /* G bytes swapped out */
+	/* Linux pressure stall information (PSI) of the domain's cgroup: the
+	 * `total=` of the some/full lines of cpu.pressure, memory.pressure and
+	 * io.pressure, in ns (the files count us). In resource order cpu,
+	 * memory, io, some before full: psi_field() indexes them. */
+	XG_F_PSI_CPU_SOME,  /* C ns some task of the group waited for a CPU */
+	XG_F_PSI_CPU_FULL,  /* C ns all its non-idle tasks waited for a CPU */
+	XG_F_PSI_MEM_SOME,  /* C ns some task stalled on memory (reclaim, swap-in, thrashing) */
+	XG_F_PSI_MEM_FULL,  /* C ns all its non-idle tasks stalled on memory */
+	XG_F_PSI_IO_SOME,   /* C ns some task waited for I/O */
+	XG_F_PSI_IO_FULL,   /* C ns all its non-idle tasks waited for I/O */
 	XG_F_COUNT
 };
+/* Pressure: the resources and the two lines of each file. */
+enum xg_psi_res { XG_PSI_CPU, XG_PSI_MEM, XG_PSI_IO, XG_PSI_RES_COUNT };
+enum xg_psi_kind { XG_PSI_SOME, XG_PSI_FULL, XG_PSI_KIND_COUNT };
+static inline enum xg_field psi_field(enum xg_psi_res r, enum xg_psi_kind k)
+{
+	return (enum xg_field)(XG_F_PSI_CPU_SOME + r * XG_PSI_KIND_COUNT + k);
+}
 /* Valid masks (and a recording's 'd' lines) have one bit per field. */
 _Static_assert(XG_F_COUNT <= 64, "at most 64 domain fields");
 
@@ -241,8 +258,11 @@ struct xg_host {
 	uint64_t valid;             /* bit per enum xg_host_field */
 };
 /* XG_H_VMS is a flag, not a value: the domains are virtual machines (a
- * KVM host), so the VM columns (EMU%, EXITS/s, POLL%, SWAP) apply. */
-enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST, XG_H_VMS };
+ * KVM host), so the VM columns (EMU%, EXITS/s, POLL%, SWAP) apply.
+ * XG_H_PSI too: the source reads Linux pressure stall information, so the
+ * pressure columns apply (each domain's figure or its reason). */
+enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST, XG_H_VMS,
+	XG_H_PSI };
 
 static inline bool host_has(const struct xg_host *h, enum xg_host_field f)
 {

@@ -50,6 +50,7 @@ struct xg_view {
 	bool show_host;             /* HOST column: set by view_apply when the rows
 	                               come from a pool of hosts */
 	bool show_vm;               /* the source's domains are VMs (XG_H_VMS) */
+	bool show_psi;              /* the source reads pressure (XG_H_PSI) */
 	bool frozen;
 	double delay_s;
 	/* Rows that hold still (core/view_stable.c): a row passes its

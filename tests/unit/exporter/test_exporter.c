@@ -153,6 +153,8 @@ static double promql(int c, const struct xg_sample *a, const struct xg_sample *b
 #define RATE(f) ((mval(b, f) - mval(a, f)) / dt)
 	switch (c) {
 	case XG_COL_CPU_PCT: case XG_COL_EMU: case XG_COL_POLL:
+	case XG_COL_CPU_PSI: case XG_COL_MEM_PSI: case XG_COL_IO_PSI:
+	case XG_COL_CPU_PSI_FULL: case XG_COL_MEM_PSI_FULL: case XG_COL_IO_PSI_FULL:
 		return 100 * rate;
 	case XG_COL_MEM_PCT:
 		return 100 * mval(b, m) / (double)b->host.mem_total;
