@@ -5,7 +5,7 @@
 #ifndef XGTOP_LINUX_PRESSURE_H
 #define XGTOP_LINUX_PRESSURE_H
 
-#include "xgtop/core/sample.h"
+#include "xgtop/model/sample.h"
 
 /* One pressure file: the `total=` (us) of its some and full lines. */
 struct lx_psi {

@@ -678,10 +678,8 @@ static int read_back(const char *path, enum readback mode)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
-	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms] [--psi]
-"
-	           "                 [--slow MS] [--churn N] [--duel]
-"
+	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms] [--psi]\n"
+	           "                 [--slow MS] [--churn N] [--duel]\n"
 	           "                 [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE | --dump-hosts FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
