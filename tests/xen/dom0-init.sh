@@ -4,7 +4,9 @@
 # xencommons does on an installed host), runs dom0-tests.sh, writes its
 # results as a tar onto the virtio disk and powers the machine off.
 # Console lines starting with "XGLAB:" tell the host how far it got.
-export PATH=/usr/local/bin:/usr/lib/xen-4.17/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# The one Xen toolstack the initrd holds (mkinitrd.sh: 4.17 or 4.20).
+XENBIN=$(echo /usr/lib/xen-*/bin)
+export PATH=/usr/local/bin:$XENBIN:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
