@@ -149,10 +149,16 @@ modules "$R" xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xenfs xen-blkback xe
 # xz payload under emulation on every create.
 vmlinuz=$XGLAB_KROOT/boot/vmlinuz-$KVER
 vmlinux=$XGLAB_WORK/vmlinux-$KVER
+# Debian 12's payload is xz, Debian 13's zstd.
+unpack_payload() {  # MAGIC TOOL
+	local off
+	off=$(LC_ALL=C grep -abo "$1" "$vmlinuz" | head -n1 | cut -d: -f1) || true
+	[ -n "$off" ] && command -v "$2" >/dev/null || return 1
+	tail -c +$((off + 1)) "$vmlinuz" | "$2" -dc > "$vmlinux.tmp" 2>/dev/null
+	[ -s "$vmlinux.tmp" ] && [ "$(head -c4 "$vmlinux.tmp" | od -An -c | tr -d ' ')" = 177ELF ]
+}
 if [ ! -s "$vmlinux" ]; then
-	off=$(grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | head -n1 | cut -d: -f1)
-	if [ -n "$off" ] && tail -c +$((off + 1)) "$vmlinuz" | xz -dc > "$vmlinux.tmp" 2>/dev/null; [ -s "$vmlinux.tmp" ] &&
-		[ "$(head -c4 "$vmlinux.tmp" | od -An -c | tr -d ' ')" = 177ELF ]; then
+	if unpack_payload $'\xfd7zXZ\x00' xz || unpack_payload $'\x28\xb5\x2f\xfd' zstd; then
 		mv "$vmlinux.tmp" "$vmlinux"
 	else
 		rm -f "$vmlinux.tmp"

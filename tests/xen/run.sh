@@ -88,9 +88,11 @@ else
 	"$HERE/trixie-root.sh" || fail_early "lab-setup (the trixie root)"
 	LAB=$XGLAB_WORK/lab
 	SRC=$XGLAB_WORK/src
-	rm -rf "$SRC"
 	mkdir -p "$SRC" "$LAB"
-	tar -C "$REPO" --exclude=./.git --exclude=./build --exclude=./xgtop -cf - . | tar -C "$SRC" -xf -
+	# The tree as it is (committed or not); the root's build/ stays, so an
+	# unchanged tree is not rebuilt.
+	rsync -a --delete --exclude=/.git --exclude=/build --exclude=/xgtop "$REPO/" "$SRC/" ||
+		fail_early "lab-setup (copying the tree into the trixie root)"
 	inroot() { "$HERE/trixie-root.sh" run env XGLAB_XEN=4.20 XGLAB_WORK="$LAB" CI="${CI:-}" "$@"; }
 	T_B=$(date +%s)
 	inroot make -s -C "$SRC" -j2 tools >&2 || fail_early "build-tools (in the trixie root)"

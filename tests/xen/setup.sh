@@ -21,7 +21,7 @@ elif [ "$XGLAB_XEN" = 4.17 ]; then
 	HOST_ONLY=""
 else
 	# Xen, the kernel and the initrd's tools come from the trixie root.
-	PKGS="$HOST_PKGS debootstrap"
+	PKGS="$HOST_PKGS debootstrap rsync"
 	HOST_ONLY=y
 fi
 missing=""
@@ -56,6 +56,11 @@ if [ ! -d "$XGLAB_KROOT/lib/modules" ]; then
 	rm -rf "$XGLAB_KROOT.tmp"
 	mkdir -p "$XGLAB_KROOT.tmp"
 	dpkg-deb -x "$XGLAB_WORK/debs/${kpkg}_"*.deb "$XGLAB_KROOT.tmp"
+	# Debian 13's kernel package has them under usr/ (merged /usr).
+	if [ ! -d "$XGLAB_KROOT.tmp/lib/modules" ] && [ -d "$XGLAB_KROOT.tmp/usr/lib/modules" ]; then
+		mkdir -p "$XGLAB_KROOT.tmp/lib"
+		mv "$XGLAB_KROOT.tmp/usr/lib/modules" "$XGLAB_KROOT.tmp/lib/modules"
+	fi
 	# The package carries no modules.dep; modprobe in the initrds needs it.
 	depmod -b "$XGLAB_KROOT.tmp" "$(ls "$XGLAB_KROOT.tmp/lib/modules")"
 	mv "$XGLAB_KROOT.tmp" "$XGLAB_KROOT"

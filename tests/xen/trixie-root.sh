@@ -42,7 +42,7 @@ fi
 # deb` and lintian need.
 PKGS="xen-hypervisor-4.20-amd64 xen-utils-4.20 xenstore-utils libxen-dev
       build-essential pkg-config libncurses-dev zlib1g-dev libpfm4-dev libmicrohttpd-dev
-      busybox-static bash util-linux cpio kmod gzip xz-utils binutils ncurses-base
+      busybox-static bash util-linux cpio kmod gzip xz-utils zstd binutils ncurses-base
       debhelper dpkg-dev lintian"
 
 if [ ! -e "$R/.xglab-base" ]; then
