@@ -43,7 +43,7 @@ fi
 PKGS="xen-hypervisor-4.20-amd64 xen-utils-4.20 xenstore-utils libxen-dev
       build-essential pkg-config libncurses-dev zlib1g-dev libpfm4-dev libmicrohttpd-dev
       busybox-static bash util-linux cpio kmod gzip xz-utils zstd binutils ncurses-base
-      debhelper dpkg-dev lintian"
+      debhelper dpkg-dev lintian python3 curl"
 
 if [ ! -e "$R/.xglab-base" ]; then
 	command -v debootstrap >/dev/null || {
