@@ -71,6 +71,12 @@ dd if=/dev/zero of=/srv/blob bs=64k count=16 2>/dev/null
 httpd -p 8080 -h /srv
 say "DOM0_READY t=$(up)"
 
-/bin/sh /usr/local/bin/dom0-tests.sh $OUT > $OUT/dom0-tests.log 2>&1
+# xgtrace=1 on the kernel command line (run.sh: XGLAB_TRACE=1): every
+# command of the suite on the console, to see where a lab hangs.
+if grep -q 'xgtrace=1' /proc/cmdline; then
+	/bin/sh -x /usr/local/bin/dom0-tests.sh $OUT 2> /dev/console > $OUT/dom0-tests.log
+else
+	/bin/sh /usr/local/bin/dom0-tests.sh $OUT > $OUT/dom0-tests.log 2>&1
+fi
 say "TESTS rc=$? t=$(up)"
 export_results

@@ -26,7 +26,10 @@ ready() {
 		note "GUEST_UP $1"
 	else
 		note "GUEST_FAIL $1 rc=$(cat "$OUT/create-$1.rc")"
-		tail -n 30 "$OUT/create-$1.err" > /dev/console
+		# xl -vvv's own lines first (its debug lines bury them), then the end.
+		grep -v ': debug: ' "$OUT/create-$1.err" | head -n 40 > /dev/console
+		[ -f "$OUT/create-$1-try1.err" ] && grep -v ': debug: ' "$OUT/create-$1-try1.err" | head -n 20 > /dev/console
+		tail -n 10 "$OUT/create-$1.err" > /dev/console
 		tail -n 20 "$CON/guest-xg-$1.log" > /dev/console 2>/dev/null
 	fi
 }

@@ -17,7 +17,8 @@
 #      up, with xgtop, xentop, xl and xenstore-* on the PATH; its output
 #      goes into this log and its exit status and "XGLAB-CHECK PASS|FAIL
 #      NAME" lines are checks), XGLAB_PORTABLE (4.17 lab: auto|build|no,
-#      the portable build's binary in dom0 too, see below)
+#      the portable build's binary in dom0 too, see below), XGLAB_TRACE=1
+#      (dom0 prints each command of its suite on the console)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -133,7 +134,7 @@ qemu-system-x86_64 -accel tcg -cpu "${XGLAB_CPU:-Westmere,+rdrand}" -m "${XGLAB_
 	-nographic -no-reboot -monitor none -serial stdio -nic none -pidfile "$PIDF" \
 	-drive file="$OUTIMG",format=raw,if=virtio \
 	-kernel "$LAB/xen.elf" -append "$XEN_ARGS" \
-	-initrd "$XGLAB_KROOT/boot/vmlinuz-$KVER console=hvc0 earlyprintk=xen rdinit=/init loglevel=4,$LAB/dom0-initrd.gz" \
+	-initrd "$XGLAB_KROOT/boot/vmlinuz-$KVER console=hvc0 earlyprintk=xen rdinit=/init loglevel=4${XGLAB_TRACE:+ xgtrace=1},$LAB/dom0-initrd.gz" \
 	< /dev/null 2>&1 |
 	while IFS= read -r line; do printf '%(%s)T %s\n' -1 "${line//$'\r'/}"; done > "$SERIAL" &
 QPIPE=$!
