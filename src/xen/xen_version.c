@@ -69,6 +69,21 @@ int xen_ver_from_soname(const char *name, struct xen_ver *v)
 	return 0;
 }
 
+/* The Xen minors whose public headers the structures xgtop hands
+ * libxenctrl were checked against, each booted in the lab (make test-xen,
+ * XEN=4.17 and XEN=4.20). A build for any other minor compiles but its Xen
+ * source refuses to start: its layouts were never compared. */
+static const struct xen_ver checked[] = { { 4, 17 }, { 4, 20 } };
+#define CHECKED_LIST "4.17, 4.20"
+
+bool xen_ver_checked(struct xen_ver v)
+{
+	for (size_t i = 0; i < sizeof(checked) / sizeof(checked[0]); i++)
+		if (checked[i].major == v.major && checked[i].minor == v.minor)
+			return true;
+	return false;
+}
+
 void xen_ver_describe(const char *soname, char *buf, size_t n)
 {
 	struct xen_ver v;
@@ -76,6 +91,9 @@ void xen_ver_describe(const char *soname, char *buf, size_t n)
 		snprintf(buf, n, "Xen: not built in (no Xen tools libraries at build time)");
 	else if (xen_ver_from_soname(soname, &v))
 		snprintf(buf, n, "Xen version unknown (loads %s)", soname);
+	else if (!xen_ver_checked(v))
+		snprintf(buf, n, "Xen %u.%u (loads %s), which xgtop has not been checked against: "
+		         "the Xen source refuses it (checked: " CHECKED_LIST ")", v.major, v.minor, soname);
 	else
 		snprintf(buf, n, "Xen %u.%u (loads %s)", v.major, v.minor, soname);
 }
@@ -91,6 +109,11 @@ static int built_for(const char *soname, struct xen_ver *b, struct xg_err *err)
 		return xg_fail(err, "xen: this xgtop does not know which Xen it was built for (its "
 		               "libxenctrl soname, %.64s, names no version): rebuild it against this "
 		               "host's Xen (see README, Xen versions)", soname);
+	if (!xen_ver_checked(*b))
+		return xg_fail(err, "xen: this xgtop is built for Xen %u.%u (%s), whose interface xgtop "
+		               "has not been checked against (checked: " CHECKED_LIST "): build it against "
+		               "one of those Xen releases' tools libraries (see README, Xen versions)",
+		               b->major, b->minor, soname);
 	return 0;
 }
 

@@ -8,6 +8,7 @@ anything failed. Missing results are failures, never skips.
 """
 import csv
 import io
+import os
 import re
 import sys
 
@@ -301,19 +302,26 @@ if not check("xgtop-in-lab", have, why_not):
     print("%d passed, %d failed" % (J.passed, J.failed))
     sys.exit(1)
 
-sx = xentop_blocks(read("sbs-xgtop.out"))
-if sx and len(sbs_xentop) >= 2:
+def xentop_side_by_side(tag, name):
+    """xgtop -o xentop (NAME.out) against xentop's second iteration: the
+    same header, field split, figures and name order. tag prefixes the
+    checks ("xentop-format", "portable-xentop-format")."""
+    sx = xentop_blocks(read(name + ".out"))
+    if not (sx and len(sbs_xentop) >= 2):
+        check(tag, False, "%s gave %d blocks (rc=%s): %s" % (
+            name, len(sx), rc_of(name), (read(name + ".err") or "")[:300]))
+        return
     xg, xt = sx[-1], sbs_xentop[1]
-    check("xentop-format-header", xg["header"] == xt["header"] or xg["header"].split() == HEADER,
+    check(tag + "-header", xg["header"] == xt["header"] or xg["header"].split() == HEADER,
           "%r vs %r" % (xg["header"], xt["header"]))
     # Same field split: every field ends in the column its header ends in.
     bad = []
-    for out, blk in (("xgtop", xg), ("xentop", xt)):
+    for out, blk in ((name, xg), ("xentop", xt)):
         edges = right_edges(blk["header"])
         for line, _ in blk["rows"]:
             if right_edges(line) != edges:
                 bad.append("%s: %r" % (out, line))
-    check("xentop-format-field-split", not bad and bool(xg["rows"]), "; ".join(bad)[:600])
+    check(tag + "-field-split", not bad and bool(xg["rows"]), "; ".join(bad)[:600])
     xg_doms = {}
     for _, r in xg["rows"]:
         xg_doms[r["NAME"]] = {
@@ -321,12 +329,20 @@ if sx and len(sbs_xentop) >= 2:
             "maxmem_bytes": 2**64 - 1 if r["MAXMEM(k)"] == "no" else int(r["MAXMEM(k)"]) * 1024,
             "nets": int(r["NETS"]), "vbds": int(r["VBDS"]), "cpu_ns": int(r["CPU(sec)"]) * 10**9,
         }
-    compare_with_xentop("xgtop", xg_doms, xt["rows"])
-    check("xentop-format-name-order", [r["NAME"] for _, r in xg["rows"]] == [r["NAME"] for _, r in xt["rows"]],
+    compare_with_xentop(tag.replace("xentop-format", "xgtop"), xg_doms, xt["rows"])
+    check(tag + "-name-order", [r["NAME"] for _, r in xg["rows"]] == [r["NAME"] for _, r in xt["rows"]],
           "--sort name %s vs xentop %s" % ([r["NAME"] for _, r in xg["rows"]], [r["NAME"] for _, r in xt["rows"]]))
-else:
-    check("xentop-format", False, "xgtop -o xentop gave %d blocks: %s" % (
-        len(sx), (read("sbs-xgtop.err") or "")[:300]))
+
+
+xentop_side_by_side("xentop-format", "sbs-xgtop")
+# The portable build's binary (run.sh: XGLAB_WITH_PORTABLE=1 when the lab
+# got one): the same check, and its --version.
+if os.environ.get("XGLAB_WITH_PORTABLE"):
+    xentop_side_by_side("portable-xentop-format", "sbs-portable")
+    pv = read("portable-version.out") or ""
+    check("portable-version", rc_of("portable-version") == 0 and "glibc 2.17" in pv
+          and "Xen %s.%s (loads libxenctrl.so.%s.%s)" % ((info.get("xen_major"), info.get("xen_minor")) * 2) in pv,
+          "rc=%s %r" % (rc_of("portable-version"), pv[:200]))
 
 so = xentop_blocks(read("sort-cpu.out"))
 rows = so[-1]["rows"] if so else []
@@ -445,6 +461,20 @@ if start is not None and one is not None and xone is not None:
           "xentop %.1f ms" % (start * 100, one * 200, xone * 200))
 check("speed-xgtop-no-costlier-than-xentop", ok and bool(b) and a <= b,
       "xgtop %s s, xentop %s s (halves %s)" % (a, b, halves))
+
+# The extra dom0 scripts (this Xen's list and XENLAB_DOM0_HOOK): each must
+# have run and exited 0; each "XGLAB-CHECK PASS|FAIL NAME [DETAIL]" line it
+# printed counts as a check of its own.
+extras = sorted(f[:-3] for f in os.listdir(RES) if f.endswith(".rc") and f.startswith("extra-")) \
+    if os.path.isdir(RES) else []
+if os.environ.get("XGLAB_WITH_HOOK"):
+    extras.append("hook")
+for x in extras:
+    out = read(x + ".out")
+    check(x + "-ran", rc_of(x) == 0, "rc=%s (no result: the script never ran)" % rc_of(x) if out is None
+          else "rc=%s %s" % (rc_of(x), (read(x + ".err") or "")[-300:]))
+    for m in re.finditer(r"^XGLAB-CHECK (PASS|FAIL) (\S+) ?(.*)$", out or "", re.M):
+        check("%s-%s" % (x, m.group(2)), m.group(1) == "PASS", m.group(3))
 
 import check_cmt  # noqa: E402  CMT/MBM and xgtop --agent (check_cmt.py)
 check_cmt.run(check, read, rc_of)

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -135,8 +136,12 @@ if ok_cap:
     check("live-agrees-with-capture", not bad, "; ".join(bad or figs))
     # The oracle on a lab capture: xenalyze --summary against xgtop's
     # xenalyze-compatible accounting.
-    if shutil.which("xenalyze"):
-        xa = subprocess.run(["xenalyze", "--summary", "--cpu-hz=" + hz, lab], capture_output=True, text=True)
+    # The lab's own Xen's xenalyze: run.sh names it for the 4.20 lab
+    # (XGLAB_XENALYZE, a command), the host's is 4.17's.
+    xenalyze = shlex.split(os.environ.get("XGLAB_XENALYZE", "")) or \
+        (["xenalyze"] if shutil.which("xenalyze") else [])
+    if xenalyze:
+        xa = subprocess.run(xenalyze + ["--summary", "--cpu-hz=" + hz, lab], capture_output=True, text=True)
         cp = subprocess.run(xgtrace + ["--cpu-hz", hz, "--xenalyze-compat", "-o", "csv", lab],
                             capture_output=True, text=True)
         tmpx, tmpc = os.path.join(RES, "lab-xenalyze.txt"), os.path.join(RES, "lab-compat.csv")

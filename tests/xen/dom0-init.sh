@@ -4,7 +4,9 @@
 # xencommons does on an installed host), runs dom0-tests.sh, writes its
 # results as a tar onto the virtio disk and powers the machine off.
 # Console lines starting with "XGLAB:" tell the host how far it got.
-export PATH=/usr/local/bin:/usr/lib/xen-4.17/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# The one Xen toolstack the initrd holds (mkinitrd.sh: 4.17 or 4.20).
+XENBIN=$(echo /usr/lib/xen-*/bin)
+export PATH=/usr/local/bin:$XENBIN:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -69,6 +71,12 @@ dd if=/dev/zero of=/srv/blob bs=64k count=16 2>/dev/null
 httpd -p 8080 -h /srv
 say "DOM0_READY t=$(up)"
 
-/bin/sh /usr/local/bin/dom0-tests.sh $OUT > $OUT/dom0-tests.log 2>&1
+# xgtrace=1 on the kernel command line (run.sh: XGLAB_TRACE=1): every
+# command of the suite on the console, to see where a lab hangs.
+if grep -q 'xgtrace=1' /proc/cmdline; then
+	/bin/sh -x /usr/local/bin/dom0-tests.sh $OUT 2> /dev/console > $OUT/dom0-tests.log
+else
+	/bin/sh /usr/local/bin/dom0-tests.sh $OUT > $OUT/dom0-tests.log 2>&1
+fi
 say "TESTS rc=$? t=$(up)"
 export_results

@@ -26,13 +26,19 @@ ready() {
 		note "GUEST_UP $1"
 	else
 		note "GUEST_FAIL $1 rc=$(cat "$OUT/create-$1.rc")"
-		tail -n 30 "$OUT/create-$1.err" > /dev/console
+		# xl -vvv's own lines first (its debug lines bury them), then the end.
+		grep -v ': debug: ' "$OUT/create-$1.err" | head -n 40 > /dev/console
+		[ -f "$OUT/create-$1-try1.err" ] && grep -v ': debug: ' "$OUT/create-$1-try1.err" | head -n 20 > /dev/console
+		tail -n 10 "$OUT/create-$1.err" > /dev/console
 		tail -n 20 "$CON/guest-xg-$1.log" > /dev/console 2>/dev/null
 	fi
 }
 
 XGTOP=/usr/local/bin/xgtop
 DUMP=/usr/local/bin/xgtop-xen-dump
+# The portable build's binary (mkinitrd.sh, XGLAB_PORTABLE_BIN), when the
+# lab was given one: the same side-by-side check with it.
+PORT=/usr/local/bin/xgtop-portable
 [ -x $XGTOP ] || { note "NO_XGTOP"; echo missing > "$OUT/xgtop-missing"; }
 
 run xl-info 30 xl info
@@ -53,6 +59,23 @@ sleep 2
 run xl-list 30 xl list
 run vcpu-dump 30 $DUMP -n 1 -v
 
+# Extra dom0 scripts (mkinitrd.sh) with both guests up: this Xen's own
+# (xglab_dom0_extra), then the caller's XENLAB_DOM0_HOOK. Each leaves
+# NAME.out/.err/.rc like every command here, and may put files in
+# $XGLAB_EXTRA_DIR; run.sh copies their output into the lab's log.
+extra() {
+	note "EXTRA_BEGIN $1"
+	XGLAB_EXTRA_DIR=$OUT/$1.d
+	export XGLAB_EXTRA_DIR
+	mkdir -p "$XGLAB_EXTRA_DIR"
+	run "$1" 900 "$2"
+	note "EXTRA_END $1 rc=$(cat "$OUT/$1.rc")"
+}
+for f in /usr/local/lib/xglab-extra/*; do
+	[ -x "$f" ] && extra "extra-$(basename "$f" .sh)" "$f"
+done
+[ -x /usr/local/bin/xglab-hook ] && extra hook /usr/local/bin/xglab-hook
+
 # 2. Side by side: the same moments through xentop, xgtop and the probe,
 #    with the guests paused so their CPU time holds still while the three
 #    start (under emulation they start seconds apart).
@@ -60,11 +83,13 @@ xl pause xg-busy
 xl pause xg-io
 bg sbs-xentop 60 xentop -b -i 2 -d 1
 [ -x $XGTOP ] && bg sbs-xgtop 60 $XGTOP --source xen -b -n 1 -d 1 -o xentop --sort name
+[ -x $PORT ] && bg sbs-portable 60 $PORT --source xen -b -n 1 -d 1 -o xentop --sort name
 bg sbs-dump 60 $DUMP -n 2 -d 1
 wait
 xl unpause xg-busy
 xl unpause xg-io
 note "SIDE_BY_SIDE"
+[ -x $PORT ] && run portable-version 30 $PORT --version
 if [ -x $XGTOP ]; then
 	run sbs-csv 60 $XGTOP --source xen -b -n 1 -d 2 -o csv
 	run sort-cpu 60 $XGTOP --source xen -b -n 1 -d 2 --sort cpu -o xentop

@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the two initramfs images under $XGLAB_WORK:
 #   guest-initrd.gz  busybox + blkfront/netfront + guest-init.sh (every domU)
-#   dom0-initrd.gz   busybox, bash, the Xen 4.17 toolstack, xentop, the
-#                    guest kernel/initrd, the lab scripts and the project's
-#                    binaries given as arguments (with their libraries).
+#   dom0-initrd.gz   busybox, bash, the Xen $XGLAB_XEN toolstack, xentop,
+#                    the guest kernel/initrd, the lab scripts and the
+#                    project's binaries given as arguments (with their
+#                    libraries).
 # Usage: mkinitrd.sh BINARY...   (installed into dom0's /usr/local/bin)
+# Env: XENLAB_DOM0_HOOK (a script dom0 runs once the guests are up, as
+#      /usr/local/bin/xglab-hook), XGLAB_PORTABLE_BIN (the portable build's
+#      xgtop, as /usr/local/bin/xgtop-portable). The 4.20 lab runs this in
+#      the trixie root, so every tool and library comes from Debian 13.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
@@ -25,6 +30,9 @@ modules() {
 			rel=${f#"$MODDIR"/}
 			mkdir -p "$root/lib/modules/$KVER/$(dirname "$rel")"
 			cp "$f" "$root/lib/modules/$KVER/$rel"
+			# Debian 13's modules are .ko.xz; busybox's modprobe takes
+			# them plain.
+			case $rel in *.xz) xz -df "$root/lib/modules/$KVER/$rel" ;; esac
 		done
 	done
 	depmod -b "$root" "$KVER"
@@ -102,6 +110,22 @@ cp -a /etc/xen "$R/etc/xen"
 install -m 0644 "$HERE"/guest-*.cfg "$R/etc/xen/"
 install -m 0755 "$HERE/dom0-init.sh" "$R/init"
 install -m 0755 "$HERE/dom0-tests.sh" "$R/usr/local/bin/dom0-tests.sh"
+# Extra dom0 scripts, run once the guests are up, each judged by its exit
+# status and its "XGLAB-CHECK PASS|FAIL NAME [DETAIL]" lines (check.py):
+# the caller's hook, and the scripts of this Xen's list that exist.
+mkdir -p "$R/usr/local/lib/xglab-extra"
+for f in $(xglab_dom0_extra); do
+	[ -f "$HERE/$f" ] && install -m 0755 "$HERE/$f" "$R/usr/local/lib/xglab-extra/$f"
+done
+if [ -n "${XENLAB_DOM0_HOOK:-}" ]; then
+	[ -f "$XENLAB_DOM0_HOOK" ] || { echo "mkinitrd: XENLAB_DOM0_HOOK=$XENLAB_DOM0_HOOK is no file" >&2; exit 1; }
+	install -m 0755 "$XENLAB_DOM0_HOOK" "$R/usr/local/bin/xglab-hook"
+fi
+if [ -n "${XGLAB_PORTABLE_BIN:-}" ]; then
+	f=$(readlink -f "$XGLAB_PORTABLE_BIN")
+	elf "$R" "$f"
+	mv "$R$f" "$R/usr/local/bin/xgtop-portable"
+fi
 install -m 0644 "$HERE/dom0-lib.sh" "$R/usr/local/bin/dom0-lib.sh"
 # The scheduler checks (dom0-sched.sh): their tools, xentrace, and terminfo
 # for the full-screen view.
@@ -125,10 +149,16 @@ modules "$R" xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xenfs xen-blkback xe
 # xz payload under emulation on every create.
 vmlinuz=$XGLAB_KROOT/boot/vmlinuz-$KVER
 vmlinux=$XGLAB_WORK/vmlinux-$KVER
+# Debian 12's payload is xz, Debian 13's zstd.
+unpack_payload() {  # MAGIC TOOL
+	local off
+	off=$(LC_ALL=C grep -abo "$1" "$vmlinuz" | head -n1 | cut -d: -f1) || true
+	[ -n "$off" ] && command -v "$2" >/dev/null || return 1
+	tail -c +$((off + 1)) "$vmlinuz" | "$2" -dc > "$vmlinux.tmp" 2>/dev/null
+	[ -s "$vmlinux.tmp" ] && [ "$(head -c4 "$vmlinux.tmp" | od -An -c | tr -d ' ')" = 177ELF ]
+}
 if [ ! -s "$vmlinux" ]; then
-	off=$(grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | head -n1 | cut -d: -f1)
-	if [ -n "$off" ] && tail -c +$((off + 1)) "$vmlinuz" | xz -dc > "$vmlinux.tmp" 2>/dev/null; [ -s "$vmlinux.tmp" ] &&
-		[ "$(head -c4 "$vmlinux.tmp" | od -An -c | tr -d ' ')" = 177ELF ]; then
+	if unpack_payload $'\xfd7zXZ\x00' xz || unpack_payload $'\x28\xb5\x2f\xfd' zstd; then
 		mv "$vmlinux.tmp" "$vmlinux"
 	else
 		rm -f "$vmlinux.tmp"

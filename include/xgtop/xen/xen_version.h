@@ -36,8 +36,14 @@ const char *xen_build_vernode(void);
  * 0, or -1 when name is not libxenctrl.so.MAJOR.MINOR[.N]. */
 int xen_ver_from_soname(const char *name, struct xen_ver *v);
 
+/* Whether v is a minor whose headers xgtop's Xen structures were checked
+ * against (4.17, 4.20). A build for any other is refused by both checks
+ * below, with one line that says so. */
+bool xen_ver_checked(struct xen_ver v);
+
 /* The --version line about Xen, for a build against soname (NULL: none):
- * "Xen 4.17 (loads libxenctrl.so.4.17)". */
+ * "Xen 4.17 (loads libxenctrl.so.4.17)"; an unchecked minor's says the
+ * Xen source refuses it. */
 void xen_ver_describe(const char *soname, char *buf, size_t n);
 
 /* Whether the libxenctrl loaded for a build against soname is that

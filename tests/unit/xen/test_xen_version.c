@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One build per Xen minor: a build accepts the hypervisor and the
- * libxenctrl of exactly its own minor, refuses any other (4.19 and 4.21
- * included, unless it is built for them) and garbage, each time with one
+ * libxenctrl of exactly its own minor, refuses any other and garbage, and
+ * a build for a minor not checked (4.19, 4.21) refuses to start, each time with one
  * line naming both versions, and --version says what the check checks. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -99,11 +99,26 @@ static void versions_not_built_for_refused(void **state)
 		assert_int_equal(xen_ver_check_hypervisor(builds[i], XV(4, 21), "", 16, &e), -1);
 		says(&e, builds[i], "hypervisor is Xen 4.21", "use an xgtop built for Xen 4.21");
 	}
-	/* A build against 4.19's or 4.21's libxenctrl is for that minor alone. */
-	assert_int_equal(xen_ver_check_hypervisor("libxenctrl.so.4.19", XV(4, 19), ".5", 16, &e), 0);
-	assert_int_equal(xen_ver_check_hypervisor("libxenctrl.so.4.21", XV(4, 21), "", 16, &e), 0);
-	assert_int_equal(xen_ver_check_hypervisor("libxenctrl.so.4.19", XV(4, 17), "", 16, &e), -1);
-	assert_int_equal(xen_ver_check_hypervisor("libxenctrl.so.4.21", XV(4, 20), "", 16, &e), -1);
+	/* A build against an unchecked minor's libxenctrl (4.18, 4.19, 4.21)
+	 * refuses even its own minor: its structures were never compared. */
+	static const unsigned other[] = { 16, 18, 19, 21 };
+	for (size_t i = 0; i < 4; i++) {
+		char so[32];
+		snprintf(so, sizeof(so), "libxenctrl.so.4.%u", other[i]);
+		assert_int_equal(xen_ver_check_hypervisor(so, XV(4, other[i]), ".5", 16, &e), -1);
+		says(&e, so, "has not been checked against", "(checked: 4.17, 4.20)");
+		assert_int_equal(xen_ver_check_library(so, "", true, NULL, &e), -1);
+		says(&e, so, "has not been checked against", NULL);
+		assert_false(xen_ver_checked((struct xen_ver){ 4, other[i] }));
+	}
+	assert_true(xen_ver_checked((struct xen_ver){ 4, 17 }));
+	assert_true(xen_ver_checked((struct xen_ver){ 4, 20 }));
+	assert_false(xen_ver_checked((struct xen_ver){ 5, 17 }));
+	/* The checked minors: each accepts itself alone. */
+	assert_int_equal(xen_ver_check_hypervisor("libxenctrl.so.4.20", XV(4, 20), ".0", 16, &e), 0);
+	assert_int_equal(xen_ver_check_hypervisor("libxenctrl.so.4.20", XV(4, 17), "", 16, &e), -1);
+	assert_int_equal(xen_ver_check_library("libxenctrl.so.4.20", "VERS_4.20.0", true,
+	                                       "/usr/lib/x86_64-linux-gnu/libxenctrl.so.4.20.0", &e), 0);
 }
 
 static void garbage_refused(void **state)
@@ -170,6 +185,9 @@ static void version_line(void **state)
 	assert_string_equal(buf, "Xen 4.17 (loads libxenctrl.so.4.17)");
 	xen_ver_describe("libxenctrl.so.4.20", buf, sizeof(buf));
 	assert_string_equal(buf, "Xen 4.20 (loads libxenctrl.so.4.20)");
+	xen_ver_describe("libxenctrl.so.4.19", buf, sizeof(buf));
+	assert_string_equal(buf, "Xen 4.19 (loads libxenctrl.so.4.19), which xgtop has not been checked "
+	                    "against: the Xen source refuses it (checked: 4.17, 4.20)");
 	xen_ver_describe("libxenctrl.so", buf, sizeof(buf));
 	assert_string_equal(buf, "Xen version unknown (loads libxenctrl.so)");
 	xen_ver_describe(NULL, buf, sizeof(buf));
