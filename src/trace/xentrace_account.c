@@ -77,8 +77,31 @@ static __attribute__((noinline)) void first_sight(struct xt_acct *a, struct xt_v
 	}
 	v->state = (uint8_t)old;
 	v->since = a->start_tsc;
-	if (a->first_lost_tsc && a->first_lost_tsc < t)
-		set_state(v, XT_LOST, a->first_lost_tsc > a->start_tsc ? a->first_lost_tsc : a->start_tsc);
+	v->wait_censored = old == XT_RUNNABLE;   /* a wait seen from its end only */
+	if (a->first_lost_tsc && a->first_lost_tsc < t) {
+		uint64_t lt = a->first_lost_tsc > a->start_tsc ? a->first_lost_tsc : a->start_tsc;
+		if ((a->behind || a->wait_hist) && v->state == XT_RUNNABLE)
+			xt_behind_close(a, v, -1, lt, false);
+		set_state(v, XT_LOST, lt);
+	}
+}
+
+/* The behind and wait-length bookkeeping of one runstate record of v
+ * on pCPU ev->pcpu, before the accounting applies it. */
+static __attribute__((noinline)) void behind_event(struct xt_acct *a, struct xt_vcpu_acct *v,
+                                                   const struct xt_ev *ev, unsigned old, unsigned nw)
+{
+	if (v->state == XT_RUNNABLE)
+		xt_behind_close(a, v, nw == XT_RUNNING ? (int32_t)ev->pcpu : -1, ev->tsc,
+		                nw == XT_RUNNING);
+	if (old == XT_RUNNING && nw != XT_RUNNING)
+		xt_behind_pcpu(a, ev->pcpu, v->dom, XT_BEHIND_XEN, ev->tsc);
+	else if (nw == XT_RUNNING)
+		xt_behind_pcpu(a, ev->pcpu, old == XT_RUNNING ? v->dom : XT_BEHIND_XEN, v->dom, ev->tsc);
+	if (old == XT_RUNNING || nw == XT_RUNNING)
+		v->ran_pcpu = ev->pcpu;
+	if (nw == XT_RUNNABLE && old != XT_RUNNABLE)
+		v->wait_censored = false;   /* a wait starts here */
 }
 
 /* Inlined into the batch loop: it runs once per scheduler event. */
@@ -102,6 +125,8 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 			/* What happened since the last transition we saw is unknown. */
 			v->state = XT_LOST;
 		}
+		if (__builtin_expect(a->behind || a->wait_hist, 0))
+			behind_event(a, v, ev, old, nw);
 		if (ev->kind == XT_EV_CHANGE || v->state != XT_RUNNING)
 			set_state(v, nw, t);
 		if (old == XT_RUNNING && p->current == vi && nw != XT_RUNNING)
@@ -121,9 +146,14 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 			struct xt_vcpu_acct *v = &a->v[i];
 			if (v->state == XT_NSTATES)
 				continue;
-			if (v->state != XT_RUNNING || v->pcpu == ev->pcpu)
+			if (v->state != XT_RUNNING || v->pcpu == ev->pcpu) {
+				if (v->state == XT_RUNNABLE && (a->behind || a->wait_hist))
+					xt_behind_close(a, v, -1, t, false);
 				set_state(v, XT_LOST, t);
+			}
 		}
+		if (a->behind)
+			xt_behind_pcpu(a, ev->pcpu, XT_BEHIND_XEN, XT_BEHIND_XEN, t);
 		p->current = -1;
 		p->lost_active = true;
 		break;
@@ -136,9 +166,14 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 				v->state = XT_LOST;
 				v->since = a->started ? a->start_tsc : t;
 			}
+			if (v->state == XT_RUNNABLE && (a->behind || a->wait_hist))
+				xt_behind_close(a, v, ev->pcpu, t, false);
 			if (v->state != XT_RUNNING)
 				set_state(v, XT_RUNNING, t);
 			v->pcpu = ev->pcpu;
+			v->ran_pcpu = ev->pcpu;
+			if (a->behind)
+				xt_behind_pcpu(a, ev->pcpu, XT_BEHIND_XEN, v->dom, t);
 			p->current = vi;
 		}
 		break;
@@ -169,8 +204,11 @@ void xt_acct_finish(struct xt_acct *a, uint64_t tsc)
 	if (a->mode == XT_COMPAT)
 		return;   /* xenalyze leaves final intervals open (see compat) */
 	for (size_t i = 0; i < a->nv; i++)
-		if (a->v[i].state < XT_NSTATES)
+		if (a->v[i].state < XT_NSTATES) {
+			if (a->v[i].state == XT_RUNNABLE && (a->behind || a->wait_hist))
+				xt_behind_close(a, &a->v[i], -1, tsc, false);
 			set_state(&a->v[i], a->v[i].state, tsc);
+		}
 	a->end_tsc = tsc;
 }
 
