@@ -98,7 +98,8 @@ static void text_latency(const struct trace_run *r, const struct trace_opts *o)
 	waits_latency_text_header(stdout);
 	for (size_t i = 0, j; next_dom(a, &i, &j, cyc, n); i = j) {
 		struct waits_dom d = wdom(r, i, j);
-		waits_latency_text(stdout, &d);
+		if (a->v[i].dom != XT_IDLE_DOMID)
+			waits_latency_text(stdout, &d);
 	}
 }
 
@@ -110,7 +111,8 @@ static void text_behind(const struct trace_run *r)
 	printf("%-7s %-5s %12s  %-6s %12s %7s\n", "DOMAIN", "VCPU", "WAIT(s)", "BEHIND", "WAIT(s)", "SHARE%");
 	for (size_t i = 0, j; next_dom(a, &i, &j, cyc, n); i = j) {
 		struct waits_dom d = wdom(r, i, j);
-		waits_behind_text(stdout, &d);
+		if (a->v[i].dom != XT_IDLE_DOMID)
+			waits_behind_text(stdout, &d);
 	}
 }
 
@@ -155,7 +157,8 @@ static void out_csv(const struct trace_run *r, const struct trace_opts *o)
 		waits_behind_csv_header(stdout);
 		for (size_t i = 0, j; next_dom(a, &i, &j, cyc, n); i = j) {
 			struct waits_dom d = wdom(r, i, j);
-			waits_behind_csv(stdout, &d);
+			if (a->v[i].dom != XT_IDLE_DOMID)
+				waits_behind_csv(stdout, &d);
 		}
 		return;
 	}
@@ -212,15 +215,17 @@ static void out_json(const struct trace_run *r, const struct trace_opts *o)
 		first = false;
 		json_states(r, cyc, n, r->span * (j - i));
 		struct waits_dom d = wdom(r, i, j);
-		if (!o->compat)
+		/* The idle domain's vCPUs do not wait for a pCPU: no wait sections. */
+		bool waits = a->v[i].dom != XT_IDLE_DOMID;
+		if (!o->compat && waits)
 			waits_latency_json(stdout, &d);
-		if (o->behind)
+		if (o->behind && waits)
 			waits_behind_json(stdout, &d, -1);
 		printf(",\"vcpu\":[");
 		for (size_t k = i; k < j; k++) {
 			printf("%s{\"vcpu\":%u,", k > i ? "," : "", a->v[k].vcpu);
 			json_states(r, a->v[k].cyc, a->v[k].n, r->span);
-			if (o->behind)
+			if (o->behind && waits)
 				waits_behind_json(stdout, &d, (long)k);
 			printf("}");
 		}

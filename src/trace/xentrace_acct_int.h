@@ -18,7 +18,7 @@ static inline struct xt_pcpu_acct *xt_acct_pcpu(struct xt_acct *a, uint32_t p)
 }
 
 /* Wait attribution and latency (xentrace_behind.c), called by the native
- * rules only when a->behind or a->wait_hist is on. */
+ * rules only when a->waits (behind or wait_hist) is on. */
 /* v, runnable since v->since, leaves that state at t: its wait goes to
  * who ran on pCPU p meanwhile (p < 0: the pCPU it last ran on); ran says
  * it left for running (a whole wait, for the histogram). */
@@ -26,6 +26,12 @@ void xt_behind_close(struct xt_acct *a, struct xt_vcpu_acct *v, int32_t p, uint6
 /* From t on, who (a domid or XT_BEHIND_XEN) runs on pCPU p; before the
  * first entry of p's log, `before` ran there since the trace start. */
 void xt_behind_pcpu(struct xt_acct *a, uint32_t p, uint32_t before, uint32_t who, uint64_t t);
+/* A runstate record (old -> nw) of v on ev->pcpu, before the accounting
+ * applies it: closes v's wait if it was runnable, and (behind) notes who
+ * runs on the pCPU. Called for every record when a->behind, else only
+ * for a runnable v. */
+void xt_behind_event(struct xt_acct *a, struct xt_vcpu_acct *v, const struct xt_ev *ev,
+                     unsigned old, unsigned nw);
 void xt_behind_free(struct xt_acct *a);
 
 void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev);

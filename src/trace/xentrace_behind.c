@@ -27,7 +27,8 @@ void xt_acct_behind(struct xt_acct *a, bool behind, bool wait_hist, double hz)
 		return;
 	a->behind = behind;
 	a->wait_hist = wait_hist && hz > 0;
-	a->wait_hz = hz;
+	a->waits = a->behind || a->wait_hist;
+	a->ns_mult = hz > 0 ? (uint64_t)(1e9 / hz * 4294967296.0 + 0.5) : 0;
 }
 
 void xt_wh_bounds(unsigned b, uint64_t *lo, uint64_t *hi)
@@ -69,15 +70,20 @@ double xt_wh_quantile(const uint64_t *hist, double q)
 	return 0;
 }
 
-static struct xt_seglog *seglog(struct xt_acct *a, uint32_t p)
+static struct xt_seglog *seglog_add(struct xt_acct *a, uint32_t p)
 {
-	if (p >= a->nplog) {
+	{
 		size_t cap = a->nplog;
 		xg_grow(&a->plog, &cap, (size_t)p + 1, sizeof(*a->plog));
 		memset(a->plog + a->nplog, 0, (cap - a->nplog) * sizeof(*a->plog));
 		a->nplog = cap;
 	}
 	return &a->plog[p];
+}
+
+static inline struct xt_seglog *seglog(struct xt_acct *a, uint32_t p)
+{
+	return p < a->nplog ? &a->plog[p] : seglog_add(a, p);
 }
 
 /* Drops the entries of l that end before every open wait began. */
@@ -96,40 +102,56 @@ static void trim(struct xt_acct *a, struct xt_seglog *l)
 	l->n -= k;
 }
 
-static void seg_push(struct xt_acct *a, struct xt_seglog *l, uint64_t tsc, uint32_t who)
+static __attribute__((noinline)) void seg_room(struct xt_acct *a, struct xt_seglog *l)
 {
-	if (l->n == l->cap) {
+	{
 		if (l->cap >= 4096)
 			trim(a, l);
 		/* Grow unless trimming freed at least half. */
 		if (l->n == l->cap || l->n * 2 > l->cap)
 			xg_grow(&l->s, &l->cap, l->n + 1, sizeof(*l->s));
 	}
+}
+
+static inline void seg_push(struct xt_acct *a, struct xt_seglog *l, uint64_t tsc, uint32_t who)
+{
+	if (__builtin_expect(l->n == l->cap, 0))
+		seg_room(a, l);
 	l->s[l->n].tsc = tsc;
 	l->s[l->n].who = who;
 	l->n++;
 }
 
-void xt_behind_pcpu(struct xt_acct *a, uint32_t p, uint32_t before, uint32_t who, uint64_t t)
+static inline __attribute__((always_inline)) void pcpu_who(struct xt_acct *a, uint32_t p, uint32_t before, uint32_t who, uint64_t t)
 {
 	if (!a->behind)
 		return;
 	struct xt_seglog *l = seglog(a, p);
-	if (!l->n && a->started && t > a->start_tsc)
-		seg_push(a, l, a->start_tsc, before);
-	if (l->n && l->s[l->n - 1].who == who)
+	if (__builtin_expect(!l->n, 0)) {
+		if (a->started && t > a->start_tsc)
+			seg_push(a, l, a->start_tsc, before);
+		if (!l->n) {
+			seg_push(a, l, t, who);
+			return;
+		}
+	}
+	struct xt_seg *last = &l->s[l->n - 1];
+	if (last->who == who)
 		return;
-	if (l->n && l->s[l->n - 1].tsc == t)
-		l->s[l->n - 1].who = who;   /* a zero-length entry: replaced */
+	if (last->tsc == t)
+		last->who = who;   /* a zero-length entry: replaced */
 	else
 		seg_push(a, l, t, who);
 }
 
-/* Adds cyc to v's part behind who. */
-static void credit(struct xt_vcpu_acct *v, uint32_t who, uint64_t cyc)
+void xt_behind_pcpu(struct xt_acct *a, uint32_t p, uint32_t before, uint32_t who, uint64_t t)
 {
-	if (!cyc)
-		return;
+	pcpu_who(a, p, before, who, t);
+}
+
+/* Adds cyc to v's part behind who. */
+static __attribute__((noinline)) void credit_new(struct xt_vcpu_acct *v, uint32_t who, uint64_t cyc)
+{
 	for (uint32_t i = 0; i < v->nby; i++)
 		if (v->by[i].who == who) {
 			v->by[i].cyc += cyc;
@@ -145,6 +167,18 @@ static void credit(struct xt_vcpu_acct *v, uint32_t who, uint64_t cyc)
 	v->nby++;
 }
 
+/* The first two culprits are most of the calls (the pCPU's other vCPU,
+ * Xen's switch between them): checked inline. */
+static inline void credit(struct xt_vcpu_acct *v, uint32_t who, uint64_t cyc)
+{
+	if (v->nby && v->by[0].who == who)
+		v->by[0].cyc += cyc;
+	else if (v->nby > 1 && v->by[1].who == who)
+		v->by[1].cyc += cyc;
+	else if (cyc)
+		credit_new(v, who, cyc);
+}
+
 /* Splits [t0, t1) among the entries of l. */
 static void split(struct xt_vcpu_acct *v, const struct xt_seglog *l, uint64_t t0, uint64_t t1)
 {
@@ -155,15 +189,11 @@ static void split(struct xt_vcpu_acct *v, const struct xt_seglog *l, uint64_t t0
 		if (t0 >= t1)
 			return;
 	}
-	/* The last entry at or before t0. */
-	size_t lo = 0, hi = l->n;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->s[mid].tsc <= t0)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	/* The last entry at or before t0: waits are short, so it is
+	 * near the end of the log; scan back from there. */
+	size_t lo = l->n - 1;
+	while (lo && l->s[lo].tsc > t0)
+		lo--;
 	for (size_t k = lo; t0 < t1; k++) {
 		uint64_t end = k + 1 < l->n && l->s[k + 1].tsc < t1 ? l->s[k + 1].tsc : t1;
 		if (end > t0)
@@ -184,14 +214,30 @@ void xt_behind_close(struct xt_acct *a, struct xt_vcpu_acct *v, int32_t p, uint6
 	if (a->wait_hist && ran && !v->wait_censored) {
 		if (!v->whist)
 			v->whist = xg_calloc(XT_WH_N, sizeof(*v->whist));
-		v->whist[xt_wh_bucket(xt_cyc_to_ns(t - v->since, a->wait_hz))]++;
+		v->whist[xt_wh_bucket(xt_wh_ns(t - v->since, a->ns_mult))]++;
 	}
 	v->wait_censored = false;
-	if (!a->behind)
+	/* The idle domain does not wait for a pCPU: its vCPU is runnable
+	 * while its pCPU is busy. No parts for it. */
+	if (!a->behind || v->dom == XT_IDLE_DOMID)
 		return;
 	if (p < 0)
 		p = v->ran_pcpu;
 	split(v, p >= 0 && (size_t)p < a->nplog ? &a->plog[p] : NULL, v->since, t);
+}
+
+void xt_behind_event(struct xt_acct *a, struct xt_vcpu_acct *v, const struct xt_ev *ev,
+                     unsigned old, unsigned nw)
+{
+	if (v->state == XT_RUNNABLE)
+		xt_behind_close(a, v, nw == XT_RUNNING ? (int32_t)ev->pcpu : -1, ev->tsc,
+		                nw == XT_RUNNING);
+	if (old == XT_RUNNING && nw != XT_RUNNING)
+		pcpu_who(a, ev->pcpu, v->dom, XT_BEHIND_XEN, ev->tsc);
+	else if (nw == XT_RUNNING)
+		pcpu_who(a, ev->pcpu, old == XT_RUNNING ? v->dom : XT_BEHIND_XEN, v->dom, ev->tsc);
+	if (old == XT_RUNNING || nw == XT_RUNNING)
+		v->ran_pcpu = ev->pcpu;
 }
 
 void xt_behind_free(struct xt_acct *a)

@@ -56,6 +56,13 @@ static inline unsigned xt_wh_bucket(uint64_t ns)
 	return (msb - XT_WH_SUB_BITS + 1) * XT_WH_SUB +
 	       (unsigned)((ns >> (msb - XT_WH_SUB_BITS)) & (XT_WH_SUB - 1));
 }
+/* Cycles to ns for the histograms: a 32.32 fixed-point product, exact
+ * to a part in 10^9, cheaper than xt_cyc_to_ns's division (it runs once
+ * per wait). */
+static inline uint64_t xt_wh_ns(uint64_t cyc, uint64_t mult)
+{
+	return (uint64_t)(((unsigned __int128)cyc * mult) >> 32);
+}
 /* The lengths bucket b holds: [lo, hi). */
 void xt_wh_bounds(unsigned b, uint64_t *lo, uint64_t *hi);
 /* The q-quantile (0..1) of hist (XT_WH_N counts), interpolated within its
@@ -101,7 +108,8 @@ struct xt_acct {
 	 * only: off unless xt_acct_behind() turned them on. Each pCPU's log
 	 * says who ran there since the oldest wait still open. */
 	bool behind, wait_hist;
-	double wait_hz;           /* TSC rate the histograms convert with */
+	bool waits;               /* either */
+	uint64_t ns_mult;         /* the histograms' conversion: ns = cyc * ns_mult >> 32 */
 	struct xt_seglog {
 		struct xt_seg { uint64_t tsc; uint32_t who; } *s;
 		size_t n, cap;
