@@ -131,9 +131,19 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 			v->state = XT_LOST;
 			v->wait_censored = false;
 		}
-		if (waits == WAITS_BEHIND)
-			xt_behind_event(a, v, ev, old, nw);
-		else if (waits == WAITS_HIST && v->state == XT_RUNNABLE)
+		if (waits == WAITS_BEHIND) {
+			if (v->state == XT_RUNNABLE)
+				xt_behind_close(a, v, nw == XT_RUNNING ? (int32_t)ev->pcpu : -1, t,
+				                nw == XT_RUNNING);
+			/* Who is on this pCPU from now: nobody (Xen) when its vCPU
+			 * leaves, the vCPU that arrives. */
+			if (old == XT_RUNNING && nw != XT_RUNNING)
+				xt_behind_note(a, ev->pcpu, v->dom, XT_BEHIND_XEN, t);
+			else if (nw == XT_RUNNING)
+				xt_behind_note(a, ev->pcpu, old == XT_RUNNING ? v->dom : XT_BEHIND_XEN, v->dom, t);
+			if (old == XT_RUNNING || nw == XT_RUNNING)
+				v->ran_pcpu = ev->pcpu;
+		} else if (waits == WAITS_HIST && v->state == XT_RUNNABLE)
 			wait_end(a, v, t, nw == XT_RUNNING);
 		if (ev->kind == XT_EV_CHANGE || v->state != XT_RUNNING)
 			set_state(v, nw, t);

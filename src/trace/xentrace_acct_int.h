@@ -26,12 +26,26 @@ void xt_behind_close(struct xt_acct *a, struct xt_vcpu_acct *v, int32_t p, uint6
 /* From t on, who (a domid or XT_BEHIND_XEN) runs on pCPU p; before the
  * first entry of p's log, `before` ran there since the trace start. */
 void xt_behind_pcpu(struct xt_acct *a, uint32_t p, uint32_t before, uint32_t who, uint64_t t);
-/* A runstate record (old -> nw) of v on ev->pcpu, before the accounting
- * applies it: closes v's wait if it was runnable, and (behind) notes who
- * runs on the pCPU. Called for every record when a->behind, else only
- * for a runnable v. */
-void xt_behind_event(struct xt_acct *a, struct xt_vcpu_acct *v, const struct xt_ev *ev,
-                     unsigned old, unsigned nw);
+/* The same, inline for the usual case: p's log exists, has room, and
+ * this is not its first entry. */
+static inline void xt_behind_note(struct xt_acct *a, uint32_t p, uint32_t before, uint32_t who, uint64_t t)
+{
+	struct xt_seglog *l = p < a->nplog ? &a->plog[p] : NULL;
+	if (__builtin_expect(l && l->n && l->n < l->cap, 1)) {
+		struct xt_seg *last = &l->s[l->n - 1];
+		if (last->who == who)
+			return;
+		if (last->tsc == t) {
+			last->who = who;   /* a zero-length entry: replaced */
+			return;
+		}
+		l->s[l->n].tsc = t;
+		l->s[l->n].who = who;
+		l->n++;
+		return;
+	}
+	xt_behind_pcpu(a, p, before, who, t);
+}
 void xt_behind_free(struct xt_acct *a);
 
 void xt_compat_event(struct xt_acct *a, const struct xt_ev *ev);

@@ -226,20 +226,6 @@ void xt_behind_close(struct xt_acct *a, struct xt_vcpu_acct *v, int32_t p, uint6
 	split(v, p >= 0 && (size_t)p < a->nplog ? &a->plog[p] : NULL, v->since, t);
 }
 
-void xt_behind_event(struct xt_acct *a, struct xt_vcpu_acct *v, const struct xt_ev *ev,
-                     unsigned old, unsigned nw)
-{
-	if (v->state == XT_RUNNABLE)
-		xt_behind_close(a, v, nw == XT_RUNNING ? (int32_t)ev->pcpu : -1, ev->tsc,
-		                nw == XT_RUNNING);
-	if (old == XT_RUNNING && nw != XT_RUNNING)
-		pcpu_who(a, ev->pcpu, v->dom, XT_BEHIND_XEN, ev->tsc);
-	else if (nw == XT_RUNNING)
-		pcpu_who(a, ev->pcpu, old == XT_RUNNING ? v->dom : XT_BEHIND_XEN, v->dom, ev->tsc);
-	if (old == XT_RUNNING || nw == XT_RUNNING)
-		v->ran_pcpu = ev->pcpu;
-}
-
 void xt_behind_free(struct xt_acct *a)
 {
 	for (size_t i = 0; i < a->nv; i++) {
