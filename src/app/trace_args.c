@@ -15,12 +15,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "Usage: xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat] [--threads N]\n"
+	        "Usage: xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--behind] [--xenalyze-compat]\n"
+	        "                  [--threads N]\n"
 	        "Per-domain and per-vCPU running, runnable, blocked, offline and lost time\n"
-	        "from an xentrace file.\n"
+	        "from an xentrace file, and the run-queue latency (each wait's length:\n"
+	        "P50, P99 and a histogram of log2 ns buckets) per domain.\n"
 	        "  --cpu-hz HZ         TSC rate: 2.4G, 2400M, 2400000000 (default: estimated\n"
 	        "                      from context-switch records when the trace has them)\n"
 	        "  -o FORMAT           text (default), csv (one row per vCPU) or json\n"
+	        "  --behind            who each domain and vCPU waited behind: its WAIT split by\n"
+	        "                      what ran on the pCPU it ran on next (a domid, idle or\n"
+	        "                      xen); CSV: domid,vcpu,behind,wait_s,share_pct\n"
 	        "  --xenalyze-compat   account as xenalyze --summary does, for comparisons\n"
 	        "  --threads N         decode with up to N threads, 1 to 8 (default: one\n"
 	        "                      per CPU it may use, at most 8); the figures are the same\n");
@@ -60,6 +65,7 @@ int trace_parse_args(int argc, char **argv, struct trace_opts *o)
 		{ "cpu-hz", required_argument, NULL, 'H' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "xenalyze-compat", no_argument, NULL, 'X' },
+		{ "behind", no_argument, NULL, 'B' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -87,6 +93,9 @@ int trace_parse_args(int argc, char **argv, struct trace_opts *o)
 		case 'X':
 			o->compat = true;
 			break;
+		case 'B':
+			o->behind = true;
+			break;
 		case 'T':
 			if (parse_threads(optarg, &o->threads))
 				return 2;
@@ -103,6 +112,10 @@ int trace_parse_args(int argc, char **argv, struct trace_opts *o)
 	if (optind != argc - 1) {
 		fprintf(stderr, "xgtop trace: %s\n", optind >= argc ? "which trace file?" : "one trace file only");
 		usage(stderr);
+		return 2;
+	}
+	if (o->behind && o->compat) {
+		fprintf(stderr, "xgtop trace: --behind needs native accounting, not --xenalyze-compat\n");
 		return 2;
 	}
 	o->file = argv[optind];

@@ -14,6 +14,7 @@ struct trace_opts {
 	bool hz_given;
 	enum trace_out out;
 	bool compat;
+	bool behind;        /* --behind: who each domain's WAIT was behind */
 	unsigned threads;   /* 0: xt_file_threads() */
 };
 

@@ -3,6 +3,7 @@
  * xentrace capture, as text, CSV or JSON. */
 #include "xgtop/app/trace_cmd.h"
 #include "trace_args.h"
+#include "trace_waits.h"
 #include "xgtop/core/format.h"
 #include "xgtop/outputs/json.h"
 #include "xgtop/trace/xentrace_account.h"
@@ -81,6 +82,40 @@ static void text_row(const struct trace_run *r, const char *dom, const char *vcp
 	printf("\n");
 }
 
+static struct waits_dom wdom(const struct trace_run *r, size_t i, size_t j)
+{
+	return (struct waits_dom){ .a = &r->acct, .i = i, .j = j, .hz = r->hz };
+}
+
+/* The latency section (native accounting keeps the histograms). */
+static void text_latency(const struct trace_run *r, const struct trace_opts *o)
+{
+	const struct xt_acct *a = &r->acct;
+	uint64_t cyc[XT_NSTATES], n[XT_NSTATES];
+	if (o->compat)
+		return;
+	printf("\n");
+	waits_latency_text_header(stdout);
+	for (size_t i = 0, j; next_dom(a, &i, &j, cyc, n); i = j) {
+		struct waits_dom d = wdom(r, i, j);
+		if (a->v[i].dom != XT_IDLE_DOMID)
+			waits_latency_text(stdout, &d);
+	}
+}
+
+static void text_behind(const struct trace_run *r)
+{
+	const struct xt_acct *a = &r->acct;
+	uint64_t cyc[XT_NSTATES], n[XT_NSTATES];
+	printf("wait attribution: each WAIT split among what ran on the pCPU the vCPU ran on next\n");
+	printf("%-7s %-5s %12s  %-6s %12s %7s\n", "DOMAIN", "VCPU", "WAIT(s)", "BEHIND", "WAIT(s)", "SHARE%");
+	for (size_t i = 0, j; next_dom(a, &i, &j, cyc, n); i = j) {
+		struct waits_dom d = wdom(r, i, j);
+		if (a->v[i].dom != XT_IDLE_DOMID)
+			waits_behind_text(stdout, &d);
+	}
+}
+
 static void out_text(const struct trace_run *r, const struct trace_opts *o)
 {
 	const struct xt_acct *a = &r->acct;
@@ -92,6 +127,11 @@ static void out_text(const struct trace_run *r, const struct trace_opts *o)
 	       o->compat ? "xenalyze-compatible" : "native");
 	printf("lost records: %" PRIu64 " in %" PRIu64 " TRC_LOST_RECORDS\n", r->fe.ev.lost_records,
 	       r->fe.ev.lost_events);
+	if (o->behind) {
+		text_behind(r);
+		text_latency(r, o);
+		return;
+	}
 	printf("%-7s %-5s %9s %6s %6s %9s %6s %6s %9s %6s %6s %9s %6s %6s %9s %6s\n", "DOMAIN", "VCPU",
 	       "RUN(s)", "RUN%", "N", "WAIT(s)", "WAIT%", "N", "BLK(s)", "BLK%", "N", "OFF(s)", "OFF%", "N",
 	       "LOST(s)", "LOST%");
@@ -106,12 +146,22 @@ static void out_text(const struct trace_run *r, const struct trace_opts *o)
 			text_row(r, "", vc, a->v[k].cyc, a->v[k].n, r->span);
 		}
 	}
+	text_latency(r, o);
 }
 
 static void out_csv(const struct trace_run *r, const struct trace_opts *o)
 {
-	(void)o;
 	const struct xt_acct *a = &r->acct;
+	if (o->behind) {
+		uint64_t cyc[XT_NSTATES], n[XT_NSTATES];
+		waits_behind_csv_header(stdout);
+		for (size_t i = 0, j; next_dom(a, &i, &j, cyc, n); i = j) {
+			struct waits_dom d = wdom(r, i, j);
+			if (a->v[i].dom != XT_IDLE_DOMID)
+				waits_behind_csv(stdout, &d);
+		}
+		return;
+	}
 	printf("domid,vcpu,running_s,runnable_s,blocked_s,offline_s,lost_s,running_n,runnable_n,blocked_n,offline_n\n");
 	for (size_t k = 0; k < a->nv; k++) {
 		const struct xt_vcpu_acct *v = &a->v[k];
@@ -164,10 +214,19 @@ static void out_json(const struct trace_run *r, const struct trace_opts *o)
 		printf("%s\n{\"domid\":%u,\"vcpus\":%zu,", first ? "" : ",", a->v[i].dom, j - i);
 		first = false;
 		json_states(r, cyc, n, r->span * (j - i));
+		struct waits_dom d = wdom(r, i, j);
+		/* The idle domain's vCPUs do not wait for a pCPU: no wait sections. */
+		bool waits = a->v[i].dom != XT_IDLE_DOMID;
+		if (!o->compat && waits)
+			waits_latency_json(stdout, &d);
+		if (o->behind && waits)
+			waits_behind_json(stdout, &d, -1);
 		printf(",\"vcpu\":[");
 		for (size_t k = i; k < j; k++) {
 			printf("%s{\"vcpu\":%u,", k > i ? "," : "", a->v[k].vcpu);
 			json_states(r, a->v[k].cyc, a->v[k].n, r->span);
+			if (o->behind && waits)
+				waits_behind_json(stdout, &d, (long)k);
 			printf("}");
 		}
 		printf("]}");
@@ -254,6 +313,7 @@ int trace_main(int argc, char **argv)
 	const struct xt_ev *run;
 	size_t n;
 	xt_acct_init(&r.acct, o.compat ? XT_COMPAT : XT_NATIVE);
+	xt_acct_behind(&r.acct, o.behind, true, r.hz);
 	xt_acct_start(&r.acct, r.fe.ev.first_tsc);
 	for (size_t p = 0; p < r.fe.ev.nq; p++)
 		if (r.fe.ev.q[p].has_first)

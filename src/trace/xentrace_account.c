@@ -77,12 +77,40 @@ static __attribute__((noinline)) void first_sight(struct xt_acct *a, struct xt_v
 	}
 	v->state = (uint8_t)old;
 	v->since = a->start_tsc;
-	if (a->first_lost_tsc && a->first_lost_tsc < t)
-		set_state(v, XT_LOST, a->first_lost_tsc > a->start_tsc ? a->first_lost_tsc : a->start_tsc);
+	v->wait_censored = old == XT_RUNNABLE;   /* a wait seen from its end only */
+	if (a->first_lost_tsc && a->first_lost_tsc < t) {
+		uint64_t lt = a->first_lost_tsc > a->start_tsc ? a->first_lost_tsc : a->start_tsc;
+		if (a->waits && v->state == XT_RUNNABLE)
+			xt_behind_close(a, v, -1, lt, false);
+		set_state(v, XT_LOST, lt);
+	}
+}
+
+/* Without --behind: only the wait-length histogram, inline (once per
+ * wait); the first wait of each vCPU takes the call that allocates. */
+static inline __attribute__((always_inline)) void wait_end(struct xt_acct *a, struct xt_vcpu_acct *v,
+                                                           uint64_t t, bool ran)
+{
+	if (ran && v->whist && !v->wait_censored && t > v->since)
+		v->whist[xt_wh_bucket(xt_wh_ns(t - v->since, a->ns_mult))]++;
+	else
+		xt_behind_close(a, v, -1, t, ran);
+	v->wait_censored = false;
 }
 
 /* Inlined into the batch loop: it runs once per scheduler event. */
-static inline __attribute__((always_inline)) void native_event(struct xt_acct *a, const struct xt_ev *ev)
+/* What native_event keeps besides the runstate times; a constant where
+ * it is inlined, so each loop is compiled apart and the one without wait
+ * bookkeeping runs as before it existed. */
+enum waits_mode { WAITS_NONE, WAITS_HIST, WAITS_BEHIND };
+
+static inline enum waits_mode waits_mode(const struct xt_acct *a)
+{
+	return a->behind ? WAITS_BEHIND : a->wait_hist ? WAITS_HIST : WAITS_NONE;
+}
+
+static inline __attribute__((always_inline)) void native_event(struct xt_acct *a, const struct xt_ev *ev,
+                                                               const enum waits_mode waits)
 {
 	struct xt_pcpu_acct *p = xt_acct_pcpu(a, ev->pcpu);
 	uint64_t t = ev->tsc;
@@ -101,7 +129,22 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 				a->inconsistent++;
 			/* What happened since the last transition we saw is unknown. */
 			v->state = XT_LOST;
+			v->wait_censored = false;
 		}
+		if (waits == WAITS_BEHIND) {
+			if (v->state == XT_RUNNABLE)
+				xt_behind_close(a, v, nw == XT_RUNNING ? (int32_t)ev->pcpu : -1, t,
+				                nw == XT_RUNNING);
+			/* Who is on this pCPU from now: nobody (Xen) when its vCPU
+			 * leaves, the vCPU that arrives. */
+			if (old == XT_RUNNING && nw != XT_RUNNING)
+				xt_behind_note(a, ev->pcpu, v->dom, XT_BEHIND_XEN, t);
+			else if (nw == XT_RUNNING)
+				xt_behind_note(a, ev->pcpu, old == XT_RUNNING ? v->dom : XT_BEHIND_XEN, v->dom, t);
+			if (old == XT_RUNNING || nw == XT_RUNNING)
+				v->ran_pcpu = ev->pcpu;
+		} else if (waits == WAITS_HIST && v->state == XT_RUNNABLE)
+			wait_end(a, v, t, nw == XT_RUNNING);
 		if (ev->kind == XT_EV_CHANGE || v->state != XT_RUNNING)
 			set_state(v, nw, t);
 		if (old == XT_RUNNING && p->current == vi && nw != XT_RUNNING)
@@ -121,9 +164,14 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 			struct xt_vcpu_acct *v = &a->v[i];
 			if (v->state == XT_NSTATES)
 				continue;
-			if (v->state != XT_RUNNING || v->pcpu == ev->pcpu)
+			if (v->state != XT_RUNNING || v->pcpu == ev->pcpu) {
+				if (v->state == XT_RUNNABLE && a->waits)
+					xt_behind_close(a, v, -1, t, false);
 				set_state(v, XT_LOST, t);
+			}
 		}
+		if (a->behind)
+			xt_behind_pcpu(a, ev->pcpu, XT_BEHIND_XEN, XT_BEHIND_XEN, t);
 		p->current = -1;
 		p->lost_active = true;
 		break;
@@ -136,9 +184,14 @@ static inline __attribute__((always_inline)) void native_event(struct xt_acct *a
 				v->state = XT_LOST;
 				v->since = a->started ? a->start_tsc : t;
 			}
+			if (v->state == XT_RUNNABLE && a->waits)
+				xt_behind_close(a, v, ev->pcpu, t, false);
 			if (v->state != XT_RUNNING)
 				set_state(v, XT_RUNNING, t);
 			v->pcpu = ev->pcpu;
+			v->ran_pcpu = ev->pcpu;
+			if (a->behind)
+				xt_behind_pcpu(a, ev->pcpu, XT_BEHIND_XEN, v->dom, t);
 			p->current = vi;
 		}
 		break;
@@ -152,16 +205,22 @@ void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev)
 	if (a->mode == XT_COMPAT)
 		xt_compat_event(a, ev);
 	else
-		native_event(a, ev);
+		native_event(a, ev, waits_mode(a));
 }
 
 void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n)
 {
 	if (a->mode == XT_COMPAT)
 		xt_compat_events(a, ev, n);
+	else if (a->behind)
+		for (size_t i = 0; i < n; i++)
+			native_event(a, &ev[i], WAITS_BEHIND);
+	else if (a->wait_hist)
+		for (size_t i = 0; i < n; i++)
+			native_event(a, &ev[i], WAITS_HIST);
 	else
 		for (size_t i = 0; i < n; i++)
-			native_event(a, &ev[i]);
+			native_event(a, &ev[i], WAITS_NONE);
 }
 
 void xt_acct_finish(struct xt_acct *a, uint64_t tsc)
@@ -169,8 +228,11 @@ void xt_acct_finish(struct xt_acct *a, uint64_t tsc)
 	if (a->mode == XT_COMPAT)
 		return;   /* xenalyze leaves final intervals open (see compat) */
 	for (size_t i = 0; i < a->nv; i++)
-		if (a->v[i].state < XT_NSTATES)
+		if (a->v[i].state < XT_NSTATES) {
+			if (a->v[i].state == XT_RUNNABLE && a->waits)
+				xt_behind_close(a, &a->v[i], -1, tsc, false);
 			set_state(&a->v[i], a->v[i].state, tsc);
+		}
 	a->end_tsc = tsc;
 }
 

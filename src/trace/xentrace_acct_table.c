@@ -19,6 +19,7 @@ void xt_acct_init(struct xt_acct *a, enum xt_mode mode)
 
 void xt_acct_free(struct xt_acct *a)
 {
+	xt_behind_free(a);
 	free(a->v);
 	index_free(a);
 	free(a->p);
@@ -83,6 +84,7 @@ size_t xt_acct_vcpu_add(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
 	v->state = XT_NSTATES;
 	v->xs = XT_CS_INIT;
 	v->xp = -1;
+	v->ran_pcpu = -1;
 	v->lo_wrong = XT_CS_INIT;
 	index_put(a, dom, (uint16_t)vcpu, a->nv - 1);
 	return a->nv - 1;

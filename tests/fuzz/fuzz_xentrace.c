@@ -2,8 +2,9 @@
 /* libFuzzer harness: the xentrace decoder (file mode fed in pieces of a
  * size the input chooses, its fast scan fed the whole input, whole files
  * read by one thread and by two, and live raw mode), the event merger and
- * both accountings run on arbitrary bytes. Any crash, leak, sanitizer
- * report or broken invariant is a bug. */
+ * both accountings (native with wait attribution: its parts must add up
+ * to each WAIT) run on arbitrary bytes. Any crash, leak, sanitizer report
+ * or broken invariant is a bug. */
 #include "fuzz.h"
 
 #include "xgtop/trace/xentrace_account.h"
@@ -15,6 +16,8 @@ static void account(struct xt_events *ev, enum xt_mode mode)
 	xt_events_close(ev);
 	struct xt_ev *all = xt_events_merge_all(ev, &n);
 	xt_acct_init(&a, mode);
+	/* Native: with wait attribution and histograms (`trace --behind`). */
+	xt_acct_behind(&a, true, true, 2.4e9);
 	xt_acct_start(&a, ev->first_tsc);
 	for (size_t p = 0; p < ev->nq; p++)
 		if (ev->q[p].has_first)
@@ -33,6 +36,12 @@ static void account(struct xt_events *ev, enum xt_mode mode)
 				sum += a.v[i].cyc[s];
 			/* No vCPU can be accounted more time than the trace spans. */
 			if (sum > (unsigned __int128)(ev->last_tsc - ev->first_tsc))
+				abort();
+			/* The parts of a WAIT add up to it, exactly. */
+			uint64_t parts = 0;
+			for (uint32_t k = 0; k < a.v[i].nby; k++)
+				parts += a.v[i].by[k].cyc;
+			if (a.v[i].dom != XT_IDLE_DOMID && parts != a.v[i].cyc[XT_RUNNABLE])
 				abort();
 		}
 	xt_acct_sort(&a);

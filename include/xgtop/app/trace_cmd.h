@@ -3,8 +3,9 @@
 #ifndef XGTOP_TRACE_CMD_H
 #define XGTOP_TRACE_CMD_H
 
-/* `xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat]
- * [--threads N]`: argv[0] is "trace". Returns the exit status. */
+/* `xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--behind]
+ * [--xenalyze-compat] [--threads N]`: argv[0] is "trace". Returns the exit
+ * status. */
 int trace_main(int argc, char **argv);
 
 #endif

@@ -25,7 +25,49 @@ struct xt_vcpu_acct {
 	uint8_t lo_wrong, lo_actual;
 	uint64_t lo_tsc;
 	int32_t lo_pid;
+	/* wait attribution and latency (xentrace_behind.c), when enabled */
+	int32_t ran_pcpu;        /* pCPU it last ran on, -1 none seen */
+	bool wait_censored;      /* the open wait began before the trace */
+	struct xt_wait_by *by;   /* WAIT cycles by culprit, nby entries */
+	uint32_t nby, cby;
+	uint32_t *whist;         /* wait lengths in ns (XT_WH_N buckets), NULL none */
 };
+
+/* Wait attribution ("behind"): a culprit is a domain id (0..32767, the
+ * idle domain 32767 included) or XT_BEHIND_XEN, no vCPU on the pCPU
+ * (Xen itself between two vCPUs, or nothing known there). */
+#define XT_BEHIND_XEN 0x10000u
+struct xt_wait_by {
+	uint32_t who;
+	uint64_t cyc;
+};
+
+/* Wait-length histogram in ns: log2 octaves, each cut in XT_WH_SUB equal
+ * sub-buckets (percentiles within 1/XT_WH_SUB of an octave); lengths
+ * below XT_WH_SUB ns have a bucket each. */
+#define XT_WH_SUB_BITS 3
+#define XT_WH_SUB (1u << XT_WH_SUB_BITS)
+#define XT_WH_N ((64 - XT_WH_SUB_BITS + 1) * XT_WH_SUB)
+static inline unsigned xt_wh_bucket(uint64_t ns)
+{
+	if (ns < XT_WH_SUB)
+		return (unsigned)ns;
+	unsigned msb = 63u - (unsigned)__builtin_clzll(ns);
+	return (msb - XT_WH_SUB_BITS + 1) * XT_WH_SUB +
+	       (unsigned)((ns >> (msb - XT_WH_SUB_BITS)) & (XT_WH_SUB - 1));
+}
+/* Cycles to ns for the histograms: a 32.32 fixed-point product, exact
+ * to a part in 10^9, cheaper than xt_cyc_to_ns's division (it runs once
+ * per wait). */
+static inline uint64_t xt_wh_ns(uint64_t cyc, uint64_t mult)
+{
+	return (uint64_t)(((unsigned __int128)cyc * mult) >> 32);
+}
+/* The lengths bucket b holds: [lo, hi). */
+void xt_wh_bounds(unsigned b, uint64_t *lo, uint64_t *hi);
+/* The q-quantile (0..1) of hist (XT_WH_N counts), interpolated within its
+ * bucket, in ns; 0 when it is empty. */
+double xt_wh_quantile(const uint64_t *hist, double q);
 
 #define XT_DEFAULT_DOMID 32768u   /* compat: xenalyze's placeholder domain */
 
@@ -62,6 +104,17 @@ struct xt_acct {
 	} *p;
 	size_t np, pcap;
 	int lost_cpus;
+	/* Wait attribution (behind) and latency histograms, native mode
+	 * only: off unless xt_acct_behind() turned them on. Each pCPU's log
+	 * says who ran there since the oldest wait still open. */
+	bool behind, wait_hist;
+	bool waits;               /* either */
+	uint64_t ns_mult;         /* the histograms' conversion: ns = cyc * ns_mult >> 32 */
+	struct xt_seglog {
+		struct xt_seg { uint64_t tsc; uint32_t who; } *s;
+		size_t n, cap;
+	} *plog;
+	size_t nplog;
 	uint64_t compat_abort;    /* conditions on which xenalyze would stop */
 	uint64_t compat_skew;     /* xenalyze would correct TSC skew here */
 };
@@ -84,6 +137,10 @@ void xt_acct_finish(struct xt_acct *a, uint64_t tsc);
 /* Native: cumulative cycles of v up to tsc, counting its open interval. */
 void xt_acct_at(const struct xt_acct *a, const struct xt_vcpu_acct *v, uint64_t tsc,
                 uint64_t cyc[XT_NSTATES]);
+/* Native mode: also attribute every runnable interval (behind) and/or
+ * keep each vCPU's wait-length histogram (wait_hist, lengths converted
+ * to ns at hz). Call before the first event. */
+void xt_acct_behind(struct xt_acct *a, bool behind, bool wait_hist, double hz);
 /* Sorts vCPUs by (dom, vcpu) for reports (invalidates the hash order). */
 void xt_acct_sort(struct xt_acct *a);
 
