@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 	struct ring **r = xg_calloc((size_t)np, sizeof(*r));
 	for (int i = 0; i < np; i++)
 		r[i] = xg_calloc(1, PAGES * 4096);
-	struct xtl *t = xtl_open_mem((void *const *)r, (size_t)np, ds, hz);
+	struct xtl *t = xen_tl_open_mem((void *const *)r, (size_t)np, ds, hz);
 
 	struct prod_ctx pc = { .r = r, .np = np, .ds = ds, .rate = rate, .secs = secs };
 	uint64_t proc0 = xg_self_cpu_ns();
@@ -134,15 +134,15 @@ int main(int argc, char **argv)
 			struct xg_dom *d = sample_add_dom(&s, (uint32_t)p + 1);
 			dom_set(d, XG_F_VCPUS_MAX, 4);
 		}
-		xtl_fill(t, &s);
+		xen_tl_fill(t, &s);
 		uint64_t tot = 0;
 		for (int f = XG_F_RUN_NS; f <= XG_F_OFF_NS; f++)
 			tot += s.dom[0].v[f];
 		run_share = tot ? 100.0 * (double)s.dom[0].v[XG_F_RUN_NS] / (double)tot : 0;
 	}
 	pthread_join(th, NULL);
-	struct xtl_stats st;
-	xtl_stats(t, &st);
+	struct xen_tl_stats st;
+	xen_tl_stats(t, &st);
 	uint64_t proc = xg_self_cpu_ns() - proc0;
 	double wall = (double)st.wall_ns / 1e9;
 	double own = 100.0 * (double)st.cpu_ns / 1e9 / wall;
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 	       np, PAGES, (double)pc.written / secs, (unsigned long long)pc.lost, own, diff,
 	       st.records ? (double)st.cpu_ns / (double)st.records : 0,
 	       (unsigned long long)st.records, (unsigned long long)st.polls, run_share);
-	xtl_close(t);
+	xen_tl_close(t);
 	sample_free(&s);
 	for (int i = 0; i < np; i++)
 		free(r[i]);

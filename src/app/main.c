@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 
 	install_signals(cfg.daemon);
 	if (cfg.agent) {
-		if (agent_run(&cfg, &stop_signal, &err) < 0) {
+		if (xen_agent_run(&cfg, &stop_signal, &err) < 0) {
 			fprintf(stderr, "xgtop: %s\n", err.msg);
 			return 1;
 		}

@@ -27,7 +27,7 @@ static void pause_ns(uint64_t ns, volatile sig_atomic_t *stop)
 static int publish(const struct xen_api *x, const struct xg_guestpub *p, struct xg_err *err)
 {
 	char val[XG_GP_NKEYS][XG_GP_VAL_MAX];
-	gp_format(p, val);
+	xen_gp_format(p, val);
 	for (int attempt = 0; attempt < 5; attempt++) {
 		xs_transaction_t t = x->xs_transaction_start(x->xsh);
 		if (t == XBT_NULL)
@@ -35,7 +35,7 @@ static int publish(const struct xen_api *x, const struct xg_guestpub *p, struct 
 		bool ok = true;
 		for (int k = 0; k < XG_GP_NKEYS && ok; k++) {
 			char path[64];
-			snprintf(path, sizeof(path), XG_GP_DIR "/%s", xg_gp_key[k]);
+			snprintf(path, sizeof(path), XG_GP_DIR "/%s", xen_gp_key[k]);
 			if (val[k][0])
 				ok = x->xs_write(x->xsh, t, path, val[k], (unsigned)strlen(val[k]));
 			else
@@ -69,7 +69,7 @@ static void fill_pub(struct xg_pmu *pmu, struct xg_sample *s, struct xg_guestpub
 			p->have |= 1u << e;
 		} else if (!p->why[0]) {
 			const char *why = dom_why(s, d, XG_F_LLC_REF + e);
-			snprintf(p->why, sizeof(p->why), "%s: %s", xg_gp_key[XG_GP_K_REF + e],
+			snprintf(p->why, sizeof(p->why), "%s: %s", xen_gp_key[XG_GP_K_REF + e],
 				 why ? why : "not counted");
 		}
 	}
@@ -90,7 +90,7 @@ static int agent_connect(struct xen_api *x, struct xg_err *err)
 			     "/dev/xen/xenbus: mount -t xenfs xenfs /proc/xen)");
 }
 
-int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct xg_err *err)
+int xen_agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct xg_err *err)
 {
 	struct xg_pmu *pmu = pmu_open(cfg, err);
 	if (!pmu)
@@ -173,7 +173,7 @@ int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct x
 
 #else
 
-int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct xg_err *err)
+int xen_agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct xg_err *err)
 {
 	(void)cfg;
 	(void)stop;

@@ -52,19 +52,19 @@ static bool parse_vifname(const char *name, uint32_t *domid, uint32_t *devid)
 	return !strncmp(name, "vif", 3) && parse_id_pair(name + 3, '.', domid, devid);
 }
 
-void xb_net_init(struct xb_net_reader *r, const char *root)
+void xen_net_init(struct xen_net_reader *r, const char *root)
 {
 	memset(r, 0, sizeof(*r));
 	set_root(r->root, sizeof(r->root), root);
 	r->fd = -1;
 }
 
-void xb_net_forget(struct xb_net_reader *r)
+void xen_net_forget(struct xen_net_reader *r)
 {
 	r->nnames = 0;
 }
 
-void xb_net_close(struct xb_net_reader *r)
+void xen_net_close(struct xen_net_reader *r)
 {
 	if (r->fd >= 0)
 		close(r->fd);
@@ -97,13 +97,13 @@ static ssize_t slurp(int fd, char **buf, size_t *cap)
 
 /* A vif renamed by the toolstack (vifname=) is still recognisable through
  * the backend node it belongs to. */
-static const struct xb_ifname *lookup_name(struct xb_net_reader *r, const char *name)
+static const struct xen_ifname *lookup_name(struct xen_net_reader *r, const char *name)
 {
 	for (size_t i = 0; i < r->nnames; i++)
 		if (!strcmp(r->names[i].name, name))
 			return &r->names[i];
 	xg_grow(&r->names, &r->names_cap, r->nnames + 1, sizeof(*r->names));
-	struct xb_ifname *e = &r->names[r->nnames++];
+	struct xen_ifname *e = &r->names[r->nnames++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	char path[512], node[128];
@@ -118,7 +118,7 @@ static const struct xb_ifname *lookup_name(struct xb_net_reader *r, const char *
 	return e;
 }
 
-int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t *cap,
+int xen_net_read(struct xen_net_reader *r, struct xen_vif **out, size_t *n, size_t *cap,
 		struct xg_err *err)
 {
 	char path[512];
@@ -147,14 +147,14 @@ int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t 
 		if (k < 0)
 			continue;   /* not an interface line: the others still count */
 		if (!parse_vifname(d.name, &domid, &devid)) {
-			const struct xb_ifname *e = lookup_name(r, d.name);
+			const struct xen_ifname *e = lookup_name(r, d.name);
 			if (!e->is_vif)
 				continue;
 			domid = e->domid;
 			devid = e->devid;
 		}
 		xg_grow(out, cap, *n + 1, sizeof(**out));
-		struct xb_vif *w = &(*out)[(*n)++];
+		struct xen_vif *w = &(*out)[(*n)++];
 		w->domid = domid;
 		w->devid = devid;
 		w->n = d;
@@ -162,29 +162,29 @@ int xb_net_read(struct xb_net_reader *r, struct xb_vif **out, size_t *n, size_t 
 	return 0;
 }
 
-void xb_vbd_init(struct xb_vbd_reader *r, const char *root)
+void xen_vbd_init(struct xen_vbd_reader *r, const char *root)
 {
 	memset(r, 0, sizeof(*r));
 	set_root(r->root, sizeof(r->root), root);
 	r->dirfd = -1;
 }
 
-void xb_vbd_set_xenstore(struct xb_vbd_reader *r, xb_xs_read_fn fn, void *ctx)
+void xen_vbd_set_xenstore(struct xen_vbd_reader *r, xb_xs_read_fn fn, void *ctx)
 {
 	r->xs_read = fn;
 	r->xs_ctx = ctx;
 }
 
-static void files_close(struct xb_vbd_files *f)
+static void files_close(struct xen_vbd_files *f)
 {
-	for (int i = 0; i < XB_VBD_NSTATS; i++) {
+	for (int i = 0; i < XEN_VBD_NSTATS; i++) {
 		if (f->fd[i] >= 0)
 			close(f->fd[i]);
 		f->fd[i] = -1;
 	}
 }
 
-void xb_vbd_close(struct xb_vbd_reader *r)
+void xen_vbd_close(struct xen_vbd_reader *r)
 {
 	if (r->dir)
 		closedir(r->dir);
@@ -197,28 +197,28 @@ void xb_vbd_close(struct xb_vbd_reader *r)
 
 /* "vbd-3-51712" -> blkback, dom 3, dev 51712; "tap-..." -> blktap;
  * "vbd3-..." -> tapdisk3. */
-static bool parse_vbd_name(const char *name, enum xb_vbd_type *type, uint32_t *domid, uint32_t *dev)
+static bool parse_vbd_name(const char *name, enum xen_vbd_type *type, uint32_t *domid, uint32_t *dev)
 {
 	size_t skip = 4;
 	if (!strncmp(name, "vbd-", 4))
-		*type = XB_VBD_BLKBACK;
+		*type = XEN_VBD_BLKBACK;
 	else if (!strncmp(name, "tap-", 4))
-		*type = XB_VBD_BLKTAP;
+		*type = XEN_VBD_BLKTAP;
 	else if (!strncmp(name, "vbd3-", 5))
-		*type = XB_VBD_TAPDISK3, skip = 5;
+		*type = XEN_VBD_TAPDISK3, skip = 5;
 	else
 		return false;
 	return parse_id_pair(name + skip, '-', domid, dev);
 }
 
-static const char *const stat_name[XB_VBD_NSTATS] = {
+static const char *const stat_name[XEN_VBD_NSTATS] = {
 	"oo_req", "rd_req", "wr_req", "rd_sect", "wr_sect",
 };
 
-static void files_open(int dfd, struct xb_vbd_files *f)
+static void files_open(int dfd, struct xen_vbd_files *f)
 {
 	char path[300];
-	for (int i = 0; i < XB_VBD_NSTATS; i++) {
+	for (int i = 0; i < XEN_VBD_NSTATS; i++) {
 		snprintf(path, sizeof(path), "%s/statistics/%s", f->name, stat_name[i]);
 		f->fd[i] = openat(dfd, path, O_RDONLY | O_CLOEXEC);
 	}
@@ -240,25 +240,25 @@ static bool read_stat(int fd, uint64_t *out)
 	return true;
 }
 
-static bool read_stats(const struct xb_vbd_files *f, struct xb_vbd *b)
+static bool read_stats(const struct xen_vbd_files *f, struct xen_vbd *b)
 {
-	uint64_t *v[XB_VBD_NSTATS] = { &b->oo_req, &b->rd_req, &b->wr_req, &b->rd_sect, &b->wr_sect };
-	for (int i = 0; i < XB_VBD_NSTATS; i++)
+	uint64_t *v[XEN_VBD_NSTATS] = { &b->oo_req, &b->rd_req, &b->wr_req, &b->rd_sect, &b->wr_sect };
+	for (int i = 0; i < XEN_VBD_NSTATS; i++)
 		if (!read_stat(f->fd[i], v[i]))
 			return false;
 	return true;
 }
 
-/* The device's files, opened on first sight (the first XB_VBD_KEEP
+/* The device's files, opened on first sight (the first XEN_VBD_KEEP
  * devices keep them; others use *tmp for this pass only). */
-static struct xb_vbd_files *files_of(struct xb_vbd_reader *r, const char *name,
-                                     struct xb_vbd_files *tmp)
+static struct xen_vbd_files *files_of(struct xen_vbd_reader *r, const char *name,
+                                     struct xen_vbd_files *tmp)
 {
 	for (size_t i = 0; i < r->ndev; i++)
 		if (!strcmp(r->dev[i].name, name))
 			return &r->dev[i];
-	struct xb_vbd_files *f = tmp;
-	if (r->ndev < XB_VBD_KEEP) {
+	struct xen_vbd_files *f = tmp;
+	if (r->ndev < XEN_VBD_KEEP) {
 		xg_grow(&r->dev, &r->dev_cap, r->ndev + 1, sizeof(*r->dev));
 		f = &r->dev[r->ndev++];
 	}
@@ -269,10 +269,10 @@ static struct xb_vbd_files *files_of(struct xb_vbd_reader *r, const char *name,
 
 /* Reads the statistics of the device `name` into b; files that fail
  * are opened again once (the device may have been re-created). */
-static void vbd_stats(struct xb_vbd_reader *r, const char *name, struct xb_vbd *b)
+static void vbd_stats(struct xen_vbd_reader *r, const char *name, struct xen_vbd *b)
 {
-	struct xb_vbd_files tmp;
-	struct xb_vbd_files *f = files_of(r, name, &tmp);
+	struct xen_vbd_files tmp;
+	struct xen_vbd_files *f = files_of(r, name, &tmp);
 	f->seen = true;
 	b->ok = read_stats(f, b);
 	if (!b->ok) {
@@ -285,7 +285,7 @@ static void vbd_stats(struct xb_vbd_reader *r, const char *name, struct xb_vbd *
 }
 
 /* Devices not listed in this pass are gone: their files are closed. */
-static void forget_unseen(struct xb_vbd_reader *r)
+static void forget_unseen(struct xen_vbd_reader *r)
 {
 	for (size_t i = 0; i < r->ndev;) {
 		if (r->dev[i].seen) {
@@ -297,7 +297,7 @@ static void forget_unseen(struct xb_vbd_reader *r)
 	}
 }
 
-int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t *cap,
+int xen_vbd_read(struct xen_vbd_reader *r, struct xen_vbd **out, size_t *n, size_t *cap,
 		struct xg_err *err)
 {
 	*n = 0;
@@ -315,16 +315,16 @@ int xb_vbd_read(struct xb_vbd_reader *r, struct xb_vbd **out, size_t *n, size_t 
 	struct dirent *de;
 	errno = 0;
 	while ((de = readdir(r->dir))) {
-		struct xb_vbd b = { 0 };
+		struct xen_vbd b = { 0 };
 		if (!parse_vbd_name(de->d_name, &b.type, &b.domid, &b.dev))
 			continue;
-		if (b.type == XB_VBD_TAPDISK3) {
-			enum vbd3_rc rc = vbd3_read(r, &b);
-			if (rc == VBD3_SKIP) {
+		if (b.type == XEN_VBD_TAPDISK3) {
+			enum xen_vbd3_rc rc = xen_vbd3_read(r, &b);
+			if (rc == XEN_VBD3_SKIP) {
 				errno = 0;
 				continue;
 			}
-			b.ok = rc == VBD3_OK;
+			b.ok = rc == XEN_VBD3_OK;
 		} else {
 			vbd_stats(r, de->d_name, &b);
 		}

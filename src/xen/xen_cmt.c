@@ -16,7 +16,7 @@
 
 #define ATTACH_RETRY_NS 10000000000ull  /* after a failed attach (no RMID free ...) */
 
-struct cmt_dom {
+struct xen_cmt_dom {
 	struct xg_dom_ident ident;          /* first: see struct xg_carry */
 	uint32_t rmid;                      /* at the last read, 0 = none */
 	bool ours;                          /* we attached it: we detach it */
@@ -25,7 +25,7 @@ struct cmt_dom {
 	char why[160];                      /* the last attach failure */
 	struct xg_mbm mbm[XG_CMT_SOCK_MAX][2];
 };
-_Static_assert(offsetof(struct cmt_dom, ident) == 0, "carried entries start with the identity");
+_Static_assert(offsetof(struct xen_cmt_dom, ident) == 0, "carried entries start with the identity");
 
 struct xg_cmt {
 	const struct xg_cmt_ops *ops;
@@ -36,13 +36,13 @@ struct xg_cmt {
 	uint32_t mask, factor, total_rmid;
 	uint32_t cpus[XG_CMT_SOCK_MAX];
 	unsigned nsock;
-	struct xg_carry doms;               /* struct cmt_dom, by domid */
-	/* The state file (cmt_keep_state): where, what it says now, and
+	struct xg_carry doms;               /* struct xen_cmt_dom, by domid */
+	/* The state file (xen_cmt_keep_state): where, what it says now, and
 	 * the domains a killed run left attached, to take over or detach
 	 * at the first collect. */
 	char state[256];
 	char *state_text;
-	struct cmt_left *left;
+	struct xen_cmt_left *left;
 	size_t nleft;
 };
 
@@ -55,7 +55,7 @@ static struct xg_cmt *cmt_owner;
 static void cmt_atexit(void)
 {
 	if (cmt_owner)
-		cmt_close(cmt_owner);
+		xen_cmt_close(cmt_owner);
 }
 
 static const char *const ev_name[XG_SOCK_EVENT_COUNT] = {
@@ -65,13 +65,13 @@ static const enum xg_field ev_field[XG_SOCK_EVENT_COUNT] = {
 	XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL,
 };
 
-struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, struct xg_err *err)
+struct xg_cmt *xen_cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, struct xg_err *err)
 {
 	struct xg_cmt *c = xg_calloc(1, sizeof(*c));
 	c->ops = ops;
 	c->h = h;
 	c->attach = attach;
-	carry_init(&c->doms, sizeof(struct cmt_dom));
+	carry_init(&c->doms, sizeof(struct xen_cmt_dom));
 	if (ops->enabled(h) != 1) {
 		ops->why_off(h, c->why_all, sizeof(c->why_all));
 	} else if (ops->upscaling(h, &c->factor) || !c->factor) {
@@ -108,12 +108,12 @@ struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, stru
 	return c;
 }
 
-void cmt_keep_state(struct xg_cmt *c, const char *dir)
+void xen_cmt_keep_state(struct xg_cmt *c, const char *dir)
 {
-	if (c->why_all[0] || !rundir_make(dir))
+	if (c->why_all[0] || !xen_rundir_make(dir))
 		return;   /* no RMID can be attached, or nowhere to say so */
 	snprintf(c->state, sizeof(c->state), "%s/cmt.%ld.state", dir, (long)getpid());
-	cmts_claim(dir, &c->left, &c->nleft);
+	xen_cmts_claim(dir, &c->left, &c->nleft);
 }
 
 static void detach_failed(uint32_t id)
@@ -125,7 +125,7 @@ static void detach_failed(uint32_t id)
 /* A domain a killed run attached, if d is still that domain and has an
  * RMID: ours now, to keep with --cmt-attach (and detach at exit), else
  * detached at once. */
-static void adopt(struct xg_cmt *c, const struct xg_dom *d, struct cmt_dom *cd)
+static void adopt(struct xg_cmt *c, const struct xg_dom *d, struct xen_cmt_dom *cd)
 {
 	for (size_t i = 0; i < c->nleft; i++) {
 		uint32_t rmid = 0;
@@ -143,22 +143,22 @@ static void adopt(struct xg_cmt *c, const struct xg_dom *d, struct cmt_dom *cd)
 /* The state file says which domains have an RMID of ours now. */
 static void save_state(struct xg_cmt *c)
 {
-	struct cmt_left *v = xg_calloc(c->doms.n + 1, sizeof(*v));
+	struct xen_cmt_left *v = xg_calloc(c->doms.n + 1, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < c->doms.n; i++) {
-		const struct cmt_dom *cd = carry_at(&c->doms, i);
+		const struct xen_cmt_dom *cd = carry_at(&c->doms, i);
 		if (!cd->ours)
 			continue;
 		v[n].id = cd->ident.id;
 		memcpy(v[n++].handle, cd->ident.handle, sizeof(v->handle));
 	}
-	cmts_write(c->state, v, n, &c->state_text);
+	xen_cmts_write(c->state, v, n, &c->state_text);
 	free(v);
 }
 
 /* Gives d an RMID when allowed; returns its RMID (0 = none) and sets why
  * when there is none. */
-static uint32_t ensure_rmid(struct xg_cmt *c, struct cmt_dom *cd, uint32_t rmid, uint64_t now_ns,
+static uint32_t ensure_rmid(struct xg_cmt *c, struct xen_cmt_dom *cd, uint32_t rmid, uint64_t now_ns,
 			    const char **why)
 {
 	if (rmid) {
@@ -199,7 +199,7 @@ static uint32_t ensure_rmid(struct xg_cmt *c, struct cmt_dom *cd, uint32_t rmid,
 	return rmid;
 }
 
-static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, struct cmt_dom *cd,
+static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, struct xen_cmt_dom *cd,
 		     uint64_t now_ns)
 {
 	uint32_t rmid = 0;
@@ -252,7 +252,7 @@ static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, st
 				v = raw * c->factor;
 			} else {
 				struct xg_mbm *m = &cd->mbm[k][e - 1];
-				enum xg_mbm_rc rc = cmt_mbm_advance(m, raw, now_ns);
+				enum xg_mbm_rc rc = xen_cmt_mbm_advance(m, raw, now_ns);
 				if (rc == XG_MBM_GAP)
 					bad = XG_CMT_WHY_GAP;
 				else if (rc == XG_MBM_RESET || rebased)
@@ -273,7 +273,7 @@ static void read_dom(struct xg_cmt *c, struct xg_sample *s, struct xg_dom *d, st
 	}
 }
 
-void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
+void xen_cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
 {
 	if (c->why_all[0]) {
 		for (int e = 0; e < XG_SOCK_EVENT_COUNT; e++)
@@ -289,7 +289,7 @@ void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
 		 * the old domain's RMID with it); a renamed domain keeps its
 		 * entry, so the RMID we attached is still ours to detach, and
 		 * not attached twice. */
-		struct cmt_dom *cd = carry_take(&c->doms, d, XG_SAME_OBJECT);
+		struct xen_cmt_dom *cd = carry_take(&c->doms, d, XG_SAME_OBJECT);
 		if (c->nleft)
 			adopt(c, d, cd);
 		read_dom(c, s, d, cd, now_ns);
@@ -303,13 +303,13 @@ void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns)
 		save_state(c);
 }
 
-int cmt_close(struct xg_cmt *c)
+int xen_cmt_close(struct xg_cmt *c)
 {
 	if (!c)
 		return 0;
 	int failed = 0;
 	for (size_t i = 0; i < c->doms.n; i++) {
-		struct cmt_dom *cd = carry_at(&c->doms, i);
+		struct xen_cmt_dom *cd = carry_at(&c->doms, i);
 		if (!cd->ours)
 			continue;
 		cd->ours = false;
@@ -322,7 +322,7 @@ int cmt_close(struct xg_cmt *c)
 	}
 	/* A detach that failed stays written down: the next start tries it. */
 	if (c->state[0] && !failed)
-		cmts_write(c->state, NULL, 0, &c->state_text);
+		xen_cmts_write(c->state, NULL, 0, &c->state_text);
 	if (cmt_owner == c)
 		cmt_owner = NULL;
 	carry_free(&c->doms);

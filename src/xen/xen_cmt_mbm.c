@@ -2,7 +2,7 @@
 /* MBM counter continuity: one raw read at a time into a monotonic total. */
 #include "xen_cmt_mbm.h"
 
-enum xg_mbm_rc cmt_mbm_advance(struct xg_mbm *m, uint64_t raw, uint64_t now_ns)
+enum xg_mbm_rc xen_cmt_mbm_advance(struct xg_mbm *m, uint64_t raw, uint64_t now_ns)
 {
 	if (!m->width) {
 		m->width = raw >> XG_MBM_WIDTH ? XG_MBM_WIDTH_WIDE : XG_MBM_WIDTH;

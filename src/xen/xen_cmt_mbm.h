@@ -30,7 +30,7 @@ enum xg_mbm_rc {
 /* Folds one raw read into m->total. The first read (width 0: set width to
  * 0 to start over on another counter) and XG_MBM_GAP / _RESET make the raw
  * value the new baseline and add nothing; the total never goes back. */
-enum xg_mbm_rc cmt_mbm_advance(struct xg_mbm *m, uint64_t raw, uint64_t now_ns);
+enum xg_mbm_rc xen_cmt_mbm_advance(struct xg_mbm *m, uint64_t raw, uint64_t now_ns);
 
 #define XG_CMT_WHY_GAP "MBM read more than 1.5 s after the last: the counter may have wrapped " \
 		       "more than once (refresh every second or faster)"

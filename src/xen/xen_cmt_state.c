@@ -13,14 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
-static void parse(FILE *f, struct cmt_left **v, size_t *n, size_t *cap)
+static void parse(FILE *f, struct xen_cmt_left **v, size_t *n, size_t *cap)
 {
 	char line[128], hex[40];
 	unsigned id;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "dom %u %32s", &id, hex) != 2 || strlen(hex) != 32)
 			continue;
-		struct cmt_left e = { .id = id };
+		struct xen_cmt_left e = { .id = id };
 		bool ok = true;
 		for (int i = 0; i < 16 && ok; i++)
 			ok = sscanf(hex + 2 * i, "%2hhx", &e.handle[i]) == 1;
@@ -31,7 +31,7 @@ static void parse(FILE *f, struct cmt_left **v, size_t *n, size_t *cap)
 	}
 }
 
-void cmts_claim(const char *dir, struct cmt_left **v, size_t *n)
+void xen_cmts_claim(const char *dir, struct xen_cmt_left **v, size_t *n)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -42,7 +42,7 @@ void cmts_claim(const char *dir, struct cmt_left **v, size_t *n)
 		long pid;
 		int end = 0;
 		if (sscanf(de->d_name, "cmt.%ld.state%n", &pid, &end) != 1 || de->d_name[end] ||
-		    !rundir_owner_gone(pid))
+		    !xen_rundir_owner_gone(pid))
 			continue;
 		/* Renamed first: of two starts at once, one takes it. */
 		char from[512], to[512];
@@ -60,7 +60,7 @@ void cmts_claim(const char *dir, struct cmt_left **v, size_t *n)
 	closedir(d);
 }
 
-void cmts_write(const char *path, const struct cmt_left *v, size_t n, char **last)
+void xen_cmts_write(const char *path, const struct xen_cmt_left *v, size_t n, char **last)
 {
 	size_t cap = 160 + n * 48, len = 0;
 	char *text = xg_malloc(cap);

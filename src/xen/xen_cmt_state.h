@@ -9,16 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct cmt_left {
+struct xen_cmt_left {
 	uint32_t id;
 	uint8_t handle[16];   /* the domain, not a later one with its id */
 };
 
-/* Takes over the files in dir of runs that are gone (rundir_owner_gone):
+/* Takes over the files in dir of runs that are gone (xen_rundir_owner_gone):
  * their domains are appended to *v (*n of them), the files removed. */
-void cmts_claim(const char *dir, struct cmt_left **v, size_t *n);
+void xen_cmts_claim(const char *dir, struct xen_cmt_left **v, size_t *n);
 /* Makes the file at path list v[0..n), or removes it when n is 0; nothing
  * when it already says so (*last: what was last written, kept up to date). */
-void cmts_write(const char *path, const struct cmt_left *v, size_t n, char **last);
+void xen_cmts_write(const char *path, const struct xen_cmt_left *v, size_t n, char **last);
 
 #endif

@@ -121,12 +121,12 @@ static const struct xg_cmt_ops xc_ops = {
 	.get_data = x_get_data,
 };
 
-struct xg_cmt *cmt_open_xc(const struct xen_api *x, bool attach, struct xg_err *err)
+struct xg_cmt *xen_cmt_open_xc(const struct xen_api *x, bool attach, struct xg_err *err)
 {
 	/* The ops take no const handle; they only read through it. */
-	struct xg_cmt *c = cmt_open(&xc_ops, (void *)(uintptr_t)x, attach, err);
+	struct xg_cmt *c = xen_cmt_open(&xc_ops, (void *)(uintptr_t)x, attach, err);
 	if (c)
-		cmt_keep_state(c, XG_RUN_DIR);
+		xen_cmt_keep_state(c, XG_RUN_DIR);
 	return c;
 }
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const xg_gp_key[XG_GP_NKEYS] = {
+const char *const xen_gp_key[XG_GP_NKEYS] = {
 	[XG_GP_K_VERSION] = "version", [XG_GP_K_EPOCH] = "epoch", [XG_GP_K_TIME] = "time_ns",
 	[XG_GP_K_INTERVAL] = "interval_ms", [XG_GP_K_REF] = "llc_ref", [XG_GP_K_MISS] = "llc_miss",
 	[XG_GP_K_INSTR] = "instr", [XG_GP_K_CYCLES] = "cycles", [XG_GP_K_EVENTS] = "events",
@@ -46,7 +46,7 @@ static bool copy_label(char *dst, const char *s, size_t len)
 	return true;
 }
 
-const char *gp_parse(struct xg_guestpub *out, const char *const val[XG_GP_NKEYS],
+const char *xen_gp_parse(struct xg_guestpub *out, const char *const val[XG_GP_NKEYS],
 		     const size_t len[XG_GP_NKEYS])
 {
 	memset(out, 0, sizeof(*out));
@@ -79,7 +79,7 @@ const char *gp_parse(struct xg_guestpub *out, const char *const val[XG_GP_NKEYS]
 	return NULL;
 }
 
-void gp_format(const struct xg_guestpub *p, char val[XG_GP_NKEYS][XG_GP_VAL_MAX])
+void xen_gp_format(const struct xg_guestpub *p, char val[XG_GP_NKEYS][XG_GP_VAL_MAX])
 {
 	snprintf(val[XG_GP_K_VERSION], XG_GP_VAL_MAX, "%d", XG_GP_VERSION);
 	snprintf(val[XG_GP_K_EPOCH], XG_GP_VAL_MAX, "%" PRIu64, p->epoch);
@@ -113,7 +113,7 @@ static void baseline(struct xg_gp_state *st, const struct xg_guestpub *p, uint64
 	st->interval_ms = p->interval_ms;
 }
 
-const char *gp_fold(struct xg_gp_state *st, const struct xg_guestpub *p, uint64_t now_ns)
+const char *xen_gp_fold(struct xg_gp_state *st, const struct xg_guestpub *p, uint64_t now_ns)
 {
 	if (!st->started) {
 		memset(st, 0, sizeof(*st));
@@ -145,7 +145,7 @@ const char *gp_fold(struct xg_gp_state *st, const struct xg_guestpub *p, uint64_
 	return NULL;
 }
 
-void gp_fill(struct xg_sample *s, struct xg_dom *d, const struct xg_gp_state *st)
+void xen_gp_fill(struct xg_sample *s, struct xg_dom *d, const struct xg_gp_state *st)
 {
 	d->guest_reported = 1;
 	for (int e = 0; e < XG_PMU_EVENT_COUNT; e++) {

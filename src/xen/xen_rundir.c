@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool rundir_make(const char *dir)
+bool xen_rundir_make(const char *dir)
 {
 	return mkdir(dir, 0700) == 0 || errno == EEXIST;
 }
@@ -30,7 +30,7 @@ static bool comm_of(const char *pid, char *buf, size_t n)
 	return true;
 }
 
-bool rundir_owner_gone(long pid)
+bool xen_rundir_owner_gone(long pid)
 {
 	if (pid <= 0 || pid == (long)getpid())
 		return true;

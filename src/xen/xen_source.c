@@ -56,11 +56,11 @@ struct xg_source {
 	size_t cpuinfo_cap;
 	struct dom_memo *memo, *memo_next;
 	size_t nmemo, memo_cap, memo_next_cap;
-	struct xb_net_reader net;
-	struct xb_vbd_reader vbd;
-	struct xb_vif *vifs;
+	struct xen_net_reader net;
+	struct xen_vbd_reader vbd;
+	struct xen_vif *vifs;
 	size_t nvifs, vifs_cap;
-	struct xb_vbd *vbds;
+	struct xen_vbd *vbds;
 	size_t nvbds, vbds_cap;
 	struct xg_cmt *cmt;          /* NULL with --nocache */
 	struct xg_gpreader *gpr;     /* NULL with --nocache */
@@ -124,11 +124,11 @@ static void print_xs_stats(const struct xg_source *s)
 	const char *env = getenv("XGTOP_XS_STATS");
 	if (!env || !*env || *env == '0' || !s->xs)
 		return;
-	struct xsc_stats st;
-	struct gpr_stats g = { 0 };
-	xsc_stats(s->xs, &st);
+	struct xen_xs_stats st;
+	struct xen_gpr_stats g = { 0 };
+	xen_xs_stats(s->xs, &st);
 	if (s->gpr)
-		gpr_stats(s->gpr, &g);
+		xen_gpr_stats(s->gpr, &g);
 	fprintf(stderr, "xgtop xenstore: %llu refreshes, %llu reads, %llu bytes; per refresh at most "
 		"%llu reads in %.1f ms; one domain at most %llu reads and %llu bytes; largest answer "
 		"%llu bytes; longest wait %.1f ms; %llu timeouts, %llu failures, %llu connects\n",
@@ -144,11 +144,11 @@ static void xen_close(struct xg_source *s)
 {
 	if (!s)
 		return;
-	xtl_close(s->trace);    /* restores the hypervisor's trace settings */
-	cmt_close(s->cmt);
-	gpr_close(s->gpr);
+	xen_tl_close(s->trace);    /* restores the hypervisor's trace settings */
+	xen_cmt_close(s->cmt);
+	xen_gpr_close(s->gpr);
 	print_xs_stats(s);
-	xsc_close(s->xs);
+	xen_xs_close(s->xs);
 	if (s->x.xch)
 		s->x.xc_interface_close(s->x.xch);
 	xen_api_unload(&s->x);
@@ -160,22 +160,22 @@ static void xen_close(struct xg_source *s)
 	free(s->cpuinfo);
 	free(s->vifs);
 	free(s->vbds);
-	xb_net_close(&s->net);
-	xb_vbd_close(&s->vbd);
+	xen_net_close(&s->net);
+	xen_vbd_close(&s->vbd);
 	free(s);
 }
 
 /* tapdisk3's pid for a vbd3 device (xen_vbd3.c), read with the bounded
  * waits of every other xenstore read. */
-static enum xb_key_rc vbd3_pid_read(void *ctx, const char *path, char *buf, size_t cap,
+static enum xen_key_rc vbd3_pid_read(void *ctx, const char *path, char *buf, size_t cap,
 				    const char **why)
 {
 	struct xg_source *s = ctx;
 	size_t len;
-	switch (xsc_read(s->xs, path, buf, cap, &len)) {
-	case XSC_OK: return XB_KEY_OK;
-	case XSC_ABSENT: return XB_KEY_ABSENT;
-	default: *why = xsc_why(s->xs); return XB_KEY_FAIL;
+	switch (xen_xs_read(s->xs, path, buf, cap, &len)) {
+	case XEN_XS_OK: return XEN_KEY_OK;
+	case XEN_XS_ABSENT: return XEN_KEY_ABSENT;
+	default: *why = xen_xs_why(s->xs); return XEN_KEY_FAIL;
 	}
 }
 
@@ -188,9 +188,9 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	s->cfg = cfg;
 	s->quiet.vmessage = quiet_vmessage;
 	s->quiet.destroy = quiet_destroy;
-	xb_net_init(&s->net, "/");
-	xb_vbd_init(&s->vbd, "/");
-	xb_vbd_set_xenstore(&s->vbd, vbd3_pid_read, s);
+	xen_net_init(&s->net, "/");
+	xen_vbd_init(&s->vbd, "/");
+	xen_vbd_set_xenstore(&s->vbd, vbd3_pid_read, s);
 	/* Per-vCPU figures cost one hypercall per vCPU: only fetched when
 	 * something can show them (-v, or the interactive screen where `v`
 	 * may turn them on at any time). */
@@ -231,7 +231,7 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	}
 	/* xenstored's socket first; the xenbus device is the way in when
 	 * xenstore runs in a stub domain. */
-	s->xs = xsc_open(NULL, err);
+	s->xs = xen_xs_open(NULL, err);
 	if (!s->xs) {
 		xen_close(s);
 		return -1;
@@ -243,10 +243,10 @@ static int xen_open(struct xg_source **out, const struct xg_config *cfg, struct 
 	snprintf(s->sched, sizeof(s->sched), "%s", sn ? sn : "");
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		s->hostname[0] = 0;
-	s->trace = xtl_open(&s->x, cfg);
+	s->trace = xen_tl_open(&s->x, cfg);
 	if (!cfg || !cfg->nocache) {
-		s->gpr = gpr_open(s->xs);
-		s->cmt = cmt_open_xc(&s->x, cfg && cfg->cmt_attach, err);
+		s->gpr = xen_gpr_open(s->xs);
+		s->cmt = xen_cmt_open_xc(&s->x, cfg && cfg->cmt_attach, err);
 		if (!s->cmt) {
 			xen_close(s);
 			return -1;
@@ -284,7 +284,7 @@ static char *read_name(struct xg_source *s, uint32_t domid, bool *ok)
 	char path[64], name[sizeof(((struct xg_dom *)0)->name)];
 	size_t len = 0;
 	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
-	*ok = xsc_read(s->xs, path, name, sizeof(name), &len) == XSC_OK;
+	*ok = xen_xs_read(s->xs, path, name, sizeof(name), &len) == XEN_XS_OK;
 	return xg_strdup(*ok ? name : "");
 }
 
@@ -409,11 +409,11 @@ static void collect_net(struct xg_source *s, struct xg_sample *out)
 {
 	struct xg_err e = { 0 };
 	const char *why = !s->want_net ? "not collected (--nonet)"
-			  : xb_net_read(&s->net, &s->vifs, &s->nvifs, &s->vifs_cap, &e) ? e.msg : NULL;
+			  : xen_net_read(&s->net, &s->vifs, &s->nvifs, &s->vifs_cap, &e) ? e.msg : NULL;
 	if (!group_start(out, net_fields, XG_ARRAY_LEN(net_fields), why))
 		return;
 	for (size_t i = 0; i < s->nvifs; i++) {
-		const struct xb_vif *w = &s->vifs[i];
+		const struct xen_vif *w = &s->vifs[i];
 		struct xg_dom *d = sample_find(out, w->domid);
 		if (!d)
 			continue;
@@ -433,9 +433,9 @@ static void collect_disk(struct xg_source *s, struct xg_sample *out)
 {
 	struct xg_err e = { 0 };
 	const char *why = !s->want_disk ? "not collected (--nodisk)"
-			  : xb_vbd_read(&s->vbd, &s->vbds, &s->nvbds, &s->vbds_cap, &e) ? e.msg : NULL;
+			  : xen_vbd_read(&s->vbd, &s->vbds, &s->nvbds, &s->vbds_cap, &e) ? e.msg : NULL;
 	if (group_start(out, disk_fields, XG_ARRAY_LEN(disk_fields), why))
-		xb_vbd_sum(out, s->vbds, s->nvbds);
+		xen_vbd_sum(out, s->vbds, s->nvbds);
 }
 
 /* Idle ns of every pCPU (one hypercall); Xen does not give busy time, so
@@ -488,9 +488,9 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 	out->host.real_ns = xg_now_real_ns();
 	if (fetch_domains(s, err))
 		return XG_COLLECT_ERROR;
-	xsc_begin(s->xs);
+	xen_xs_begin(s->xs);
 	if (update_memo(s))
-		xb_net_forget(&s->net);
+		xen_net_forget(&s->net);
 
 	for (size_t i = 0; i < s->ninfo; i++) {
 		const xc_domaininfo_t *in = &s->info[i];
@@ -513,12 +513,12 @@ static int xen_collect(struct xg_source *s, struct xg_sample *out, struct xg_err
 	}
 	collect_net(s, out);
 	collect_disk(s, out);
-	xtl_fill(s->trace, out);
+	xen_tl_fill(s->trace, out);
 	static const enum xg_field pmu_f[] = { XG_F_LLC_REF, XG_F_LLC_MISS, XG_F_INSTR, XG_F_CYCLES };
 	static const enum xg_field cmt_f[] = { XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL };
 	if (s->cmt) {
-		gpr_collect(s->gpr, out, out->host.mono_ns);
-		cmt_collect(s->cmt, out, out->host.mono_ns);
+		xen_gpr_collect(s->gpr, out, out->host.mono_ns);
+		xen_cmt_collect(s->cmt, out, out->host.mono_ns);
 	} else {
 		invalid_group(out, pmu_f, XG_ARRAY_LEN(pmu_f), "not collected (--nocache)");
 		invalid_group(out, cmt_f, XG_ARRAY_LEN(cmt_f), "not collected (--nocache)");
@@ -534,7 +534,7 @@ static uint64_t xen_next_gap(struct xg_source *s)
 
 static void xen_set_trace(struct xg_source *s, bool on)
 {
-	xtl_set_on(s->trace, on);
+	xen_tl_set_on(s->trace, on);
 }
 
 const struct xg_source_ops source_xen_ops = {

@@ -26,30 +26,30 @@
 #include <xen/trace.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
-#define XTL_HAVE_TSC 1
+#define XEN_TL_HAVE_TSC 1
 #endif
 
-#define XTL_PAGES 32              /* per pCPU, xentrace's default */
-#define XTL_POLL_MS 100
-#define XTL_MASK TRC_SCHED_MIN    /* runstate changes + continue-running */
+#define XEN_TL_PAGES 32              /* per pCPU, xentrace's default */
+#define XEN_TL_POLL_MS 100
+#define XEN_TL_MASK TRC_SCHED_MIN    /* runstate changes + continue-running */
 /* Where a monitor that died without restoring (SIGKILL) left the settings
  * it had changed; the next start puts them back. */
-#define XTL_STATE_FILE XG_RUN_DIR "/trace.state"
+#define XEN_TL_STATE_FILE XG_RUN_DIR "/trace.state"
 
-enum xtl_mode { XTL_OFF, XTL_ACTIVE, XTL_UNAVAILABLE };
+enum xen_tl_mode { XEN_TL_OFF, XEN_TL_ACTIVE, XEN_TL_UNAVAILABLE };
 
-struct xtl_cpu {
+struct xen_tl_cpu {
 	uint32_t id;
 	struct t_buf *meta;       /* cons, prod, then data_size bytes of records */
 	uint8_t *data;
 };
 
 struct xtl {
-	const struct xen_api *x;  /* NULL: rings in memory (xtl_open_mem) */
+	const struct xen_api *x;  /* NULL: rings in memory (xen_tl_open_mem) */
 	const struct xg_config *cfg;
 	bool notrace;
 	bool want_on;
-	enum xtl_mode mode;
+	enum xen_tl_mode mode;
 	char why[160];
 
 	xenforeignmemory_handle *fmem;
@@ -57,7 +57,7 @@ struct xtl {
 	int port;                 /* bound VIRQ_TBUF port, -1 none */
 	void *tinfo;
 	size_t tinfo_pages;
-	struct xtl_cpu *cpu;
+	struct xen_tl_cpu *cpu;
 	size_t ncpu;
 	unsigned tbuf_pages;
 	uint32_t data_size;
@@ -80,7 +80,7 @@ struct xtl {
 	uint64_t upto;            /* TSC everything is accounted to */
 	bool tsc_foreign;         /* dom0's TSC is not Xen's: use record time */
 
-	struct xtl_stats st;
+	struct xen_tl_stats st;
 	uint64_t start_mono;
 	uint64_t decode_errors, corrupt;
 };
@@ -129,7 +129,7 @@ static uint64_t thread_cpu_ns(void)
 
 static uint64_t read_tsc(void)
 {
-#ifdef XTL_HAVE_TSC
+#ifdef XEN_TL_HAVE_TSC
 	_mm_lfence();
 	return __rdtsc();
 #else
@@ -144,7 +144,7 @@ static void set_unavailable(struct xtl *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->why, sizeof(t->why), fmt, ap);
 	va_end(ap);
-	t->mode = XTL_UNAVAILABLE;
+	t->mode = XEN_TL_UNAVAILABLE;
 }
 
 /* ---- state file (recovery after SIGKILL) ------------------------------ */
@@ -154,16 +154,16 @@ static void state_write(struct xtl *t)
 	char buf[96];
 	int n = snprintf(buf, sizeof(buf), "%ld %#x %d %d\n", (long)getpid(), t->saved_mask,
 			 t->mask_changed, t->we_enabled);
-	int fd = rundir_make(XG_RUN_DIR) ?
-		 open(XTL_STATE_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+	int fd = xen_rundir_make(XG_RUN_DIR) ?
+		 open(XEN_TL_STATE_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
 	if (fd < 0)
 		return;
 	bool ok = write(fd, buf, (size_t)n) == n;
 	close(fd);
-	if (ok && rename(XTL_STATE_FILE ".tmp", XTL_STATE_FILE) == 0)
+	if (ok && rename(XEN_TL_STATE_FILE ".tmp", XEN_TL_STATE_FILE) == 0)
 		t->state_file = true;
 	else
-		unlink(XTL_STATE_FILE ".tmp");
+		unlink(XEN_TL_STATE_FILE ".tmp");
 }
 
 /* Called with the VIRQ bound by us, so no other live consumer exists: a
@@ -172,7 +172,7 @@ static void state_write(struct xtl *t)
  * in the buffers is then that writer's, not a sign of someone tracing). */
 static bool state_recover(struct xtl *t)
 {
-	FILE *f = fopen(XTL_STATE_FILE, "re");
+	FILE *f = fopen(XEN_TL_STATE_FILE, "re");
 	if (!f)
 		return false;
 	long pid = 0;
@@ -180,7 +180,7 @@ static bool state_recover(struct xtl *t)
 	int changed = 0, enabled = 0;
 	int n = fscanf(f, "%ld %x %d %d", &pid, &mask, &changed, &enabled);
 	fclose(f);
-	if (n == 4 && !rundir_owner_gone(pid))
+	if (n == 4 && !xen_rundir_owner_gone(pid))
 		return false;   /* its writer still runs (in another pid namespace?) */
 	bool disabled = false;
 	if (n == 4) {
@@ -189,7 +189,7 @@ static bool state_recover(struct xtl *t)
 		if (enabled)
 			disabled = t->x->xc_tbuf_disable(t->x->xch) == 0;
 	}
-	unlink(XTL_STATE_FILE);
+	unlink(XEN_TL_STATE_FILE);
 	return disabled;
 }
 
@@ -267,7 +267,7 @@ static int map_buffers(struct xtl *t, uint64_t mfn, uint32_t size, uint32_t max_
 			set_unavailable(t, "cannot map pCPU %u's trace buffer: %s", c, strerror(e));
 			return -1;
 		}
-		struct xtl_cpu *x = &t->cpu[t->ncpu++];
+		struct xen_tl_cpu *x = &t->cpu[t->ncpu++];
 		x->id = c;
 		x->meta = m;
 		x->data = (uint8_t *)(x->meta + 1);
@@ -330,7 +330,7 @@ static void restore(struct xtl *t)
 	}
 	t->mask_changed = t->we_enabled = false;
 	if (t->state_file)
-		unlink(XTL_STATE_FILE);
+		unlink(XEN_TL_STATE_FILE);
 	t->state_file = false;
 }
 
@@ -350,7 +350,7 @@ static void teardown(struct xtl *t)
 		t->x->xenforeignmemory_close(t->fmem);
 	}
 	t->fmem = NULL;
-	free(t->cpu);    /* in-memory rings (xtl_open_mem) */
+	free(t->cpu);    /* in-memory rings (xen_tl_open_mem) */
 	t->cpu = NULL;
 	t->ncpu = 0;
 	for (int i = 0; i < 2; i++)
@@ -370,7 +370,7 @@ static void teardown(struct xtl *t)
 static void give_up(struct xtl *t)
 {
 	teardown(t);
-	t->mode = XTL_UNAVAILABLE;
+	t->mode = XEN_TL_UNAVAILABLE;
 }
 
 static void account_ev(void *ctx, const struct xt_ev *ev)
@@ -387,7 +387,7 @@ static void poll_once(struct xtl *t)
 	uint64_t newest = 0;
 	struct xg_err err;
 	for (size_t i = 0; i < t->ncpu; i++) {
-		struct xtl_cpu *c = &t->cpu[i];
+		struct xen_tl_cpu *c = &t->cpu[i];
 		uint32_t cons = __atomic_load_n(&c->meta->cons, __ATOMIC_RELAXED);
 		uint32_t prod = __atomic_load_n(&c->meta->prod, __ATOMIC_ACQUIRE);
 		uint32_t ds = t->data_size;
@@ -434,7 +434,7 @@ static void *poll_thread(void *arg)
 		{ .fd = t->xce ? t->x->xenevtchn_fd(t->xce) : -1, .events = POLLIN },
 	};
 	for (;;) {
-		int n = poll(pf, 2, XTL_POLL_MS);
+		int n = poll(pf, 2, XEN_TL_POLL_MS);
 		if (n > 0 && (pf[0].revents & (POLLIN | POLLHUP)))
 			break;
 		if (n > 0 && (pf[1].revents & POLLIN)) {
@@ -496,8 +496,8 @@ static int claim_virq(struct xtl *t)
  * from Xen; all pCPUs is its boot default. */
 static int enable_tracing(struct xtl *t, uint32_t mask, bool allocated)
 {
-	if (mask != XTL_MASK) {
-		if (t->x->xc_tbuf_set_evt_mask(t->x->xch, XTL_MASK)) {
+	if (mask != XEN_TL_MASK) {
+		if (t->x->xc_tbuf_set_evt_mask(t->x->xch, XEN_TL_MASK)) {
 			int e = errno;
 			set_unavailable(t, "xc_tbuf_set_evt_mask: %s", perm_or(e, strerror(e)));
 			return -1;
@@ -513,7 +513,7 @@ static int enable_tracing(struct xtl *t, uint32_t mask, bool allocated)
 		free(all);
 	}
 	unsigned long tmfn = 0, tsize = 0;
-	if (!t->x->xc_tbuf_enable(t->x->xch, XTL_PAGES, &tmfn, &tsize))
+	if (!t->x->xc_tbuf_enable(t->x->xch, XEN_TL_PAGES, &tmfn, &tsize))
 		return 0;
 	int e = errno;
 	if (e == EPERM || e == EACCES)
@@ -572,7 +572,7 @@ static void start_session(struct xtl *t);
 static void setup(struct xtl *t)
 {
 	t->restored = false;
-	t->mode = XTL_UNAVAILABLE;
+	t->mode = XEN_TL_UNAVAILABLE;
 	t->port = -1;
 	uint32_t max_cpu = 0;
 	if (host_tsc(t, &max_cpu) || claim_virq(t) || take_buffers(t, max_cpu)) {
@@ -619,11 +619,11 @@ static void start_session(struct xtl *t)
 		return;
 	}
 	t->thr_running = true;
-	t->mode = XTL_ACTIVE;
+	t->mode = XEN_TL_ACTIVE;
 	t->why[0] = 0;
 }
 
-struct xtl *xtl_open(const struct xen_api *x, const struct xg_config *cfg)
+struct xtl *xen_tl_open(const struct xen_api *x, const struct xg_config *cfg)
 {
 	struct xtl *t = xg_calloc(1, sizeof(*t));
 	t->x = x;
@@ -635,7 +635,7 @@ struct xtl *xtl_open(const struct xen_api *x, const struct xg_config *cfg)
 	t->notrace = cfg && cfg->notrace;
 	t->want_on = !t->notrace;
 	if (t->notrace) {
-		t->mode = XTL_OFF;
+		t->mode = XEN_TL_OFF;
 		snprintf(t->why, sizeof(t->why), "not collected (--notrace)");
 	} else {
 		setup(t);
@@ -643,7 +643,7 @@ struct xtl *xtl_open(const struct xen_api *x, const struct xg_config *cfg)
 	return t;
 }
 
-struct xtl *xtl_open_mem(void *const *bufs, size_t n, uint32_t data_size, double hz)
+struct xtl *xen_tl_open_mem(void *const *bufs, size_t n, uint32_t data_size, double hz)
 {
 	struct xtl *t = xg_calloc(1, sizeof(*t));
 	t->port = -1;
@@ -663,14 +663,14 @@ struct xtl *xtl_open_mem(void *const *bufs, size_t n, uint32_t data_size, double
 	return t;
 }
 
-void xtl_set_on(struct xtl *t, bool on)
+void xen_tl_set_on(struct xtl *t, bool on)
 {
 	if (!t || t->notrace || on == t->want_on)
 		return;
 	t->want_on = on;
 	if (!on) {
 		teardown(t);
-		t->mode = XTL_OFF;
+		t->mode = XEN_TL_OFF;
 		snprintf(t->why, sizeof(t->why), "scheduler trace off (w)");
 	} else {
 		setup(t);
@@ -682,10 +682,10 @@ void xtl_set_on(struct xtl *t, bool on)
 static void print_stats(struct xtl *t)
 {
 	const char *env = getenv("XGTOP_TRACE_STATS");
-	if (!env || !*env || *env == '0' || t->mode != XTL_ACTIVE)
+	if (!env || !*env || *env == '0' || t->mode != XEN_TL_ACTIVE)
 		return;
-	struct xtl_stats st;
-	xtl_stats(t, &st);
+	struct xen_tl_stats st;
+	xen_tl_stats(t, &st);
 	double wall = (double)st.wall_ns / 1e9;
 	fprintf(stderr, "xgtop trace: %llu records, %llu bytes, %llu lost in %.2f s (%.0f records/s), "
 		"%llu polls, %.3f ms CPU = %.3f %% of one core, %.0f ns/record\n",
@@ -696,7 +696,7 @@ static void print_stats(struct xtl *t)
 		st.records ? (double)st.cpu_ns / (double)st.records : 0);
 }
 
-void xtl_close(struct xtl *t)
+void xen_tl_close(struct xtl *t)
 {
 	if (!t)
 		return;
@@ -706,12 +706,12 @@ void xtl_close(struct xtl *t)
 	free(t);
 }
 
-void xtl_stats(struct xtl *t, struct xtl_stats *st)
+void xen_tl_stats(struct xtl *t, struct xen_tl_stats *st)
 {
 	pthread_mutex_lock(&t->lock);
 	*st = t->st;
-	st->active = t->mode == XTL_ACTIVE;
-	st->wall_ns = t->mode == XTL_ACTIVE ? xg_now_mono_ns() - t->start_mono : 0;
+	st->active = t->mode == XEN_TL_ACTIVE;
+	st->wall_ns = t->mode == XEN_TL_ACTIVE ? xg_now_mono_ns() - t->start_mono : 0;
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -770,9 +770,9 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 	}
 }
 
-void xtl_fill(struct xtl *t, struct xg_sample *out)
+void xen_tl_fill(struct xtl *t, struct xg_sample *out)
 {
-	if (!t || t->mode != XTL_ACTIVE) {
+	if (!t || t->mode != XEN_TL_ACTIVE) {
 		const char *why = t && t->why[0] ? t->why : "scheduler trace not available";
 		for (int st = 0; st < XG_RS_COUNT; st++)
 			sample_invalid_all(out, sched_field(st), why);
@@ -782,8 +782,8 @@ void xtl_fill(struct xtl *t, struct xg_sample *out)
 	 * taken and gives up: put ours back (what we restore stays the same). */
 	uint32_t mask = 0, size = 0;
 	uint64_t mfn = 0;
-	if (t->x && !tbuf_info(t->x, &mask, &mfn, &size) && mask != XTL_MASK &&
-	    !t->x->xc_tbuf_set_evt_mask(t->x->xch, XTL_MASK))
+	if (t->x && !tbuf_info(t->x, &mask, &mfn, &size) && mask != XEN_TL_MASK &&
+	    !t->x->xc_tbuf_set_evt_mask(t->x->xch, XEN_TL_MASK))
 		t->mask_changed = true;
 	pthread_mutex_lock(&t->lock);
 	poll_once(t);

@@ -27,15 +27,15 @@
 /* Linux's largest pid (PID_MAX_LIMIT on 64-bit). */
 #define PID_MAX 4194304u
 
-static enum vbd3_rc bad(struct xb_vbd *b, const char *fmt, ...) XG_PRINTF(2, 3);
-static enum vbd3_rc bad(struct xb_vbd *b, const char *fmt, ...)
+static enum xen_vbd3_rc bad(struct xen_vbd *b, const char *fmt, ...) XG_PRINTF(2, 3);
+static enum xen_vbd3_rc bad(struct xen_vbd *b, const char *fmt, ...)
 {
 	int k = snprintf(b->why, sizeof(b->why), "VBD vbd3-%u-%u: ", b->domid, b->dev);
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(b->why + k, sizeof(b->why) - (size_t)k, fmt, ap);
 	va_end(ap);
-	return VBD3_BAD;
+	return XEN_VBD3_BAD;
 }
 
 static uint64_t u64_at(const unsigned char *raw, size_t i)
@@ -45,13 +45,13 @@ static uint64_t u64_at(const unsigned char *raw, size_t i)
 	return v;
 }
 
-bool vbd3_decode(const unsigned char *raw, struct xb_vbd *b, char *why, size_t cap)
+bool xen_vbd3_decode(const unsigned char *raw, struct xen_vbd *b, char *why, size_t cap)
 {
 	uint32_t version;
 	memcpy(&version, raw, sizeof(version));
-	if (version != VBD3_STATS_VERSION) {
+	if (version != XEN_VBD3_STATS_VERSION) {
 		snprintf(why, cap, "layout version %u, xgtop reads version %u", version,
-			 VBD3_STATS_VERSION);
+			 XEN_VBD3_STATS_VERSION);
 		return false;
 	}
 	/* oo_reqs, read_reqs_submitted, read_reqs_completed, read_sectors,
@@ -79,7 +79,7 @@ static bool parse_pid(const char *s, unsigned *pid)
 
 /* Why path could not be opened, into b->why. O_NOFOLLOW fails with ELOOP
  * on a link, or with ENOTDIR when a directory was asked for. */
-static int open_bad(struct xb_vbd *b, const char *path, int e)
+static int open_bad(struct xen_vbd *b, const char *path, int e)
 {
 	struct stat st;
 	if (e == ELOOP || (e == ENOTDIR && !lstat(path, &st) && S_ISLNK(st.st_mode)))
@@ -103,7 +103,7 @@ static const char *owner_why(const struct stat *st, uid_t uid, char *buf, size_t
 
 /* Opens <root>/dev/shm/td3-<pid>/vbd-<domid>-<dev> as described above:
  * the fd, or -1 with b->why set. */
-static int open_stats(const struct xb_vbd_reader *r, unsigned pid, struct xb_vbd *b, char *path,
+static int open_stats(const struct xen_vbd_reader *r, unsigned pid, struct xen_vbd *b, char *path,
 		      size_t cap)
 {
 	char tmp[64];
@@ -131,42 +131,42 @@ static int open_stats(const struct xb_vbd_reader *r, unsigned pid, struct xb_vbd
 	return fd;
 }
 
-/* Checks the opened file and reads its first VBD3_STATS_SIZE bytes. */
-static enum vbd3_rc read_stats(const struct xb_vbd_reader *r, int fd, const char *path,
-			       struct xb_vbd *b)
+/* Checks the opened file and reads its first XEN_VBD3_STATS_SIZE bytes. */
+static enum xen_vbd3_rc read_stats(const struct xen_vbd_reader *r, int fd, const char *path,
+			       struct xen_vbd *b)
 {
 	char tmp[64];
 	const char *w;
 	struct stat st;
-	unsigned char raw[VBD3_STATS_SIZE];
+	unsigned char raw[XEN_VBD3_STATS_SIZE];
 	if (fstat(fd, &st))
 		return bad(b, "%s: %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return bad(b, "%s is not a regular file", path);
 	if ((w = owner_why(&st, r->tapdisk_uid, tmp, sizeof(tmp))))
 		return bad(b, "%s %s", path, w);
-	if (st.st_size < VBD3_STATS_SIZE)
+	if (st.st_size < XEN_VBD3_STATS_SIZE)
 		return bad(b, "%s is %lld bytes, shorter than tapdisk's statistics (%d)", path,
-			   (long long)st.st_size, VBD3_STATS_SIZE);
-	if (st.st_size > VBD3_FILE_MAX)
+			   (long long)st.st_size, XEN_VBD3_STATS_SIZE);
+	if (st.st_size > XEN_VBD3_FILE_MAX)
 		return bad(b, "%s is %lld bytes, larger than tapdisk's statistics page (at most %d)",
-			   path, (long long)st.st_size, VBD3_FILE_MAX);
+			   path, (long long)st.st_size, XEN_VBD3_FILE_MAX);
 	ssize_t got;
 	do
 		got = pread(fd, raw, sizeof(raw), 0);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
 		return bad(b, "%s: %s", path, strerror(errno));
-	if (got < VBD3_STATS_SIZE)
+	if (got < XEN_VBD3_STATS_SIZE)
 		return bad(b, "%s gave %zd bytes, shorter than tapdisk's statistics (%d)", path,
-			   got, VBD3_STATS_SIZE);
+			   got, XEN_VBD3_STATS_SIZE);
 	char why[96];
-	if (!vbd3_decode(raw, b, why, sizeof(why)))
+	if (!xen_vbd3_decode(raw, b, why, sizeof(why)))
 		return bad(b, "%s has %s", path, why);
-	return VBD3_OK;
+	return XEN_VBD3_OK;
 }
 
-enum vbd3_rc vbd3_read(const struct xb_vbd_reader *r, struct xb_vbd *b)
+enum xen_vbd3_rc xen_vbd3_read(const struct xen_vbd_reader *r, struct xen_vbd *b)
 {
 	char key[96], val[32], path[512];
 	const char *why = NULL;
@@ -174,10 +174,10 @@ enum vbd3_rc vbd3_read(const struct xb_vbd_reader *r, struct xb_vbd *b)
 		return bad(b, "no xenstore to find its tapdisk in");
 	snprintf(key, sizeof(key), "/local/domain/0/backend/vbd3/%u/%u/kthread-pid", b->domid, b->dev);
 	switch (r->xs_read(r->xs_ctx, key, val, sizeof(val), &why)) {
-	case XB_KEY_OK:
+	case XEN_KEY_OK:
 		break;
-	case XB_KEY_ABSENT:
-		return VBD3_SKIP;
+	case XEN_KEY_ABSENT:
+		return XEN_VBD3_SKIP;
 	default:
 		return bad(b, "%s", why ? why : "xenstore failed");
 	}
@@ -189,8 +189,8 @@ enum vbd3_rc vbd3_read(const struct xb_vbd_reader *r, struct xb_vbd *b)
 	}
 	int fd = open_stats(r, pid, b, path, sizeof(path));
 	if (fd < 0)
-		return VBD3_BAD;
-	enum vbd3_rc rc = read_stats(r, fd, path, b);
+		return XEN_VBD3_BAD;
+	enum xen_vbd3_rc rc = read_stats(r, fd, path, b);
 	close(fd);
 	return rc;
 }

@@ -7,17 +7,17 @@
 #include <stdio.h>
 
 static const char *const type_name[] = {
-	[XB_VBD_UNKNOWN] = "vbd", [XB_VBD_BLKBACK] = "vbd", [XB_VBD_BLKTAP] = "tap",
-	[XB_VBD_TAPDISK3] = "vbd3",
+	[XEN_VBD_UNKNOWN] = "vbd", [XEN_VBD_BLKBACK] = "vbd", [XEN_VBD_BLKTAP] = "tap",
+	[XEN_VBD_TAPDISK3] = "vbd3",
 };
 
-void xb_vbd_sum(struct xg_sample *out, const struct xb_vbd *vbds, size_t n)
+void xen_vbd_sum(struct xg_sample *out, const struct xen_vbd *vbds, size_t n)
 {
 	static const enum xg_field counters[] = {
 		XG_F_DISK_RD_OPS, XG_F_DISK_WR_OPS, XG_F_DISK_RD_BYTES, XG_F_DISK_WR_BYTES, XG_F_DISK_OO,
 	};
 	for (size_t i = 0; i < n; i++) {
-		const struct xb_vbd *b = &vbds[i];
+		const struct xen_vbd *b = &vbds[i];
 		struct xg_dom *d = sample_find(out, b->domid);
 		if (!d)
 			continue;

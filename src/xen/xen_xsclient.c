@@ -23,9 +23,9 @@
 #undef __STRICT_ANSI__
 #include <xen/io/xs_wire.h>
 
-#define XSC_SOCKET "/var/run/xenstored/socket"
-#define XSC_DEVICE "/dev/xen/xenbus"
-#define XSC_PATH_MAX 256           /* longest path xgtop asks for, with its NUL */
+#define XEN_XS_SOCKET "/var/run/xenstored/socket"
+#define XEN_XS_DEVICE "/dev/xen/xenbus"
+#define XEN_XS_PATH_MAX 256           /* longest path xgtop asks for, with its NUL */
 
 struct xsc {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -38,7 +38,7 @@ struct xsc {
 	bool failed;               /* this refresh: no more reads */
 	uint64_t down_since;       /* first failure of the current outage, 0 = none */
 	char why[224];
-	struct xsc_stats st;
+	struct xen_xs_stats st;
 	struct xsd_sockmsg hdr;
 	char payload[XENSTORE_PAYLOAD_MAX];
 };
@@ -66,17 +66,17 @@ static int xsc_connect(struct xsc *c)
 	return 0;
 }
 
-struct xsc *xsc_open(const char *path, struct xg_err *err)
+struct xsc *xen_xs_open(const char *path, struct xg_err *err)
 {
 	struct xsc *c = xg_calloc(1, sizeof(*c));
 	c->fd = -1;
-	xsc_set_limits(c, XSC_ANSWER_MS, XSC_REFRESH_MS);
+	xen_xs_set_limits(c, XEN_XS_ANSWER_MS, XEN_XS_REFRESH_MS);
 	const char *env = getenv("XENSTORED_PATH");
 	struct stat sb;
 	if (!path && env && *env)
 		path = env;
 	if (!path)
-		path = access(XSC_SOCKET, F_OK) == 0 ? XSC_SOCKET : XSC_DEVICE;
+		path = access(XEN_XS_SOCKET, F_OK) == 0 ? XEN_XS_SOCKET : XEN_XS_DEVICE;
 	if (strlen(path) >= sizeof(c->path)) {
 		free(c);
 		xg_fail(err, "xen: xenstore path too long: %s", path);
@@ -93,7 +93,7 @@ struct xsc *xsc_open(const char *path, struct xg_err *err)
 	return c;
 }
 
-void xsc_close(struct xsc *c)
+void xen_xs_close(struct xsc *c)
 {
 	if (!c)
 		return;
@@ -102,7 +102,7 @@ void xsc_close(struct xsc *c)
 	free(c);
 }
 
-void xsc_set_limits(struct xsc *c, unsigned answer_ms, unsigned refresh_ms)
+void xen_xs_set_limits(struct xsc *c, unsigned answer_ms, unsigned refresh_ms)
 {
 	c->answer_ns = answer_ms * 1000000ull;
 	c->refresh_ns = refresh_ms * 1000000ull;
@@ -133,7 +133,7 @@ static void fail(struct xsc *c, bool drop, const char *fmt, ...)
 	}
 }
 
-void xsc_begin(struct xsc *c)
+void xen_xs_begin(struct xsc *c)
 {
 	if (c->reqs > c->st.max_refresh_reqs)
 		c->st.max_refresh_reqs = c->reqs;
@@ -199,7 +199,7 @@ static int exchange(struct xsc *c, const char *path, uint64_t until)
 {
 	struct {
 		struct xsd_sockmsg h;
-		char p[XSC_PATH_MAX];
+		char p[XEN_XS_PATH_MAX];
 	} req;
 	size_t pl = strlen(path) + 1;
 	req.h = (struct xsd_sockmsg){ .type = XS_READ, .req_id = ++c->req_id, .len = (uint32_t)pl };
@@ -236,20 +236,20 @@ static void lost(struct xsc *c, int r, uint64_t until)
 	}
 }
 
-enum xsc_rc xsc_read(struct xsc *c, const char *path, char *buf, size_t cap, size_t *len)
+enum xen_xs_rc xen_xs_read(struct xsc *c, const char *path, char *buf, size_t cap, size_t *len)
 {
 	*len = 0;
 	if (cap)
 		buf[0] = 0;
 	if (c->failed || c->fd < 0)
-		return XSC_FAIL;
-	if (strlen(path) >= XSC_PATH_MAX)
-		return XSC_ABSENT;
+		return XEN_XS_FAIL;
+	if (strlen(path) >= XEN_XS_PATH_MAX)
+		return XEN_XS_ABSENT;
 	uint64_t now = xg_now_mono_ns();
 	if (now >= c->deadline) {
 		fail(c, false, "xenstore reads took over %llu ms in this refresh (xenstored overloaded?): "
 		     "the rest waits for the next refresh", (unsigned long long)(c->refresh_ns / 1000000));
-		return XSC_FAIL;
+		return XEN_XS_FAIL;
 	}
 	uint64_t until = now + c->answer_ns < c->deadline ? now + c->answer_ns : c->deadline;
 	c->reqs++;
@@ -261,29 +261,29 @@ enum xsc_rc xsc_read(struct xsc *c, const char *path, char *buf, size_t cap, siz
 		c->st.max_wait_ns = waited;
 	if (r <= 0) {
 		lost(c, r, until);
-		return XSC_FAIL;
+		return XEN_XS_FAIL;
 	}
 	c->down_since = 0;
 	c->st.bytes += c->hdr.len;
 	if (c->hdr.len > c->st.max_answer)
 		c->st.max_answer = c->hdr.len;
 	if (c->hdr.type == XS_ERROR)
-		return XSC_ABSENT;
+		return XEN_XS_ABSENT;
 	size_t n = c->hdr.len < cap ? c->hdr.len : cap ? cap - 1 : 0;
 	if (cap) {
 		memcpy(buf, c->payload, n);
 		buf[n] = 0;
 	}
 	*len = n;
-	return XSC_OK;
+	return XEN_XS_OK;
 }
 
-const char *xsc_why(const struct xsc *c)
+const char *xen_xs_why(const struct xsc *c)
 {
 	return c->why[0] ? c->why : "xenstore unavailable";
 }
 
-void xsc_stats(const struct xsc *c, struct xsc_stats *st)
+void xen_xs_stats(const struct xsc *c, struct xen_xs_stats *st)
 {
 	*st = c->st;
 	if (c->reqs > st->max_refresh_reqs)

@@ -60,15 +60,15 @@ static bool usable(const uint8_t *s, size_t n)
 static struct { char path[96], val[64]; } pids[16];
 static size_t npids;
 
-static enum xb_key_rc fake_xs(void *ctx, const char *path, char *buf, size_t cap, const char **why)
+static enum xen_key_rc fake_xs(void *ctx, const char *path, char *buf, size_t cap, const char **why)
 {
 	(void)ctx, (void)why;
 	for (size_t i = 0; i < npids; i++)
 		if (!strcmp(pids[i].path, path)) {
 			snprintf(buf, cap, "%s", pids[i].val);
-			return XB_KEY_OK;
+			return XEN_KEY_OK;
 		}
-	return XB_KEY_ABSENT;
+	return XEN_KEY_ABSENT;
 }
 
 /* vbd3-D-N: its pid node, its sysfs entry and, for a pid of digits, the
@@ -126,24 +126,24 @@ static void put_entry(const uint8_t *s, size_t n)
 
 static void read_all(void)
 {
-	struct xb_net_reader nr;
-	struct xb_vbd_reader vr;
-	struct xb_vif *vif = NULL;
-	struct xb_vbd *vbd = NULL;
+	struct xen_net_reader nr;
+	struct xen_vbd_reader vr;
+	struct xen_vif *vif = NULL;
+	struct xen_vbd *vbd = NULL;
 	size_t n, cap = 0, vcap = 0;
 	struct xg_err err;
-	xb_net_init(&nr, root);
-	xb_vbd_init(&vr, root);
-	xb_vbd_set_xenstore(&vr, fake_xs, NULL);
+	xen_net_init(&nr, root);
+	xen_vbd_init(&vr, root);
+	xen_vbd_set_xenstore(&vr, fake_xs, NULL);
 	vr.tapdisk_uid = getuid();
 	for (int pass = 0; pass < 2; pass++) {
-		if (xb_net_read(&nr, &vif, &n, &cap, &err) < 0 && !err.msg[0])
+		if (xen_net_read(&nr, &vif, &n, &cap, &err) < 0 && !err.msg[0])
 			abort();
-		if (xb_vbd_read(&vr, &vbd, &n, &vcap, &err) < 0 && !err.msg[0])
+		if (xen_vbd_read(&vr, &vbd, &n, &vcap, &err) < 0 && !err.msg[0])
 			abort();
 	}
-	xb_net_close(&nr);
-	xb_vbd_close(&vr);
+	xen_net_close(&nr);
+	xen_vbd_close(&vr);
 	free(vif);
 	free(vbd);
 }

@@ -24,7 +24,7 @@ static void parse_one(const uint8_t *p, size_t n, struct xg_guestpub *out, const
 			continue;
 		val[k] = copy[k] = fz_dup(v, len[k]);
 	}
-	*why = gp_parse(out, val, len);
+	*why = xen_gp_parse(out, val, len);
 	for (int k = 0; k < XG_GP_NKEYS; k++)
 		free(copy[k]);
 }
@@ -35,14 +35,14 @@ static void round_trip(const struct xg_guestpub *p)
 	char text[XG_GP_NKEYS][XG_GP_VAL_MAX];
 	const char *val[XG_GP_NKEYS];
 	size_t len[XG_GP_NKEYS];
-	gp_format(p, text);
+	xen_gp_format(p, text);
 	for (int k = 0; k < XG_GP_NKEYS; k++) {
 		len[k] = strlen(text[k]);
 		/* "" is a counter the agent removes; labels are written as they are */
 		val[k] = len[k] || k >= XG_GP_K_EVENTS ? text[k] : NULL;
 	}
 	struct xg_guestpub q;
-	if (gp_parse(&q, val, len))
+	if (xen_gp_parse(&q, val, len))
 		abort();
 	if (q.epoch != p->epoch || q.time_ns != p->time_ns || q.interval_ms != p->interval_ms ||
 	    q.have != p->have || strcmp(q.events, p->events) || strcmp(q.why, p->why))
@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (why)
 			continue;
 		round_trip(&p);
-		why = gp_fold(&st, &p, now);
+		why = xen_gp_fold(&st, &p, now);
 		sample_clear(&s);
 		struct xg_dom *d = sample_add_dom(&s, 7);
 		if (why) {
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			continue;
 		}
-		gp_fill(&s, d, &st);
+		xen_gp_fill(&s, d, &st);
 		for (int e = 0; e < XG_PMU_EVENT_COUNT; e++)
 			if (!dom_has(d, XG_F_LLC_REF + e) && !dom_why(&s, d, XG_F_LLC_REF + e))
 				abort();

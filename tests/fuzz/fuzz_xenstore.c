@@ -30,7 +30,7 @@ static struct fxs srv;
 
 static void node_path(char *p, size_t n, unsigned dom, int key)
 {
-	snprintf(p, n, "/local/domain/%u/data/xgtop/%s", dom, key < XG_GP_NKEYS ? xg_gp_key[key] : "");
+	snprintf(p, n, "/local/domain/%u/data/xgtop/%s", dom, key < XG_GP_NKEYS ? xen_gp_key[key] : "");
 }
 
 /* A guest whose agent writes a new time_ns at every read of dom0's. */
@@ -79,8 +79,8 @@ static void refresh(struct world *w, uint8_t how)
 	for (uint32_t id = 1; id <= NDOM; id++)
 		memset(sample_add_dom(&w->s, id)->handle, (int)id, 16);
 	w->now += 1000000000ull;
-	xsc_begin(w->xs);
-	gpr_collect(w->r, &w->s, w->now);
+	xen_xs_begin(w->xs);
+	xen_gpr_collect(w->r, &w->s, w->now);
 	for (uint32_t id = 1; id <= NDOM; id++) {
 		const struct xg_dom *d = sample_find(&w->s, id);
 		for (int e = 0; e < XG_PMU_EVENT_COUNT; e++) {
@@ -94,8 +94,8 @@ static void refresh(struct world *w, uint8_t how)
 			w->last[id][e] = d->v[XG_F_LLC_REF + e];
 		}
 	}
-	struct gpr_stats st;
-	gpr_stats(w->r, &st);
+	struct xen_gpr_stats st;
+	xen_gpr_stats(w->r, &st);
 	if (st.max_dom_reqs > READS_MAX)
 		abort();
 }
@@ -123,10 +123,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct world w;
 	struct xg_err err;
 	memset(&w, 0, sizeof(w));
-	if (!(w.xs = xsc_open(sock, &err)))
+	if (!(w.xs = xen_xs_open(sock, &err)))
 		abort();
-	xsc_set_limits(w.xs, 200, 1000);
-	w.r = gpr_open(w.xs);
+	xen_xs_set_limits(w.xs, 200, 1000);
+	w.r = xen_gpr_open(w.xs);
 	sample_init(&w.s);
 	struct fz f = { data, size };
 	const uint8_t *s;
@@ -138,8 +138,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			write_piece(s, n);
 	}
 	refresh(&w, 0);
-	gpr_close(w.r);
-	xsc_close(w.xs);
+	xen_gpr_close(w.r);
+	xen_xs_close(w.xs);
 	sample_free(&w.s);
 	return 0;
 }

@@ -15,23 +15,23 @@
 
 struct args { int argc; char **argv; };
 
-static enum xb_key_rc from_args(void *ctx, const char *path, char *buf, size_t cap,
+static enum xen_key_rc from_args(void *ctx, const char *path, char *buf, size_t cap,
 				const char **why)
 {
 	const struct args *a = ctx;
 	unsigned d, n;
 	(void)why;
 	if (sscanf(path, "/local/domain/0/backend/vbd3/%u/%u/kthread-pid", &d, &n) != 2)
-		return XB_KEY_ABSENT;
+		return XEN_KEY_ABSENT;
 	for (int i = 0; i < a->argc; i++) {
 		unsigned ad, an;
 		int off = 0;
 		if (sscanf(a->argv[i], "%u/%u=%n", &ad, &an, &off) == 2 && off && ad == d && an == n) {
 			snprintf(buf, cap, "%s", a->argv[i] + off);
-			return XB_KEY_OK;
+			return XEN_KEY_OK;
 		}
 	}
-	return XB_KEY_ABSENT;
+	return XEN_KEY_ABSENT;
 }
 
 int main(int argc, char **argv)
@@ -41,13 +41,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct args a = { argc - 2, argv + 2 };
-	struct xb_vbd_reader r;
-	xb_vbd_init(&r, argv[1]);
-	xb_vbd_set_xenstore(&r, from_args, &a);
-	struct xb_vbd *v = NULL;
+	struct xen_vbd_reader r;
+	xen_vbd_init(&r, argv[1]);
+	xen_vbd_set_xenstore(&r, from_args, &a);
+	struct xen_vbd *v = NULL;
 	size_t n = 0, cap = 0;
 	struct xg_err err = { 0 };
-	if (xb_vbd_read(&r, &v, &n, &cap, &err)) {
+	if (xen_vbd_read(&r, &v, &n, &cap, &err)) {
 		fprintf(stderr, "xgtop-vbd3-read: %s\n", err.msg);
 		return 1;
 	}
@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 		else
 			printf("bad %s\n", v[i].why[0] ? v[i].why : "statistics unreadable");
 	}
-	xb_vbd_close(&r);
+	xen_vbd_close(&r);
 	free(v);
 	return 0;
 }

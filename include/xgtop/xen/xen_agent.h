@@ -12,6 +12,6 @@
 
 /* Runs until *stop is set (a signal) or cfg->iterations publications;
  * removes data/xgtop on the way out. 0, or -1 with err set. */
-int agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct xg_err *err);
+int xen_agent_run(const struct xg_config *cfg, volatile sig_atomic_t *stop, struct xg_err *err);
 
 #endif

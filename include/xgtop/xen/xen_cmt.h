@@ -5,7 +5,7 @@
  * per domain; RMID 0 means "not monitored". xgtop gives domains an RMID
  * only with --cmt-attach and then detaches exactly the ones it attached,
  * on close and at exit, and after a SIGKILL at the next start (a state
- * file: cmt_keep_state). The hypervisor calls go through a table so the
+ * file: xen_cmt_keep_state). The hypervisor calls go through a table so the
  * bookkeeping and the MBM wrap handling are tested without Xen.
  * Rules and every message: doc/cmt-agent.md. */
 #ifndef XGTOP_XEN_CMT_H
@@ -44,28 +44,28 @@ struct xg_cmt;
  * collect marks the fields invalid with the reason, except when attach
  * (--cmt-attach) was asked for: then NULL and err says why nothing can be
  * attached. */
-struct xg_cmt *cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, struct xg_err *err);
+struct xg_cmt *xen_cmt_open(const struct xg_cmt_ops *ops, void *h, bool attach, struct xg_err *err);
 /* Keeps a file in dir (created, mode 0700) listing the domains this
  * handle has attached, so that a run killed before it could detach them
  * is cleaned up by the next start, and takes over the files there of runs
- * that are gone: at the first cmt_collect, each of their domains still
+ * that are gone: at the first xen_cmt_collect, each of their domains still
  * alive with an RMID is this handle's (with attach), or detached at once
  * (without). Nothing when CMT is off. */
-void cmt_keep_state(struct xg_cmt *c, const char *dir);
+void xen_cmt_keep_state(struct xg_cmt *c, const char *dir);
 /* Fills XG_F_L3_OCC, XG_F_MBM_TOTAL, XG_F_MBM_LOCAL and the per-socket
  * slots of every domain of s (already listed, with id, handle and gen),
  * attaching RMIDs when allowed. now_ns: monotonic time of the sample. */
-void cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns);
+void xen_cmt_collect(struct xg_cmt *c, struct xg_sample *s, uint64_t now_ns);
 /* Detaches every RMID this handle attached (domains that still exist),
  * then frees it. Returns the number of detaches that failed (each also
  * said on stderr with the xl command that finishes the job). */
-int cmt_close(struct xg_cmt *c);
+int xen_cmt_close(struct xg_cmt *c);
 
 #ifdef HAVE_XEN
 struct xen_api;
-/* cmt_open over libxenctrl (x, the Xen source's libraries and handles,
+/* xen_cmt_open over libxenctrl (x, the Xen source's libraries and handles,
  * stays owned by the caller and must outlive the handle). */
-struct xg_cmt *cmt_open_xc(const struct xen_api *x, bool attach, struct xg_err *err);
+struct xg_cmt *xen_cmt_open_xc(const struct xen_api *x, bool attach, struct xg_err *err);
 #endif
 
 #endif

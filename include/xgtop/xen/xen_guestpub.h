@@ -15,7 +15,7 @@
 #define XG_GP_VERSION 1
 #define XG_GP_VAL_MAX 96            /* longest accepted value, bytes */
 
-enum xg_gp_key {
+enum xen_gp_key {
 	XG_GP_K_VERSION,    /* "1" */
 	XG_GP_K_EPOCH,      /* agent start (ns since 1970): changes when it restarts */
 	XG_GP_K_TIME,       /* guest CLOCK_MONOTONIC ns at the write */
@@ -30,7 +30,7 @@ enum xg_gp_key {
 };
 /* Key names: "version", "epoch", "time_ns", "interval_ms", "llc_ref",
  * "llc_miss", "instr", "cycles", "events", "why". */
-extern const char *const xg_gp_key[XG_GP_NKEYS];
+extern const char *const xen_gp_key[XG_GP_NKEYS];
 
 /* One publication. */
 struct xg_guestpub {
@@ -44,10 +44,10 @@ struct xg_guestpub {
 /* Parses the values read from xenstore (val[k] NULL = key absent; not
  * necessarily NUL-terminated). Returns NULL, or why the publication is
  * rejected as a whole. A bad label is replaced, not fatal. */
-const char *gp_parse(struct xg_guestpub *out, const char *const val[XG_GP_NKEYS],
+const char *xen_gp_parse(struct xg_guestpub *out, const char *const val[XG_GP_NKEYS],
 		     const size_t len[XG_GP_NKEYS]);
 /* The agent's side: val[k] gets the text of key k, "" for a key to remove. */
-void gp_format(const struct xg_guestpub *p, char val[XG_GP_NKEYS][XG_GP_VAL_MAX]);
+void xen_gp_format(const struct xg_guestpub *p, char val[XG_GP_NKEYS][XG_GP_VAL_MAX]);
 
 /* dom0's continuity for one domain's agent. */
 struct xg_gp_state {
@@ -62,10 +62,10 @@ struct xg_gp_state {
 
 /* Folds a publication read at dom0 monotonic time now_ns into st. Returns
  * NULL when st->total is valid for this sample, else the reason. */
-const char *gp_fold(struct xg_gp_state *st, const struct xg_guestpub *p, uint64_t now_ns);
-/* Fills d's XG_F_LLC_REF .. XG_F_CYCLES from st (after a NULL gp_fold)
+const char *xen_gp_fold(struct xg_gp_state *st, const struct xg_guestpub *p, uint64_t now_ns);
+/* Fills d's XG_F_LLC_REF .. XG_F_CYCLES from st (after a NULL xen_gp_fold)
  * and marks d guest-reported. */
-void gp_fill(struct xg_sample *s, struct xg_dom *d, const struct xg_gp_state *st);
+void xen_gp_fill(struct xg_sample *s, struct xg_dom *d, const struct xg_gp_state *st);
 
 #define XG_GP_WHY_RESET "guest agent restarted or its counters went back: new baseline"
 #define XG_GP_WHY_STALE "guest agent stopped updating data/xgtop (stale values)"
@@ -79,18 +79,18 @@ struct xsc;
 struct xg_gpreader;
 /* Reads /local/domain/<id>/data/xgtop/ of every domain of a sample through
  * xs (xen_xsclient.h; the caller owns it, and it must outlive the reader). */
-struct xg_gpreader *gpr_open(struct xsc *xs);
+struct xg_gpreader *xen_gpr_open(struct xsc *xs);
 /* Fills the PMU fields of every domain of s (listed in id order). When
- * xenstore fails (xsc_why), the domains it has not read show that reason
+ * xenstore fails (xen_xs_why), the domains it has not read show that reason
  * and their totals carry on once it answers again. */
-void gpr_collect(struct xg_gpreader *r, struct xg_sample *s, uint64_t now_ns);
-void gpr_close(struct xg_gpreader *r);
+void xen_gpr_collect(struct xg_gpreader *r, struct xg_sample *s, uint64_t now_ns);
+void xen_gpr_close(struct xg_gpreader *r);
 /* The most one domain cost in one refresh, since the reader opened. */
-struct gpr_stats {
+struct xen_gpr_stats {
 	uint64_t max_dom_reqs;     /* xenstore reads */
 	uint64_t max_dom_bytes;    /* bytes of their answers */
 };
-void gpr_stats(const struct xg_gpreader *r, struct gpr_stats *st);
+void xen_gpr_stats(const struct xg_gpreader *r, struct xen_gpr_stats *st);
 #endif
 
 #endif

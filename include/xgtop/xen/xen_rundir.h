@@ -11,10 +11,10 @@
 #define XG_RUN_DIR "/run/xgtop"
 
 /* Creates dir (mode 0700) unless it exists; false when it cannot be. */
-bool rundir_make(const char *dir);
+bool xen_rundir_make(const char *dir);
 /* Whether the run that wrote a state file as pid is gone: no process
  * pid, or one that is not this program (the pid was reused), or this
  * very process (a file from an earlier process with our pid). */
-bool rundir_owner_gone(long pid);
+bool xen_rundir_owner_gone(long pid);
 
 #endif

@@ -19,26 +19,26 @@ struct xtl;
 struct xen_api;
 
 /* Never fails: when the buffers cannot be used the handle remembers why
- * and xtl_fill() blanks the scheduler fields with that reason. x is the
+ * and xen_tl_fill() blanks the scheduler fields with that reason. x is the
  * source's Xen libraries and handles; it must outlive the returned one. */
-struct xtl *xtl_open(const struct xen_api *x, const struct xg_config *cfg);
+struct xtl *xen_tl_open(const struct xen_api *x, const struct xg_config *cfg);
 /* Fills XG_F_RUN_NS/WAIT_NS/BLK_NS/OFF_NS of every domain already in out
  * (and the sched_ns of its vCPUs), accounted up to now, plus
  * host.lost_records. */
-void xtl_fill(struct xtl *t, struct xg_sample *out);
+void xen_tl_fill(struct xtl *t, struct xg_sample *out);
 /* The `w` key: off stops reading and restores the hypervisor's settings;
  * on starts a new session. No effect under --notrace. */
-void xtl_set_on(struct xtl *t, bool on);
+void xen_tl_set_on(struct xtl *t, bool on);
 /* Puts the hypervisor's trace settings back (idempotent; also run from an
  * atexit hook), then frees. */
-void xtl_close(struct xtl *t);
+void xen_tl_close(struct xtl *t);
 
 /* Benchmarks and tests: the same consumer over n rings in memory laid out
  * as Xen's (struct t_buf, then data_size bytes), TSC rate hz; no Xen. */
-struct xtl *xtl_open_mem(void *const *bufs, size_t n, uint32_t data_size, double hz);
+struct xtl *xen_tl_open_mem(void *const *bufs, size_t n, uint32_t data_size, double hz);
 
 /* What the consumer has done so far, for tests and the cost benchmark. */
-struct xtl_stats {
+struct xen_tl_stats {
 	bool active;
 	uint64_t records;        /* scheduler records decoded */
 	uint64_t bytes;          /* trace bytes consumed */
@@ -47,6 +47,6 @@ struct xtl_stats {
 	uint64_t cpu_ns;         /* CPU time spent polling (thread + collect) */
 	uint64_t wall_ns;        /* since the session started */
 };
-void xtl_stats(struct xtl *t, struct xtl_stats *st);
+void xen_tl_stats(struct xtl *t, struct xen_tl_stats *st);
 
 #endif

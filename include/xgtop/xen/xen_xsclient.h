@@ -18,17 +18,17 @@
 
 #include "xgtop/core/common.h"
 
-#define XSC_ANSWER_MS 500      /* an answer later than this: xenstored is stuck */
-#define XSC_REFRESH_MS 1000    /* every xenstore read of one refresh together */
+#define XEN_XS_ANSWER_MS 500      /* an answer later than this: xenstored is stuck */
+#define XEN_XS_REFRESH_MS 1000    /* every xenstore read of one refresh together */
 
-enum xsc_rc {
-	XSC_OK,       /* the value is in the buffer */
-	XSC_ABSENT,   /* no such node (or xenstore refused this one read) */
-	XSC_FAIL,     /* xenstore failed for this refresh: xsc_why() says how */
+enum xen_xs_rc {
+	XEN_XS_OK,       /* the value is in the buffer */
+	XEN_XS_ABSENT,   /* no such node (or xenstore refused this one read) */
+	XEN_XS_FAIL,     /* xenstore failed for this refresh: xen_xs_why() says how */
 };
 
 /* What the client did since it opened (XGTOP_XS_STATS=1 prints it). */
-struct xsc_stats {
+struct xen_xs_stats {
 	uint64_t refreshes, requests, bytes;
 	uint64_t max_answer;        /* largest answer's payload, bytes */
 	uint64_t max_wait_ns;       /* longest wait for one answer */
@@ -44,18 +44,18 @@ struct xsc;
 /* path NULL: $XENSTORED_PATH, else xenstored's socket when it exists, else
  * the xenbus device. Connects now: NULL with err when xenstore cannot be
  * reached at all (a start-up error); later failures are per refresh. */
-struct xsc *xsc_open(const char *path, struct xg_err *err);
-void xsc_close(struct xsc *c);
-/* Tests: other limits than XSC_ANSWER_MS and XSC_REFRESH_MS. */
-void xsc_set_limits(struct xsc *c, unsigned answer_ms, unsigned refresh_ms);
+struct xsc *xen_xs_open(const char *path, struct xg_err *err);
+void xen_xs_close(struct xsc *c);
+/* Tests: other limits than XEN_XS_ANSWER_MS and XEN_XS_REFRESH_MS. */
+void xen_xs_set_limits(struct xsc *c, unsigned answer_ms, unsigned refresh_ms);
 /* A refresh begins: its time budget starts, and a connection lost in an
  * earlier refresh is made again. */
-void xsc_begin(struct xsc *c);
+void xen_xs_begin(struct xsc *c);
 /* Reads the node at path. The value goes into buf, NUL-terminated, cut to
  * cap - 1 bytes; *len is what was kept. */
-enum xsc_rc xsc_read(struct xsc *c, const char *path, char *buf, size_t cap, size_t *len);
-/* Why the last XSC_FAIL: one line for a `-` reason. */
-const char *xsc_why(const struct xsc *c);
-void xsc_stats(const struct xsc *c, struct xsc_stats *st);
+enum xen_xs_rc xen_xs_read(struct xsc *c, const char *path, char *buf, size_t cap, size_t *len);
+/* Why the last XEN_XS_FAIL: one line for a `-` reason. */
+const char *xen_xs_why(const struct xsc *c);
+void xen_xs_stats(const struct xsc *c, struct xen_xs_stats *st);
 
 #endif

@@ -66,11 +66,11 @@ static int setup(void **state)
 	if (tmpdir_make("gpreader") || fxs_start(&srv, tmp("socket")))
 		return -1;
 	struct xg_err err = { 0 };
-	w.xs = xsc_open(tmp("socket"), &err);
+	w.xs = xen_xs_open(tmp("socket"), &err);
 	if (!w.xs)
 		return -1;
-	xsc_set_limits(w.xs, 200, 1000);
-	w.r = gpr_open(w.xs);
+	xen_xs_set_limits(w.xs, 200, 1000);
+	w.r = xen_gpr_open(w.xs);
 	sample_init(&w.s);
 	*state = &w;
 	return 0;
@@ -79,8 +79,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct world *w = *state;
-	gpr_close(w->r);
-	xsc_close(w->xs);
+	xen_gpr_close(w->r);
+	xen_xs_close(w->xs);
 	sample_free(&w->s);
 	fxs_stop(&srv);
 	fxs_free(&srv);
@@ -96,8 +96,8 @@ static void refresh(struct world *w)
 		memset(d->handle, (int)id, sizeof(d->handle));
 	}
 	w->now += S;
-	xsc_begin(w->xs);
-	gpr_collect(w->r, &w->s, w->now);
+	xen_xs_begin(w->xs);
+	xen_gpr_collect(w->r, &w->s, w->now);
 }
 
 static const struct xg_dom *dom(const struct world *w, uint32_t id)
@@ -155,13 +155,13 @@ static void hostile_values(void **state)
 	memset(huge, '9', 4096);
 	huge[4096] = 0;
 	for (int k = 0; k < XG_GP_NKEYS; k++)
-		key(2, xg_gp_key[k], huge);
-	struct gpr_stats st0, st;
-	gpr_stats(w->r, &st0);
+		key(2, xen_gp_key[k], huge);
+	struct xen_gpr_stats st0, st;
+	xen_gpr_stats(w->r, &st0);
 	good_refresh(w);
 	assert_good(w);
 	assert_why(w, 2, "data/xgtop/version missing or not a number");
-	gpr_stats(w->r, &st);
+	xen_gpr_stats(w->r, &st);
 	assert_int_equal(st.max_dom_reqs, BRACKET);
 	assert_int_equal(st.max_dom_bytes, BRACKET * 4096);
 
@@ -234,7 +234,7 @@ static void delete_tree(struct fxs *f, const char *path)
 		return;
 	for (int k = 0; k < XG_GP_NKEYS; k++) {
 		char p[96];
-		snprintf(p, sizeof(p), "/local/domain/2/data/xgtop/%s", xg_gp_key[k]);
+		snprintf(p, sizeof(p), "/local/domain/2/data/xgtop/%s", xen_gp_key[k]);
 		fxs_put_locked(f, p, NULL, 0);
 	}
 }

@@ -47,7 +47,7 @@ static bool counter(const char *s, size_t len, uint64_t *v)
 	struct kv kv = good();
 	kv.val[XG_GP_K_REF] = s;
 	kv.len[XG_GP_K_REF] = len;
-	if (gp_parse(&p, kv.val, kv.len))
+	if (xen_gp_parse(&p, kv.val, kv.len))
 		return false;
 	*v = p.v[XG_PMU_REF];
 	return true;
@@ -79,7 +79,7 @@ static void parse_checks_everything(void **state)
 	(void)state;
 	struct xg_guestpub p;
 	struct kv kv = good();
-	assert_null(gp_parse(&p, kv.val, kv.len));
+	assert_null(xen_gp_parse(&p, kv.val, kv.len));
 	assert_int_equal(p.v[XG_PMU_REF], 100);
 	assert_int_equal(p.v[XG_PMU_MISS], 7);
 	assert_int_equal(p.have, 3);
@@ -87,34 +87,34 @@ static void parse_checks_everything(void **state)
 
 	kv = good();
 	put(&kv, XG_GP_K_VERSION, NULL);
-	assert_non_null(strstr(gp_parse(&p, kv.val, kv.len), "version missing"));
+	assert_non_null(strstr(xen_gp_parse(&p, kv.val, kv.len), "version missing"));
 	kv = good();
 	put(&kv, XG_GP_K_VERSION, "2");
-	assert_non_null(strstr(gp_parse(&p, kv.val, kv.len), "unknown format"));
+	assert_non_null(strstr(xen_gp_parse(&p, kv.val, kv.len), "unknown format"));
 	kv = good();
 	put(&kv, XG_GP_K_TIME, "12abc");
-	assert_non_null(gp_parse(&p, kv.val, kv.len));
+	assert_non_null(xen_gp_parse(&p, kv.val, kv.len));
 	kv = good();
 	put(&kv, XG_GP_K_MISS, "-5");
-	assert_non_null(strstr(gp_parse(&p, kv.val, kv.len), "not a decimal number"));
+	assert_non_null(strstr(xen_gp_parse(&p, kv.val, kv.len), "not a decimal number"));
 	kv = good();
 	put(&kv, XG_GP_K_INTERVAL, "0");
-	assert_non_null(strstr(gp_parse(&p, kv.val, kv.len), "interval_ms"));
+	assert_non_null(strstr(xen_gp_parse(&p, kv.val, kv.len), "interval_ms"));
 	/* A label with terminal escapes is replaced, the numbers still count. */
 	kv = good();
 	put(&kv, XG_GP_K_EVENTS, "\x1b[2Jowned");
-	assert_null(gp_parse(&p, kv.val, kv.len));
+	assert_null(xen_gp_parse(&p, kv.val, kv.len));
 	assert_string_equal(p.events, "(no readable label)");
 	char longlabel[200];
 	memset(longlabel, 'a', sizeof(longlabel) - 1);
 	longlabel[sizeof(longlabel) - 1] = 0;
 	put(&kv, XG_GP_K_EVENTS, longlabel);
-	assert_null(gp_parse(&p, kv.val, kv.len));
+	assert_null(xen_gp_parse(&p, kv.val, kv.len));
 	assert_string_equal(p.events, "(no readable label)");
 	/* Absent counters are simply not counted. */
 	kv = good();
 	put(&kv, XG_GP_K_REF, NULL);
-	assert_null(gp_parse(&p, kv.val, kv.len));
+	assert_null(xen_gp_parse(&p, kv.val, kv.len));
 	assert_int_equal(p.have, 2);
 }
 
@@ -131,7 +131,7 @@ static void agent_format_reads_back(void **state)
 	a.have = 1u << XG_PMU_REF | 1u << XG_PMU_INSTR;
 	snprintf(a.events, sizeof(a.events), "cache\tevents");
 	char val[XG_GP_NKEYS][XG_GP_VAL_MAX];
-	gp_format(&a, val);
+	xen_gp_format(&a, val);
 	assert_string_equal(val[XG_GP_K_MISS], "");          /* to be removed */
 	assert_string_equal(val[XG_GP_K_EVENTS], "cache?events");
 	struct kv kv;
@@ -139,7 +139,7 @@ static void agent_format_reads_back(void **state)
 	for (int k = 0; k < XG_GP_NKEYS; k++)
 		put(&kv, k, val[k][0] ? val[k] : NULL);
 	struct xg_guestpub b;
-	assert_null(gp_parse(&b, kv.val, kv.len));
+	assert_null(xen_gp_parse(&b, kv.val, kv.len));
 	assert_true(b.epoch == 42 && b.time_ns == UINT64_MAX && b.interval_ms == 500);
 	assert_int_equal(b.have, a.have);
 	assert_true(b.v[XG_PMU_INSTR] == a.v[XG_PMU_INSTR]);
@@ -166,29 +166,29 @@ static void totals_stay_monotonic(void **state)
 	memset(&st, 0, sizeof(st));
 	struct xg_guestpub p = pub(1, 10 * S, 1000, 10);
 	/* The agent's counts since its start are not ours: dom0 starts at 0. */
-	assert_null(gp_fold(&st, &p, 100 * S));
+	assert_null(xen_gp_fold(&st, &p, 100 * S));
 	assert_int_equal(st.total[XG_PMU_REF], 0);
 	p = pub(1, 11 * S, 1500, 15);
-	assert_null(gp_fold(&st, &p, 101 * S));
+	assert_null(xen_gp_fold(&st, &p, 101 * S));
 	assert_int_equal(st.total[XG_PMU_REF], 500);
 	assert_int_equal(st.total[XG_PMU_MISS], 5);
 	/* The agent restarts (new epoch, counts from 0): a new baseline. */
 	p = pub(2, 12 * S, 20, 1);
-	assert_string_equal(gp_fold(&st, &p, 102 * S), XG_GP_WHY_RESET);
+	assert_string_equal(xen_gp_fold(&st, &p, 102 * S), XG_GP_WHY_RESET);
 	assert_int_equal(st.total[XG_PMU_REF], 500);
 	p = pub(2, 13 * S, 220, 3);
-	assert_null(gp_fold(&st, &p, 103 * S));
+	assert_null(xen_gp_fold(&st, &p, 103 * S));
 	assert_int_equal(st.total[XG_PMU_REF], 700);
 	/* A counter that goes back under the same epoch (a lying or broken
 	 * guest): baseline, never a huge unsigned delta. */
 	p = pub(2, 14 * S, 100, 4);
-	assert_string_equal(gp_fold(&st, &p, 104 * S), XG_GP_WHY_RESET);
+	assert_string_equal(xen_gp_fold(&st, &p, 104 * S), XG_GP_WHY_RESET);
 	assert_int_equal(st.total[XG_PMU_REF], 700);
 	/* Guest time going back (rebooted guest, same agent epoch by chance). */
 	p = pub(2, 1 * S, 200, 5);
-	assert_string_equal(gp_fold(&st, &p, 105 * S), XG_GP_WHY_RESET);
+	assert_string_equal(xen_gp_fold(&st, &p, 105 * S), XG_GP_WHY_RESET);
 	p = pub(2, 2 * S, 300, 5);
-	assert_null(gp_fold(&st, &p, 106 * S));
+	assert_null(xen_gp_fold(&st, &p, 106 * S));
 	assert_int_equal(st.total[XG_PMU_REF], 800);
 }
 
@@ -198,13 +198,13 @@ static void stale_agent(void **state)
 	struct xg_gp_state st;
 	memset(&st, 0, sizeof(st));
 	struct xg_guestpub p = pub(1, 10 * S, 1000, 10);
-	assert_null(gp_fold(&st, &p, 100 * S));
+	assert_null(xen_gp_fold(&st, &p, 100 * S));
 	/* Same publication read again soon: fine, nothing added. */
-	assert_null(gp_fold(&st, &p, 102 * S));
+	assert_null(xen_gp_fold(&st, &p, 102 * S));
 	/* 3 intervals + 2 s without a write: stale. */
-	assert_string_equal(gp_fold(&st, &p, 106 * S), XG_GP_WHY_STALE);
+	assert_string_equal(xen_gp_fold(&st, &p, 106 * S), XG_GP_WHY_STALE);
 	p = pub(1, 20 * S, 1100, 11);
-	assert_null(gp_fold(&st, &p, 107 * S));
+	assert_null(xen_gp_fold(&st, &p, 107 * S));
 	assert_int_equal(st.total[XG_PMU_REF], 100);
 }
 
@@ -215,11 +215,11 @@ static void fill_marks_guest_reported(void **state)
 	memset(&st, 0, sizeof(st));
 	struct xg_guestpub p = pub(1, S, 5, 1);
 	p.have = 1;   /* only references */
-	gp_fold(&st, &p, S);
+	xen_gp_fold(&st, &p, S);
 	struct xg_sample s;
 	sample_init(&s);
 	struct xg_dom *d = sample_add_dom(&s, 3);
-	gp_fill(&s, d, &st);
+	xen_gp_fill(&s, d, &st);
 	assert_int_equal(d->guest_reported, 1);
 	assert_true(dom_has(d, XG_F_LLC_REF));
 	assert_false(dom_has(d, XG_F_LLC_MISS));

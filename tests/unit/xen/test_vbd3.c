@@ -28,13 +28,13 @@ static size_t nkeys;
 static bool xs_broken;
 static unsigned xs_reads;
 
-static enum xb_key_rc fake_xs(void *ctx, const char *path, char *buf, size_t cap, const char **why)
+static enum xen_key_rc fake_xs(void *ctx, const char *path, char *buf, size_t cap, const char **why)
 {
 	(void)ctx;
 	xs_reads++;
 	if (xs_broken) {
 		*why = "xenstore did not answer within 500 ms";
-		return XB_KEY_FAIL;
+		return XEN_KEY_FAIL;
 	}
 	for (size_t i = 0; i < nkeys; i++) {
 		char p[96];
@@ -42,10 +42,10 @@ static enum xb_key_rc fake_xs(void *ctx, const char *path, char *buf, size_t cap
 			 keys[i].dev);
 		if (!strcmp(p, path) && keys[i].pid) {
 			snprintf(buf, cap, "%s", keys[i].pid);
-			return XB_KEY_OK;
+			return XEN_KEY_OK;
 		}
 	}
-	return XB_KEY_ABSENT;
+	return XEN_KEY_ABSENT;
 }
 
 static void sh(const char *fmt, ...)
@@ -134,17 +134,17 @@ static const struct st good_a = { 3, 1005218, 1005200, 84687195, 77, 8634509, 86
 static const struct st good_b = { 0, 328539, 328539, 28003546, 1, 19, 19, 552, 2, 0, 0 };
 static const struct st good_c = { 9, 26361, 26300, 1084455, 5, 1532, 1500, 37544, 6, 1, 0 };
 
-static struct xb_vbd *vbds;
+static struct xen_vbd *vbds;
 static size_t nvbd, vcap;
 
-static int read_all(struct xb_vbd_reader *r)
+static int read_all(struct xen_vbd_reader *r)
 {
 	struct xg_err err = { 0 };
-	int rc = xb_vbd_read(r, &vbds, &nvbd, &vcap, &err);
+	int rc = xen_vbd_read(r, &vbds, &nvbd, &vcap, &err);
 	return rc;
 }
 
-static const struct xb_vbd *find(unsigned domid, unsigned dev)
+static const struct xen_vbd *find(unsigned domid, unsigned dev)
 {
 	for (size_t i = 0; i < nvbd; i++)
 		if (vbds[i].domid == domid && vbds[i].dev == dev)
@@ -152,10 +152,10 @@ static const struct xb_vbd *find(unsigned domid, unsigned dev)
 	return NULL;
 }
 
-static void reader(struct xb_vbd_reader *r)
+static void reader(struct xen_vbd_reader *r)
 {
-	xb_vbd_init(r, root);
-	xb_vbd_set_xenstore(r, fake_xs, NULL);
+	xen_vbd_init(r, root);
+	xen_vbd_set_xenstore(r, fake_xs, NULL);
 	r->tapdisk_uid = getuid();
 }
 
@@ -184,9 +184,9 @@ static void build_good(void)
 
 static void check_good(unsigned domid, unsigned dev, const struct st *s)
 {
-	const struct xb_vbd *b = find(domid, dev);
+	const struct xen_vbd *b = find(domid, dev);
 	assert_non_null(b);
-	assert_int_equal(b->type, XB_VBD_TAPDISK3);
+	assert_int_equal(b->type, XEN_VBD_TAPDISK3);
 	if (!b->ok)
 		fail_msg("vbd3-%u-%u unexpectedly unreadable: %s", domid, dev, b->why);
 	assert_int_equal(b->oo_req, s->oo);
@@ -200,7 +200,7 @@ static void reads_tapdisk_files(void **state)
 {
 	(void)state;
 	build_good();
-	struct xb_vbd_reader r;
+	struct xen_vbd_reader r;
 	reader(&r);
 	assert_int_equal(read_all(&r), 0);
 	assert_int_equal(nvbd, 4);          /* the empty CD drive is left out */
@@ -208,9 +208,9 @@ static void reads_tapdisk_files(void **state)
 	check_good(7, 768, &good_a);
 	check_good(7, 832, &good_b);
 	check_good(16, 768, &good_c);
-	const struct xb_vbd *bb = find(16, 51712);
+	const struct xen_vbd *bb = find(16, 51712);
 	assert_non_null(bb);
-	assert_int_equal(bb->type, XB_VBD_BLKBACK);
+	assert_int_equal(bb->type, XEN_VBD_BLKBACK);
 	assert_true(bb->ok);
 	assert_int_equal(bb->rd_req, 10);
 	/* A second pass reads the files again: tapdisk updates them in place. */
@@ -229,7 +229,7 @@ static void reads_tapdisk_files(void **state)
 		dom_set(d7, (enum xg_field)f, 0);
 		dom_set(d16, (enum xg_field)f, 0);
 	}
-	xb_vbd_sum(&s, vbds, nvbd);
+	xen_vbd_sum(&s, vbds, nvbd);
 	d7 = sample_find(&s, 7);
 	d16 = sample_find(&s, 16);
 	assert_int_equal(d7->v[XG_F_VBDS], 2);
@@ -240,7 +240,7 @@ static void reads_tapdisk_files(void **state)
 	assert_int_equal(d16->v[XG_F_DISK_RD_OPS], good_c.rd_sub + 10);
 	assert_int_equal(d16->v[XG_F_DISK_RD_BYTES], (good_c.rd_sect + 80) * 512);
 	sample_free(&s);
-	xb_vbd_close(&r);
+	xen_vbd_close(&r);
 }
 
 /* One hostile case: made by make() on top of the good tree for domain 7's
@@ -249,11 +249,11 @@ static void reads_tapdisk_files(void **state)
  * `-` with that reason and domain 16's are untouched. */
 static void expect_bad(const char *want)
 {
-	struct xb_vbd_reader r;
+	struct xen_vbd_reader r;
 	reader(&r);
 	assert_int_equal(read_all(&r), 0);
 	assert_int_equal(nvbd, 4);
-	const struct xb_vbd *b = find(7, 768);
+	const struct xen_vbd *b = find(7, 768);
 	assert_non_null(b);
 	assert_false(b->ok);
 	if (!strstr(b->why, want))
@@ -269,7 +269,7 @@ static void expect_bad(const char *want)
 		dom_set(d7, (enum xg_field)f, 0);
 		dom_set(d16, (enum xg_field)f, 0);
 	}
-	xb_vbd_sum(&s, vbds, nvbd);
+	xen_vbd_sum(&s, vbds, nvbd);
 	d7 = sample_find(&s, 7);
 	d16 = sample_find(&s, 16);
 	assert_true(dom_has(d7, XG_F_VBDS));
@@ -281,7 +281,7 @@ static void expect_bad(const char *want)
 	}
 	assert_int_equal(d16->v[XG_F_DISK_WR_OPS], good_c.wr_sub + 20);
 	sample_free(&s);
-	xb_vbd_close(&r);
+	xen_vbd_close(&r);
 }
 
 static char shm7[512];
@@ -346,14 +346,14 @@ static void not_root(void **state)
 	} else {
 		/* Without root no file of another owner can be made here:
 		 * the reader is told tapdisk runs as another user instead. */
-		struct xb_vbd_reader r;
+		struct xen_vbd_reader r;
 		reader(&r);
 		r.tapdisk_uid = getuid() + 1;
 		assert_int_equal(read_all(&r), 0);
-		const struct xb_vbd *b = find(7, 768);
+		const struct xen_vbd *b = find(7, 768);
 		assert_false(b->ok);
 		assert_non_null(strstr(b->why, "is owned by uid"));
-		xb_vbd_close(&r);
+		xen_vbd_close(&r);
 	}
 }
 
@@ -407,25 +407,25 @@ static void xenstore_fails(void **state)
 	(void)state;
 	build_good();
 	xs_broken = true;
-	struct xb_vbd_reader r;
+	struct xen_vbd_reader r;
 	reader(&r);
 	assert_int_equal(read_all(&r), 0);
 	assert_int_equal(nvbd, 5);
 	for (size_t i = 0; i < nvbd; i++) {
-		if (vbds[i].type != XB_VBD_TAPDISK3) {
+		if (vbds[i].type != XEN_VBD_TAPDISK3) {
 			assert_true(vbds[i].ok);
 			continue;
 		}
 		assert_false(vbds[i].ok);
 		assert_non_null(strstr(vbds[i].why, "xenstore did not answer"));
 	}
-	xb_vbd_close(&r);
+	xen_vbd_close(&r);
 	/* No xenstore at all (a reader nobody gave one). */
-	xb_vbd_init(&r, root);
+	xen_vbd_init(&r, root);
 	assert_int_equal(read_all(&r), 0);
 	assert_false(find(7, 768)->ok);
 	assert_non_null(strstr(find(7, 768)->why, "no xenstore"));
-	xb_vbd_close(&r);
+	xen_vbd_close(&r);
 }
 
 int main(void)

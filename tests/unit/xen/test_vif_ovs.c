@@ -95,12 +95,12 @@ static void ovs_vifs_counted(void **state)
 	/* The reader must not need a Linux bridge: there is none here. */
 	sh("test -z \"$(ls -d '%s'/sys/class/net/*/bridge 2>/dev/null)\"", root);
 
-	struct xb_net_reader r;
-	xb_net_init(&r, root);
-	struct xb_vif *v = NULL;
+	struct xen_net_reader r;
+	xen_net_init(&r, root);
+	struct xen_vif *v = NULL;
 	size_t n = 0, cap = 0;
 	struct xg_err err = { 0 };
-	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
+	assert_int_equal(xen_net_read(&r, &v, &n, &cap, &err), 0);
 	assert_int_equal(n, 4);   /* vif3.0, vif3.1, vif12.0, web0; not tap3.0 (emulated) */
 	unsigned seen = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -124,7 +124,7 @@ static void ovs_vifs_counted(void **state)
 	}
 	assert_int_equal(seen, 15);
 
-	xb_net_close(&r);
+	xen_net_close(&r);
 	free(v);
 }
 

@@ -148,7 +148,7 @@ static void sample_of(struct xg_sample *s, const struct fake *f)
 static struct xg_cmt *open_on(struct fake *f, bool attach, struct xg_sample *s)
 {
 	struct xg_err err = { 0 };
-	struct xg_cmt *c = cmt_open(&fops, f, attach, &err);
+	struct xg_cmt *c = xen_cmt_open(&fops, f, attach, &err);
 	assert_non_null(c);
 	sample_init(s);
 	sample_of(s, f);
@@ -167,20 +167,20 @@ static void mbm_wraps_once_per_interval(void **state)
 {
 	(void)state;
 	struct xg_mbm m = { 0 };
-	assert_int_equal(cmt_mbm_advance(&m, 0xfffff0, 0), XG_MBM_OK);
+	assert_int_equal(xen_cmt_mbm_advance(&m, 0xfffff0, 0), XG_MBM_OK);
 	assert_int_equal(m.total, 0);
-	assert_int_equal(cmt_mbm_advance(&m, 0x10, S), XG_MBM_OK);
+	assert_int_equal(xen_cmt_mbm_advance(&m, 0x10, S), XG_MBM_OK);
 	assert_int_equal(m.total, 0x20);
-	assert_int_equal(cmt_mbm_advance(&m, 0x110, 2 * S), XG_MBM_OK);
+	assert_int_equal(xen_cmt_mbm_advance(&m, 0x110, 2 * S), XG_MBM_OK);
 	assert_int_equal(m.total, 0x120);
 	/* Wrapping all the way round but one short. */
-	assert_int_equal(cmt_mbm_advance(&m, 0x10f, 3 * S), XG_MBM_OK);
+	assert_int_equal(xen_cmt_mbm_advance(&m, 0x10f, 3 * S), XG_MBM_OK);
 	assert_int_equal(m.total, 0x120 + 0xffffff);
 	/* Monotonic across many wraps. */
 	uint64_t prev = m.total, raw = 0x10f;
 	for (int i = 0; i < 100; i++) {
 		raw = (raw + 0x900000) & 0xffffff;
-		assert_int_equal(cmt_mbm_advance(&m, raw, (4 + (uint64_t)i) * S), XG_MBM_OK);
+		assert_int_equal(xen_cmt_mbm_advance(&m, raw, (4 + (uint64_t)i) * S), XG_MBM_OK);
 		assert_int_equal(m.total - prev, 0x900000);
 		prev = m.total;
 	}
@@ -190,19 +190,19 @@ static void mbm_gap_and_reset(void **state)
 {
 	(void)state;
 	struct xg_mbm m = { 0 };
-	cmt_mbm_advance(&m, 100, 0);
-	cmt_mbm_advance(&m, 200, S);
+	xen_cmt_mbm_advance(&m, 100, 0);
+	xen_cmt_mbm_advance(&m, 200, S);
 	/* 2 s apart: a 24-bit counter may have wrapped twice. */
-	assert_int_equal(cmt_mbm_advance(&m, 50, 3 * S), XG_MBM_GAP);
+	assert_int_equal(xen_cmt_mbm_advance(&m, 50, 3 * S), XG_MBM_GAP);
 	assert_int_equal(m.total, 100);
-	assert_int_equal(cmt_mbm_advance(&m, 80, 4 * S), XG_MBM_OK);
+	assert_int_equal(xen_cmt_mbm_advance(&m, 80, 4 * S), XG_MBM_OK);
 	assert_int_equal(m.total, 130);
 	/* A value beyond 24 bits: the counter is wider and does not wrap
 	 * soon, so a long gap is fine and going back is a reset. */
-	assert_int_equal(cmt_mbm_advance(&m, 1ull << 30, 5 * S), XG_MBM_OK);
+	assert_int_equal(xen_cmt_mbm_advance(&m, 1ull << 30, 5 * S), XG_MBM_OK);
 	assert_int_equal(m.total, 130 + (1ull << 30) - 80);
-	assert_int_equal(cmt_mbm_advance(&m, (1ull << 30) + 5, 60 * S), XG_MBM_OK);
-	assert_int_equal(cmt_mbm_advance(&m, 7, 61 * S), XG_MBM_RESET);
+	assert_int_equal(xen_cmt_mbm_advance(&m, (1ull << 30) + 5, 60 * S), XG_MBM_OK);
+	assert_int_equal(xen_cmt_mbm_advance(&m, 7, 61 * S), XG_MBM_RESET);
 	assert_int_equal(m.total, 130 + (1ull << 30) - 80 + 5);
 }
 
@@ -216,12 +216,12 @@ static void no_attach_without_option(void **state)
 	f.rmid[1] = 7;   /* attached by someone else (xl psr-cmt-attach) */
 	struct xg_sample s;
 	struct xg_cmt *c = open_on(&f, false, &s);
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	assert_int_equal(f.attach_calls, 0);
 	assert_false(dom_has(&s.dom[0], XG_F_L3_OCC));
 	assert_non_null(strstr(why(&s, 0, XG_F_L3_OCC), "--cmt-attach"));
 	assert_true(dom_has(&s.dom[1], XG_F_L3_OCC));
-	assert_int_equal(cmt_close(c), 0);
+	assert_int_equal(xen_cmt_close(c), 0);
 	assert_int_equal(f.detach_calls, 0);
 	assert_int_equal(f.rmid[1], 7);
 	sample_free(&s);
@@ -235,7 +235,7 @@ static void detach_exactly_ours(void **state)
 	f.rmid[0] = 5;   /* someone else's */
 	struct xg_sample s;
 	struct xg_cmt *c = open_on(&f, true, &s);
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	assert_int_equal(f.attach_calls, 3);
 	/* Domain 2 goes away: Xen frees its RMID, nothing to detach. */
 	f.exists[2] = false;
@@ -247,8 +247,8 @@ static void detach_exactly_ours(void **state)
 	f.rmid[3] = 0;
 	f.free_rmids++;
 	/* The new domain 3 is attached again: ours. */
-	cmt_collect(c, &s, S / 2);
-	assert_int_equal(cmt_close(c), 0);
+	xen_cmt_collect(c, &s, S / 2);
+	assert_int_equal(xen_cmt_close(c), 0);
 	assert_int_equal(f.detach_calls, 2);
 	assert_int_equal(f.detached[0], 1);
 	assert_int_equal(f.detached[1], 3);
@@ -268,19 +268,19 @@ static void rename_keeps_rmid(void **state)
 	struct xg_sample s;
 	struct xg_cmt *c = open_on(&f, true, &s);
 	snprintf(s.dom[1].name, sizeof(s.dom[1].name), "old");
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	assert_int_equal(f.attach_calls, 2);
 	uint32_t rmid = f.rmid[1];
 	f.raw[1][0][XG_SOCK_MBM_TOTAL] = 100;
 	f.raw[1][1][XG_SOCK_MBM_TOTAL] = 100;
 	sample_of(&s, &f);
 	snprintf(s.dom[1].name, sizeof(s.dom[1].name), "new");
-	cmt_collect(c, &s, S / 2);
+	xen_cmt_collect(c, &s, S / 2);
 	assert_int_equal(f.attach_calls, 2);
 	assert_int_equal(f.rmid[1], rmid);
 	assert_true(dom_has(&s.dom[1], XG_F_MBM_TOTAL));
 	assert_int_equal(s.dom[1].v[XG_F_MBM_TOTAL], 2 * 100 * 1000);
-	assert_int_equal(cmt_close(c), 0);
+	assert_int_equal(xen_cmt_close(c), 0);
 	assert_int_equal(f.detach_calls, 2);
 	assert_int_equal(f.rmid[1], 0);
 	assert_int_equal(f.free_rmids, 3);
@@ -295,7 +295,7 @@ static void out_of_rmids(void **state)
 	f.free_rmids = 1;
 	struct xg_sample s;
 	struct xg_cmt *c = open_on(&f, true, &s);
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	assert_true(dom_has(&s.dom[0], XG_F_L3_OCC));
 	assert_false(dom_has(&s.dom[1], XG_F_L3_OCC));
 	const char *w = why(&s, 1, XG_F_MBM_TOTAL);
@@ -306,16 +306,16 @@ static void out_of_rmids(void **state)
 	assert_int_equal(calls, 3);
 	/* No retry storm: the next refreshes within 10 s do not try again. */
 	sample_of(&s, &f);
-	cmt_collect(c, &s, 2 * S);
+	xen_cmt_collect(c, &s, 2 * S);
 	assert_int_equal(f.attach_calls, calls);
 	assert_non_null(strstr(why(&s, 2, XG_F_L3_OCC), "no free RMID"));
 	/* An RMID comes free; after the back-off both get tried again. */
 	f.free_rmids = 1;
 	sample_of(&s, &f);
-	cmt_collect(c, &s, 11 * S);
+	xen_cmt_collect(c, &s, 11 * S);
 	assert_int_equal(f.attach_calls, calls + 2);
 	assert_true(dom_has(&s.dom[1], XG_F_L3_OCC));
-	cmt_close(c);
+	xen_cmt_close(c);
 	assert_int_equal(f.detach_calls, 2);
 	assert_int_equal(f.free_rmids, 2);
 	sample_free(&s);
@@ -329,20 +329,20 @@ static void disabled_says_why(void **state)
 	f.enabled = 0;
 	struct xg_err err = { 0 };
 	/* --cmt-attach on a host without CMT: refused, nothing attached. */
-	assert_null(cmt_open(&fops, &f, true, &err));
+	assert_null(xen_cmt_open(&fops, &f, true, &err));
 	assert_non_null(strstr(err.msg, "--cmt-attach: fake: CMT off: nothing attached"));
 	assert_int_equal(f.attach_calls, 0);
-	struct xg_cmt *c = cmt_open(&fops, &f, false, &err);
+	struct xg_cmt *c = xen_cmt_open(&fops, &f, false, &err);
 	assert_non_null(c);
 	struct xg_sample s;
 	sample_init(&s);
 	sample_of(&s, &f);
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	for (int i = 0; i < 2; i++) {
 		assert_false(dom_has(&s.dom[i], XG_F_L3_OCC));
 		assert_string_equal(why(&s, (uint32_t)i, XG_F_MBM_LOCAL), "fake: CMT off");
 	}
-	cmt_close(c);
+	xen_cmt_close(c);
 	sample_free(&s);
 }
 
@@ -359,7 +359,7 @@ static void values_per_socket_and_sum(void **state)
 	f.raw[0][1][1] = 10;
 	struct xg_sample s;
 	struct xg_cmt *c = open_on(&f, false, &s);
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	struct xg_dom *d = &s.dom[0];
 	assert_int_equal(d->v[XG_F_L3_OCC], 7000);
 	assert_int_equal(d->sock_count, 2);
@@ -373,7 +373,7 @@ static void values_per_socket_and_sum(void **state)
 	f.raw[0][0][1] = 2;
 	f.raw[0][1][1] = 30;
 	sample_of(&s, &f);
-	cmt_collect(c, &s, S);
+	xen_cmt_collect(c, &s, S);
 	d = &s.dom[0];
 	assert_int_equal(d->v[XG_F_MBM_TOTAL], (4 + 20) * 1000);
 	assert_int_equal(sample_socks(&s, d)[0].v[XG_SOCK_MBM_TOTAL], 4000);
@@ -381,7 +381,7 @@ static void values_per_socket_and_sum(void **state)
 	/* The hardware flags the counter: no value, the reason says so. */
 	f.data_errno = 0;
 	sample_of(&s, &f);
-	cmt_collect(c, &s, 2 * S);
+	xen_cmt_collect(c, &s, 2 * S);
 	assert_false(dom_has(&s.dom[0], XG_F_L3_OCC));
 	assert_non_null(strstr(why(&s, 0, XG_F_L3_OCC), "Error/Unavailable"));
 	assert_int_equal(s.dom[0].sock_count, 2);
@@ -390,12 +390,12 @@ static void values_per_socket_and_sum(void **state)
 	/* A long pause: MBM interval not trusted, occupancy fine. */
 	f.data_errno = -1;
 	sample_of(&s, &f);
-	cmt_collect(c, &s, 3 * S);
+	xen_cmt_collect(c, &s, 3 * S);
 	sample_of(&s, &f);
-	cmt_collect(c, &s, 6 * S);
+	xen_cmt_collect(c, &s, 6 * S);
 	assert_true(dom_has(&s.dom[0], XG_F_L3_OCC));
 	assert_string_equal(why(&s, 0, XG_F_MBM_TOTAL), XG_CMT_WHY_GAP);
-	cmt_close(c);
+	xen_cmt_close(c);
 	sample_free(&s);
 }
 
@@ -413,7 +413,7 @@ static void detached_at_exit(void **state)
 	if (pid == 0) {
 		struct xg_sample s;
 		struct xg_cmt *c = open_on(f, true, &s);
-		cmt_collect(c, &s, 0);
+		xen_cmt_collect(c, &s, 0);
 		exit(f->attach_calls == 2 ? 0 : 3);
 	}
 	int st = 0;
@@ -452,7 +452,7 @@ static char *slurp(const char *path)
 static struct xg_cmt *open_kept(struct fake *f, bool attach, struct xg_sample *s, const char *sdir)
 {
 	struct xg_cmt *c = open_on(f, attach, s);
-	cmt_keep_state(c, sdir);
+	xen_cmt_keep_state(c, sdir);
 	return c;
 }
 
@@ -478,7 +478,7 @@ static pid_t killed_run(struct fake *f, const char *sdir)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		struct xg_sample s;
-		cmt_collect(open_kept(f, true, &s, sdir), &s, 0);
+		xen_cmt_collect(open_kept(f, true, &s, sdir), &s, 0);
 		raise(SIGKILL);
 	}
 	int st = 0;
@@ -504,7 +504,7 @@ static void cleaned_after_kill(void **state)
 	struct xg_sample s;
 	struct xg_cmt *c = open_kept(f, false, &s, sdir);
 	s.dom[2].handle[0] = 99;
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	assert_int_equal(f->rmid[0], 0);
 	assert_int_equal(f->rmid[1], 0);
 	assert_int_not_equal(f->rmid[2], 0);
@@ -513,7 +513,7 @@ static void cleaned_after_kill(void **state)
 	assert_string_equal(why(&s, 0, XG_F_L3_OCC),
 			    "not monitored: the domain has no CMT RMID (xgtop --cmt-attach, or "
 			    "xl psr-cmt-attach DOMID)");
-	assert_int_equal(cmt_close(c), 0);
+	assert_int_equal(xen_cmt_close(c), 0);
 	struct stat sb;
 	assert_int_not_equal(stat(state_file(getpid()), &sb), 0);   /* it attached nothing */
 	cleanup(f, &s);
@@ -530,12 +530,12 @@ static void attach_run_takes_over(void **state)
 	killed_run(f, sdir);
 	struct xg_sample s;
 	struct xg_cmt *c = open_kept(f, true, &s, sdir);
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	assert_int_equal(f->attach_calls, 2);   /* the killed run's two */
 	char *text = slurp(state_file(getpid()));
 	assert_non_null(text);
 	assert_non_null(strstr(text, "dom 0 01000000000000000000000000000000\ndom 1 02"));
-	assert_int_equal(cmt_close(c), 0);
+	assert_int_equal(xen_cmt_close(c), 0);
 	assert_int_equal(f->detach_calls, 2);
 	assert_int_equal(f->rmid[0] | f->rmid[1], 0);
 	assert_null(slurp(state_file(getpid())));
@@ -564,19 +564,19 @@ static void live_run_left_alone(void **state)
 	f->free_rmids--;
 	struct xg_sample s;
 	struct xg_cmt *c = open_kept(f, false, &s, sdir);
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	assert_int_equal(f->rmid[0], 5);
 	assert_non_null(slurp(state_file(live)));
-	cmt_close(c);
+	xen_cmt_close(c);
 	/* Once it is gone, the next start detaches. */
 	kill(live, SIGKILL);
 	waitpid(live, NULL, 0);
 	sample_free(&s);
 	c = open_kept(f, false, &s, sdir);
-	cmt_collect(c, &s, 0);
+	xen_cmt_collect(c, &s, 0);
 	assert_int_equal(f->rmid[0], 0);
 	assert_null(slurp(state_file(live)));
-	cmt_close(c);
+	xen_cmt_close(c);
 	cleanup(f, &s);
 }
 

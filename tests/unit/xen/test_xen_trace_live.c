@@ -60,7 +60,7 @@ static void fill(struct xtl *t, struct xg_sample *s, uint64_t ns[4])
 	dom_set(d, XG_F_VCPUS_MAX, 1);
 	struct xg_vcpu *v = sample_add_vcpus(s, d, 1);
 	v->id = 0;
-	xtl_fill(t, s);
+	xen_tl_fill(t, s);
 	d = &s->dom[0];
 	for (int i = 0; i < 4; i++) {
 		assert_true(dom_has(d, XG_F_RUN_NS + i));
@@ -78,7 +78,7 @@ static void live_ring(void **state)
 	double hz = tsc_hz();
 	/* Stale records before the session are discarded. */
 	runstate(r, 7, 0, XT_RUNNING, XT_OFFLINE);
-	struct xtl *t = xtl_open_mem(bufs, 1, DS, hz);
+	struct xtl *t = xen_tl_open_mem(bufs, 1, DS, hz);
 	assert_int_equal(r->cons, r->prod);
 	struct xg_sample s;
 	sample_init(&s);
@@ -115,14 +115,14 @@ static void live_ring(void **state)
 	assert_true((s.host.valid >> XG_H_LOST) & 1);
 	assert_int_equal(s.host.lost_records, 5);
 
-	struct xtl_stats st;
-	xtl_stats(t, &st);
+	struct xen_tl_stats st;
+	xen_tl_stats(t, &st);
 	assert_true(st.active);
 	assert_int_equal(st.lost_records, 5);
 	/* two runstate records and the lost-records record after the start */
 	assert_int_equal(st.records, 3);
 	assert_int_equal(st.bytes, 16 + 16 + 28);
-	xtl_close(t);
+	xen_tl_close(t);
 	sample_free(&s);
 	free(r);
 }
@@ -134,20 +134,20 @@ static void reasons(void **state)
 	struct xg_config cfg;
 	config_defaults(&cfg);
 	cfg.notrace = true;
-	struct xtl *t = xtl_open(NULL, &cfg);
+	struct xtl *t = xen_tl_open(NULL, &cfg);
 	struct xg_sample s;
 	sample_init(&s);
 	struct xg_dom *d = sample_add_dom(&s, 3);
-	xtl_fill(t, &s);
+	xen_tl_fill(t, &s);
 	d = &s.dom[0];
 	assert_false(dom_has(d, XG_F_RUN_NS));
 	assert_string_equal(dom_why(&s, d, XG_F_WAIT_NS), "not collected (--notrace)");
-	xtl_set_on(t, true);   /* --notrace wins over the w key */
+	xen_tl_set_on(t, true);   /* --notrace wins over the w key */
 	sample_clear(&s);
 	d = sample_add_dom(&s, 3);
-	xtl_fill(t, &s);
+	xen_tl_fill(t, &s);
 	assert_string_equal(dom_why(&s, &s.dom[0], XG_F_BLK_NS), "not collected (--notrace)");
-	xtl_close(t);
+	xen_tl_close(t);
 	sample_free(&s);
 }
 

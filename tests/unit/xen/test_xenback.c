@@ -67,12 +67,12 @@ static void net_finds_vifs(void **state)
 	put("proc/net/dev", netdev);
 	put("sys/class/net/web0/device/nodename", "backend/vif/3/0\n");
 	put("sys/class/net/eth0/device/nodename", "pci0000:00\n");
-	struct xb_net_reader r;
-	xb_net_init(&r, root);
-	struct xb_vif *v = NULL;
+	struct xen_net_reader r;
+	xen_net_init(&r, root);
+	struct xen_vif *v = NULL;
 	size_t n = 0, cap = 0;
 	struct xg_err err = { 0 };
-	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
+	assert_int_equal(xen_net_read(&r, &v, &n, &cap, &err), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(v[0].domid, 1);
 	assert_int_equal(v[0].devid, 0);
@@ -90,38 +90,38 @@ static void net_finds_vifs(void **state)
 	assert_int_equal(v[2].n.tx_bytes, 700);
 	/* Re-reading the same open file sees new contents. */
 	put("proc/net/dev", "Inter-|\n face |bytes\nvif9.2: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
-	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
+	assert_int_equal(xen_net_read(&r, &v, &n, &cap, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].domid, 9);
 	assert_int_equal(v[0].n.tx_bytes, 9);
 	/* A line that is not an interface line costs only itself. */
 	put("proc/net/dev", "Inter-|\n face |bytes\nvif9.2: 1 2 3\n"
 	    "vif9.3: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
-	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
+	assert_int_equal(xen_net_read(&r, &v, &n, &cap, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].devid, 3);
-	xb_net_close(&r);
+	xen_net_close(&r);
 	free(v);
 }
 
 static void net_errors(void **state)
 {
 	(void)state;
-	struct xb_net_reader r;
-	struct xb_vif *v = NULL;
+	struct xen_net_reader r;
+	struct xen_vif *v = NULL;
 	size_t n = 0, cap = 0;
 	struct xg_err err = { 0 };
 	char path[512];
 	snprintf(path, sizeof(path), "%s/proc/net/dev", root);
 	unlink(path);
-	xb_net_init(&r, root);
-	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), -1);
+	xen_net_init(&r, root);
+	assert_int_equal(xen_net_read(&r, &v, &n, &cap, &err), -1);
 	assert_non_null(strstr(err.msg, "cannot read"));
 	assert_non_null(strstr(err.msg, "/proc/net/dev"));
 	put("proc/net/dev", "garbage\n");
-	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), -1);
+	assert_int_equal(xen_net_read(&r, &v, &n, &cap, &err), -1);
 	assert_non_null(strstr(err.msg, "expected format"));
-	xb_net_close(&r);
+	xen_net_close(&r);
 	free(v);
 }
 
@@ -136,16 +136,16 @@ static void vifnames(void **state)
 	    "vif.0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
 	    "vif1.: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
 	    "eth0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
-	struct xb_net_reader r;
-	xb_net_init(&r, root);
-	struct xb_vif *v = NULL;
+	struct xen_net_reader r;
+	xen_net_init(&r, root);
+	struct xen_vif *v = NULL;
 	size_t n = 0, cap = 0;
 	struct xg_err err = { 0 };
-	assert_int_equal(xb_net_read(&r, &v, &n, &cap, &err), 0);
+	assert_int_equal(xen_net_read(&r, &v, &n, &cap, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].domid, 32751);
 	assert_int_equal(v[0].devid, 7);
-	xb_net_close(&r);
+	xen_net_close(&r);
 	free(v);
 }
 
@@ -165,19 +165,19 @@ static void stats(const char *dev, const char *oo, const char *rd, const char *w
 
 static int by_dev(const void *a, const void *b)
 {
-	const struct xb_vbd *x = a, *y = b;
+	const struct xen_vbd *x = a, *y = b;
 	return (x->domid > y->domid) - (x->domid < y->domid);
 }
 
 static void vbds(void **state)
 {
 	(void)state;
-	struct xb_vbd_reader r;
-	struct xb_vbd *b = NULL;
+	struct xen_vbd_reader r;
+	struct xen_vbd *b = NULL;
 	size_t n = 0, cap = 0;
 	struct xg_err err = { 0 };
-	xb_vbd_init(&r, root);
-	assert_int_equal(xb_vbd_read(&r, &b, &n, &cap, &err), -1);
+	xen_vbd_init(&r, root);
+	assert_int_equal(xen_vbd_read(&r, &b, &n, &cap, &err), -1);
 	assert_non_null(strstr(err.msg, "/sys/bus/xen-backend/devices"));
 
 	stats("vbd-1-51712", "3\n", "339\n", "32\n", "34456\n", "8192\n");
@@ -185,26 +185,26 @@ static void vbds(void **state)
 	stats("vbd-32751-832", "0\n", "x\n", "0\n", "0\n", "0\n"); /* garbage */
 	stats("qdisk-5-768", "0\n", "1\n", "1\n", "1\n", "1\n");   /* not ours (QEMU) */
 	stats("vif-1-0", "0\n", "1\n", "1\n", "1\n", "1\n");
-	xb_vbd_close(&r);
-	xb_vbd_init(&r, root);
-	assert_int_equal(xb_vbd_read(&r, &b, &n, &cap, &err), 0);
+	xen_vbd_close(&r);
+	xen_vbd_init(&r, root);
+	assert_int_equal(xen_vbd_read(&r, &b, &n, &cap, &err), 0);
 	assert_int_equal(n, 3);
 	qsort(b, n, sizeof(*b), by_dev);
 	assert_int_equal(b[0].domid, 1);
 	assert_int_equal(b[0].dev, 51712);
-	assert_int_equal(b[0].type, XB_VBD_BLKBACK);
+	assert_int_equal(b[0].type, XEN_VBD_BLKBACK);
 	assert_true(b[0].ok);
 	assert_int_equal(b[0].oo_req, 3);
 	assert_int_equal(b[0].rd_req, 339);
 	assert_int_equal(b[0].wr_req, 32);
 	assert_int_equal(b[0].rd_sect, 34456);
 	assert_int_equal(b[0].wr_sect, 8192);
-	assert_int_equal(b[1].type, XB_VBD_BLKTAP);
+	assert_int_equal(b[1].type, XEN_VBD_BLKTAP);
 	assert_false(b[1].ok);
 	assert_int_equal(b[2].domid, 32751);
 	assert_false(b[2].ok);
 	/* The directory stays open; a second pass sees the same devices. */
-	assert_int_equal(xb_vbd_read(&r, &b, &n, &cap, &err), 0);
+	assert_int_equal(xen_vbd_read(&r, &b, &n, &cap, &err), 0);
 	assert_int_equal(n, 3);
 	/* The files stay open too, and a pass reads what they say now: new
 	 * counts, a device repaired, one gone, one new. */
@@ -212,7 +212,7 @@ static void vbds(void **state)
 	stats("tap-2-768", NULL, NULL, "5\n", NULL, NULL);
 	gone("sys/bus/xen-backend/devices/vbd-32751-832");
 	stats("vbd-7-768", "0\n", "9\n", "8\n", "72\n", "64\n");
-	assert_int_equal(xb_vbd_read(&r, &b, &n, &cap, &err), 0);
+	assert_int_equal(xen_vbd_read(&r, &b, &n, &cap, &err), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(r.ndev, 3);
 	qsort(b, n, sizeof(*b), by_dev);
@@ -225,7 +225,7 @@ static void vbds(void **state)
 	assert_int_equal(b[1].wr_req, 5);
 	assert_int_equal(b[2].domid, 7);
 	assert_int_equal(b[2].rd_sect, 72);
-	xb_vbd_close(&r);
+	xen_vbd_close(&r);
 	free(b);
 }
 
