@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "../../src/tui/tui_priv.h"
+#include "../../src/tui/tui_state.h"
 
 /* Samples kept: enough that the wrap back to the first interval (which
  * does not follow the one before) is one refresh in NS - 1. */

@@ -3,7 +3,7 @@
  * with crypt_rn, from libcrypt loaded by soname (libxcrypt, Debian's and
  * Fedora's, knows $2b$ and $2y$; the old glibc libcrypt does not, which the
  * probe at start tells). */
-#include "expo_int.h"
+#include "expo_serve.h"
 
 #include "xgtop/core/dynlib.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The gzip body of a rendering, made once per refresh for the scrapers
  * that ask for one (Accept-Encoding: gzip). */
-#include "expo_int.h"
+#include "expo_serve.h"
 
 #include <stdlib.h>
 #include <zlib.h>

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #ifdef HAVE_MHD
-#include "expo_int.h"
+#include "expo_serve.h"
 #include "xgtop/core/dynlib.h"
 #include <microhttpd.h>
 #include <netdb.h>

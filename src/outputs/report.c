@@ -3,7 +3,7 @@
  * entry (found by identity, as metrics tells one domain from the next
  * user of its id), column by column: count, time-weighted sum, maximum,
  * and the largest values for the percentile. */
-#include "report_int.h"
+#include "report_data.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * column never measured for a domain shows `-` (empty, null) and why. */
 #include "output_util.h"
 #include "xgtop/compute/cell.h"
-#include "report_int.h"
+#include "report_data.h"
 #include "xgtop/outputs/json.h"
 
 #include <math.h>

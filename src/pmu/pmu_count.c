@@ -2,7 +2,7 @@
 /* Counting per domain with perf_event_open(2): one group per counting unit
  * (a CPU of a cgroup, or a thread) and per "where" slice; one read() per
  * group per refresh; interval scaling into per-domain cumulative totals. */
-#include "pmu_impl.h"
+#include "pmu_evset.h"
 #include "xgtop/core/osread.h"
 
 #include <errno.h>

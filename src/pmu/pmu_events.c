@@ -2,7 +2,7 @@
 /* Which events the cache columns count, and their perf_event_attr
  * encodings (libpfm4 when built with it, a table of perf generic names
  * otherwise). The choices and their labels are documented in doc/pmu.md. */
-#include "pmu_impl.h"
+#include "pmu_evset.h"
 
 #include <ctype.h>
 #include <stdio.h>

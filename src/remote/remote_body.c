@@ -2,7 +2,7 @@
 /* The body of an HTTP/1.1 answer, from bytes another host sent: status
  * 200, headers, then Content-Length, chunked transfer coding or the bytes
  * up to the close. Everything is checked against the buffer's length. */
-#include "remote_int.h"
+#include "remote_parts.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  * libcurl is loaded by soname when the pool view opens, like libmicrohttpd
  * for the exporter: it brings a TLS library and a dozen more that no other
  * command needs. */
-#include "remote_int.h"
+#include "remote_parts.h"
 
 #include <stdio.h>
 #include <stdlib.h>

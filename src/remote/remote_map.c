@@ -5,7 +5,7 @@
  * id); its vCPUs and sockets arrive family by family, so they are gathered
  * first and put under their domain at the end. Counts are bounded: a host
  * that claims more domains, vCPUs or sockets than RM_*_MAX is refused. */
-#include "remote_int.h"
+#include "remote_parts.h"
 #include "xgtop/model/metric_defs.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * every length is checked against the buffer, a line with more labels or a
  * longer label value than the bounds is malformed, and a malformed line
  * rejects the whole answer (as Prometheus does) instead of guessing. */
-#include "remote_int.h"
+#include "remote_parts.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * asked for again shortly, within the time limit, so that every refresh
  * brings each live host's next sample. */
 #include "xgtop/remote/remote_source.h"
-#include "remote_int.h"
+#include "remote_parts.h"
 
 #include <errno.h>
 #include <stdio.h>

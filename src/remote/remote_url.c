@@ -2,7 +2,7 @@
 /* Which hosts a pool view reads: http:// and https:// URLs from the
  * command line or a hosts file, with the hosts file's credentials. Names and hosts are checked to plain characters, so HOST is
  * safe to print and to put in CSV unquoted. */
-#include "remote_int.h"
+#include "remote_parts.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -16,7 +16,7 @@
  *    record names was running on p when tracing resumed.
  * xenalyze's rules are in xentrace_compat.c; the tables of vCPUs and pCPUs
  * both sets of rules fill are in xentrace_acct_table.c. */
-#include "xentrace_acct_int.h"
+#include "xentrace_acct_rules.h"
 
 #include <string.h>
 

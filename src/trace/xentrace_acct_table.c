@@ -4,7 +4,7 @@
  * record first names it. Both sets of rules (xentrace_account.c and
  * xenalyze's, xentrace_compat.c) fill them; neither calls the other
  * through here. */
-#include "xentrace_acct_int.h"
+#include "xentrace_acct_rules.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -16,7 +16,7 @@
  * Each pCPU keeps a log of (tsc, who) from its runstate records; a wait
  * closing at t1 looks up t0 in its pCPU's log and walks to t1. Entries
  * older than every open wait are dropped when a log fills. */
-#include "xentrace_acct_int.h"
+#include "xentrace_acct_rules.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,7 +21,7 @@
  * Where xenalyze would stop with a fatal error we count it in
  * compat_abort and carry on; where it would apply a TSC skew correction we
  * count it in compat_skew. Either makes the comparison inexact. */
-#include "xentrace_acct_int.h"
+#include "xentrace_acct_rules.h"
 
 static struct xt_vcpu_acct *V(struct xt_acct *a, int32_t i) { return &a->v[i]; }
 

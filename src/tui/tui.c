@@ -5,7 +5,7 @@
  * chooser, a prompt or the detail pane: each has a draw function and a
  * key table), does what the key's action says it changed, and takes the
  * samples, in every screen. */
-#include "tui_priv.h"
+#include "tui_state.h"
 #include "xgtop/tui/tui.h"
 
 #include <curses.h>

@@ -4,7 +4,7 @@
  * pane (which follows the sample shown) both bind: quit, freeze, step a
  * replay, redraw. Here, apart from the screens, so that none reaches into
  * another's key table. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * nearest of 8 or 16 when it lacks 256), and its attributes. Without
  * colour (NO_COLOR set, a monochrome terminal) every theme is the mono
  * theme: attributes only, warn underlined, crit reverse and bold. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <stdio.h>

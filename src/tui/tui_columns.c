@@ -4,7 +4,7 @@
  * domain list, which keeps refreshing and follows each change at once.
  * The order and the hidden set are the view's (view.c); the toggles
  * d n c m w still hide whole groups on top. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <stdio.h>

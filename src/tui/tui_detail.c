@@ -5,7 +5,7 @@
  * and the pane follows the domain (not the row) while it is there. The
  * content is a list of lines drawn from detail.top; it is laid out twice
  * per draw, once to count the lines (for scrolling) and once on screen. */
-#include "tui_priv.h"
+#include "tui_state.h"
 #include "xgtop/compute/cell.h"
 
 #include <curses.h>

@@ -2,7 +2,7 @@
 /* Drawing the monitor screen: summary, status, header, the visible rows and
  * the key hints. Only the rows on screen are formatted, into stack buffers,
  * so a refresh costs the same for 10 or 10,000 domains. */
-#include "tui_priv.h"
+#include "tui_state.h"
 #include "xgtop/compute/cell.h"
 #include "xgtop/core/format.h"
 

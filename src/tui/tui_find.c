@@ -2,7 +2,7 @@
 /* F3: find a domain by name without filtering (as htop's search): the
  * selection jumps to the next row below it whose name matches, round to
  * the top; the list keeps every row. The text stays for the next F3. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <regex.h>
 #include <stdio.h>

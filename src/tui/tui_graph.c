@@ -3,7 +3,7 @@
  * the right, eighth-block characters in a UTF-8 locale and a few ASCII
  * marks elsewhere. A value that was not measured is a blank, never a low
  * bar. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * formula and unit, and why the values on screen that show `-` could not be
  * measured. A mode of the main loop: sampling goes on while it is open and
  * each refresh rebuilds it, so the reasons follow the rows on screen. */
-#include "tui_priv.h"
+#include "tui_state.h"
 #include "xgtop/view/reasons.h"
 
 #include <curses.h>

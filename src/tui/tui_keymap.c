@@ -3,7 +3,7 @@
  * dispatch of a key to its binding, the hint line and --help's lists. A
  * screen's table holds its keys, their actions and their help lines, so
  * what a key does and what the docs say it does come from one place. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * widest name only (no terminal, no engine), so that what drops on a narrow
  * terminal is unit-tested (tests/unit/tui/test_tui_layout.c), as nvtop tests
  * its layout. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 void tui_layout(const struct xg_view *v, int cols, int name_pref, struct tui_layout *L)
 {

@@ -5,7 +5,7 @@
  * Actions change state and return what else changed (enum tui_react):
  * sampling is the loop's (tui.c), drawing is tui_draw.c's, and the other
  * screens are opened through their open functions. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <math.h>

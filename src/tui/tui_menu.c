@@ -2,7 +2,7 @@
 /* The sort column menu (`o`, F6): a box over the domain list with the
  * visible columns and their keys. A mode of the main loop: the list behind
  * it keeps refreshing. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <stdio.h>

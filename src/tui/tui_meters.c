@@ -4,7 +4,7 @@
  * taller and hotter when busier) beyond that, then a line with memory,
  * the host's waiting share (with the scheduler columns) and the pCPUs'
  * average. Drawn from what metrics computed: one cell per pCPU. */
-#include "tui_priv.h"
+#include "tui_state.h"
 #include "xgtop/core/format.h"
 
 #include <curses.h>

@@ -3,7 +3,7 @@
  * the domain list, which keeps refreshing. Typed text is kept as multibyte
  * bytes; control characters are refused so the line can be drawn as it
  * is. When the prompt ends, its done function gets the answer. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <limits.h>

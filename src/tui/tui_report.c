@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The `W` key: the current view as a text report in a new file in the
  * current directory. The status line says where, or why not. */
-#include "tui_priv.h"
+#include "tui_state.h"
 #include "xgtop/outputs/output.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * generation and name, and which of its rows), not by its place, so it
  * follows its domain when a new sample or a new sort reorders the list;
  * the list scrolls to keep it on screen, as htop does. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * names made safe and cut to a width, and writing text cut at the right
  * edge. Apart from the drawing of any one screen, so that each screen
  * (and the header meters) can use them without depending on another. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
  *
  * A file that cannot be read or says something unknown gives one line of
  * warning and the default theme. */
-#include "tui_priv.h"
+#include "tui_state.h"
 
 #include <curses.h>
 #include <errno.h>

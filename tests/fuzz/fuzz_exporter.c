@@ -19,7 +19,7 @@
 
 #include "xgtop/exporter/exporter.h"
 #include "xgtop/exporter/render.h"
-#include "../../src/remote/remote_int.h"
+#include "../../src/remote/remote_parts.h"
 
 static void name_round_trip(const uint8_t *p, size_t n)
 {

@@ -15,8 +15,8 @@
 #include <locale.h>
 #include <wchar.h>
 
-#include "../../src/remote/remote_int.h"
-#include "../../src/tui/tui_priv.h"
+#include "../../src/remote/remote_parts.h"
+#include "../../src/tui/tui_state.h"
 
 /* Checks out as described above; returns its width in cells. */
 static int safe(const char *out, bool screen, bool utf8)

@@ -10,7 +10,7 @@
 #include "fuzz.h"
 
 #include "xgtop/model/sample.h"
-#include "../../src/remote/remote_int.h"
+#include "../../src/remote/remote_parts.h"
 
 static void metrics_text(const char *text, size_t n)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../src/pmu/pmu_impl.h"
+#include "../../../src/pmu/pmu_evset.h"
 
 static void vendors(void **state)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../../src/remote/remote_int.h"
+#include "../../../src/remote/remote_parts.h"
 
 static void values_are_exact(void **state)
 {

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../../src/tui/tui_priv.h"
+#include "../../../src/tui/tui_state.h"
 
 static struct xg_config cfg;
 static struct xg_view view;

@@ -10,7 +10,7 @@
 #include <locale.h>
 #include <string.h>
 
-#include "../../../src/tui/tui_priv.h"
+#include "../../../src/tui/tui_state.h"
 
 static bool utf8_locale(void)
 {

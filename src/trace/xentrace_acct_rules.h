@@ -3,8 +3,8 @@
  * (xentrace_account.c) and xenalyze's (xentrace_compat.c), and by the
  * tables both fill (xentrace_acct_table.c); nothing else
  * includes it. */
-#ifndef XGTOP_XENTRACE_ACCT_INT_H
-#define XGTOP_XENTRACE_ACCT_INT_H
+#ifndef XGTOP_XENTRACE_ACCT_RULES_H
+#define XGTOP_XENTRACE_ACCT_RULES_H
 
 #include "xgtop/trace/xentrace_account.h"
 

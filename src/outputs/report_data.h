@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by report.c (gathering) and report_out.c (writing). */
-#ifndef XGTOP_REPORT_INT_H
-#define XGTOP_REPORT_INT_H
+#ifndef XGTOP_REPORT_DATA_H
+#define XGTOP_REPORT_DATA_H
 
 #include "xgtop/compute/stats.h"
 #include "xgtop/outputs/report.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Pieces of the exporter's HTTP side shared between its files. */
-#ifndef XGTOP_EXPO_INT_H
-#define XGTOP_EXPO_INT_H
+#ifndef XGTOP_EXPO_SERVE_H
+#define XGTOP_EXPO_SERVE_H
 
 #include "xgtop/exporter/webcfg.h"
 

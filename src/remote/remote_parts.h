@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to src/remote: the pieces of the pool view's source. */
-#ifndef XGTOP_REMOTE_INT_H
-#define XGTOP_REMOTE_INT_H
+#ifndef XGTOP_REMOTE_PARTS_H
+#define XGTOP_REMOTE_PARTS_H
 
 #include "xgtop/model/sample.h"
 

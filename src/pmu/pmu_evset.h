@@ -2,8 +2,8 @@
 /* Internals shared by pmu_events.c (choosing and encoding events) and
  * pmu_count.c (opening and reading them). Only the PMU module and its
  * tests include this. */
-#ifndef XGTOP_PMU_IMPL_H
-#define XGTOP_PMU_IMPL_H
+#ifndef XGTOP_PMU_EVSET_H
+#define XGTOP_PMU_EVSET_H
 
 #include "xgtop/pmu/pmu.h"
 

@@ -5,8 +5,8 @@
  * (tui_list.c, tui_help.c, tui_menu.c, tui_columns.c, tui_prompt.c,
  * tui_detail.c) -> tui_actions.c, tui_keymap.c, tui_draw.c, tui_select.c,
  * tui_graph.c, tui_text.c; no mode waits for keys itself. */
-#ifndef XGTOP_TUI_PRIV_H
-#define XGTOP_TUI_PRIV_H
+#ifndef XGTOP_TUI_STATE_H
+#define XGTOP_TUI_STATE_H
 
 #include <curses.h>
 #include <signal.h>
