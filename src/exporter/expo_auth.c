@@ -15,12 +15,23 @@
 #define CRYPT_SO "libcrypt.so.1"
 #endif
 
+/* Declared here, not taken from <crypt.h>: the portable build compiles
+ * against glibc 2.17's header, which has neither crypt_rn nor libxcrypt's
+ * struct crypt_data. crypt_rn exists only in libxcrypt, whose
+ * struct crypt_data is 32768 bytes by its ABI. */
+typedef char *crypt_rn_fn(const char *phrase, const char *setting, void *data, int size);
+#ifdef CRYPT_DATA_INTERNAL_SIZE
+typedef struct crypt_data crypt_work;
+#else
+typedef struct {
+	_Alignas(16) char b[32768];
+} crypt_work;
+#endif
+
 #define CRYPT_API(F) F(crypt_rn)
 struct crypt_api {
 	void *so;
-#define CRYPT_SLOT(fn) __typeof__(fn) *fn;
-	CRYPT_API(CRYPT_SLOT)
-#undef CRYPT_SLOT
+	crypt_rn_fn *crypt_rn;
 };
 #define CRYPT_FN(fn) XG_DL_FN(struct crypt_api, fn)
 static const struct xg_dl_fn crypt_fns[] = { CRYPT_API(CRYPT_FN) };
@@ -33,7 +44,7 @@ struct user {
 
 struct expo_auth {
 	struct crypt_api c;
-	struct crypt_data data;
+	crypt_work data;
 	struct user *u;
 	size_t n;
 };
@@ -107,13 +118,20 @@ bool expo_auth_check(struct expo_auth *a, const char *user, const char *pass)
 	return true;
 }
 
+void expo_wipe(char *p, size_t n)
+{
+	volatile char *v = p;
+	while (n--)
+		*v++ = 0;
+}
+
 void expo_auth_free(struct expo_auth *a)
 {
 	if (!a)
 		return;
 	for (size_t i = 0; i < a->n; i++) {
 		if (a->u[i].good)
-			explicit_bzero(a->u[i].good, a->u[i].good_len);
+			expo_wipe(a->u[i].good, a->u[i].good_len);
 		free(a->u[i].good);
 	}
 	free(a->u);

@@ -291,7 +291,7 @@ static bool authorized(struct server *v, struct MHD_Connection *conn)
 	char *user = x->m.MHD_basic_auth_get_username_password(conn, &pass);
 	bool ok = user && pass && expo_auth_check(v->auth, user, pass);
 	if (pass) {
-		explicit_bzero(pass, strlen(pass));
+		expo_wipe(pass, strlen(pass));
 		x->m.MHD_free(pass);
 	}
 	if (user)

@@ -18,6 +18,9 @@ struct expo_auth *expo_auth_new(const struct xg_webcfg *c, struct xg_err *err);
  * remembered, so a scraper's repeated scrapes cost a comparison. */
 bool expo_auth_check(struct expo_auth *a, const char *user, const char *pass);
 void expo_auth_free(struct expo_auth *a);
+/* Clears a password where the compiler may not drop it as a dead store
+ * (explicit_bzero is glibc 2.25, above the portable build's 2.17). */
+void expo_wipe(char *p, size_t n);
 
 /* gzip (RFC 1952) of n bytes at in: a malloc'd buffer and its length in
  * *out_n; NULL when zlib fails. */

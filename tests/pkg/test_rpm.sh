@@ -105,7 +105,7 @@ grep -qx 'EnvironmentFile=-/etc/sysconfig/xgtop' "$unit" || fail "the unit does 
 sed "s|^EnvironmentFile=-/|EnvironmentFile=-$SCRATCH/|" "$unit" >"$TMP/unit"
 sed -i 's/^XGTOP_OPTS=.*/XGTOP_OPTS="--delay 7"/' "$SCRATCH/etc/sysconfig/xgtop"
 unit_command "$TMP/unit" >"$TMP/argv" || fail "cannot read the unit's ExecStart"
-[ "$(tr '\n' ' ' <"$TMP/argv")" = "/usr/bin/xgtop --daemon --export 127.0.0.1:9717 --delay 7 " ] ||
+[ "$(tr '\n' ' ' <"$TMP/argv")" = "/usr/bin/xgtop --daemon --export 127.0.0.1:9717 --web-config  --delay 7 " ] ||
 	fail "with /etc/sysconfig/xgtop the unit runs: $(tr '\n' ' ' <"$TMP/argv")"
 echo "rpm -i --root: $(wc -l <"$TMP/installed") files, xgtop --version: $got, the unit takes /etc/sysconfig/xgtop"
 rpmq -e --nodeps --noscripts xgtop || { cat "$TMP/rpm.err"; fail "rpm -e --root failed"; }
