@@ -30,6 +30,10 @@ while [ -n "$id" ] && [ $(($(up) - t0)) -lt 240 ] &&
 	sleep 0.25
 done
 note "AGENT_UP $G after $(($(up) - t0)) s"
+# Not up: the guest's own lines (not the kernel's) on the console, so a
+# CI log says why.
+xenstore-read "/local/domain/$id/data/xgtop/llc_miss" > /dev/null 2>&1 ||
+	grep -v '^\[' "$CON/guest-$G.log" 2>/dev/null | tail -n 20 | sed 's/^/XGLAB-GUEST: /' > /dev/console
 xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls1.out" 2>&1
 run agent-json 40 $XGTOP --source xen -b -n 3 -d 1 -o json
 xenstore-ls "/local/domain/$id/data/xgtop" > "$OUT/agent-ls2.out" 2>&1

@@ -15,7 +15,11 @@ if [ -n "$agent_xgtop" ]; then
 	A=$XGLAB_WORK/agent-root
 	rm -rf "$A"
 	cp -a "$G" "$A"
-	elf "$A" "$agent_xgtop"
+	# Only the libraries the agent loads (libxenstore, libpfm4): with the
+	# exporter's and pool view's (libmicrohttpd, libcurl, GnuTLS, libyaml)
+	# the initrd grew to 28 MB unpacked, more than xg-new's 128 MiB unpacks
+	# whole, and the guest booted without /proc or xgtop.
+	DLOPEN_ONLY='^lib(xen|pfm)' elf "$A" "$agent_xgtop"
 	mkdir -p "$A/usr/local/bin"
 	mv "$A$agent_xgtop" "$A/usr/local/bin/xgtop"
 	hostile=$(readlink -f "$HERE/../../build/tools/xg-hostile")

@@ -50,10 +50,13 @@ busybox_root() {
 # elf ROOT FILE...: each file at its own path plus the libraries ldd names.
 # Libraries a binary loads with dlopen() (xgtop loads the Xen libraries,
 # libpfm4 and libmicrohttpd when it needs them), found by the sonames among
-# its strings: the paths of those this host has.
+# its strings: the paths of those this host has. With DLOPEN_ONLY set (an
+# extended regex), only the sonames it matches: a small guest's initrd must
+# not carry libraries its job never loads.
 dlopened() {
 	local so
-	for so in $(strings "$1" | grep -E '^lib[a-z0-9_+-]+\.so(\.[0-9]+)*$' | sort -u); do
+	for so in $(strings "$1" | grep -E '^lib[a-z0-9_+-]+\.so(\.[0-9]+)*$' |
+		grep -E "${DLOPEN_ONLY:-.}" | sort -u); do
 		ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ {print $NF; exit}'
 	done
 }
