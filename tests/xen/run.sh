@@ -9,9 +9,9 @@
 # built and dom0's initrd is made (/var/tmp/xgtop-xenlab-4.20).
 # The last line is "N passed, N failed"; exit 0 only when all passed. A lab
 # that does not boot is a failure, never a skip.
-# Env: XGLAB_WORK, XGLAB_TIMEOUT (s, 1500: a run emulated for 500-520 s on an
-#      idle 2-core machine; with the portable binary's checks and the hook, a CI run
-#      passed 900 s, slowed by the guest agent's start (240 s)), XGLAB_MEM (MiB, 3072), XGLAB_SMP (2),
+# Env: XGLAB_WORK, XGLAB_TIMEOUT (s, 1500: the run is emulated for about
+#      10 min on an idle 2-core machine, 16 min with two builds beside it),
+#      XGLAB_MEM (MiB, 3072), XGLAB_SMP (2),
 #      XGLAB_XGTOP (test this xgtop binary instead of building ./xgtop),
 #      XGLAB_CPU (QEMU CPU model, Westmere,+rdrand),
 #      XENLAB_DOM0_HOOK (a script run as root in dom0 once the guests are
@@ -19,7 +19,8 @@
 #      goes into this log and its exit status and "XGLAB-CHECK PASS|FAIL
 #      NAME" lines are checks), XGLAB_PORTABLE (4.17 lab: auto|build|no,
 #      the portable build's binary in dom0 too, see below), XGLAB_TRACE=1
-#      (dom0 prints each command of its suite on the console)
+#      (dom0 prints each command of its suite on the console),
+#      XGLAB_COST_GUESTS (8: paused domains added for the cost measurement)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -135,7 +136,7 @@ qemu-system-x86_64 -accel tcg -cpu "${XGLAB_CPU:-Westmere,+rdrand}" -m "${XGLAB_
 	-nographic -no-reboot -monitor none -serial stdio -nic none -pidfile "$PIDF" \
 	-drive file="$OUTIMG",format=raw,if=virtio \
 	-kernel "$LAB/xen.elf" -append "$XEN_ARGS" \
-	-initrd "$XGLAB_KROOT/boot/vmlinuz-$KVER console=hvc0 earlyprintk=xen rdinit=/init loglevel=4${XGLAB_TRACE:+ xgtrace=1},$LAB/dom0-initrd.gz" \
+	-initrd "$XGLAB_KROOT/boot/vmlinuz-$KVER console=hvc0 earlyprintk=xen rdinit=/init loglevel=4${XGLAB_TRACE:+ xgtrace=1}${XGLAB_COST_GUESTS:+ xgcost=$XGLAB_COST_GUESTS},$LAB/dom0-initrd.gz" \
 	< /dev/null 2>&1 |
 	while IFS= read -r line; do printf '%(%s)T %s\n' -1 "${line//$'\r'/}"; done > "$SERIAL" &
 QPIPE=$!
