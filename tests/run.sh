@@ -1,6 +1,8 @@
 #!/bin/bash
 # Runs xgtop's test suites and prints one closing line "N passed, N failed".
-# Usage: tests/run.sh [suite...]   suites: unit record batch tui linux kvm trace docs exporter remote fuzz pkg pmu xen
+# Usage: tests/run.sh [suite|suite/test_name...]
+#   suites: unit record batch tui linux kvm trace docs exporter remote fuzz pkg pmu xen
+#   suite/test_name runs that one test (tui/test_live, unit/test_view).
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests; one
 # that skips a case (cmocka's skip()) is a skip too. With CI set, a skip
@@ -51,6 +53,13 @@ run_one() {  # name, command...
 }
 
 for s in "${suites[@]}"; do
+	case $s in
+	unit/*) t=$(find build/tests -name "${s#unit/}" -type f | head -n 1)
+		if [ -x "$t" ]; then run_one "$s" "$t"; else echo "no unit test $s (make check builds them)"; fail=$((fail + 1)); failed+=("$s"); fi
+		continue ;;
+	*/*) if [ -f "tests/$s.sh" ]; then run_one "$s" bash "tests/$s.sh"; else echo "no test tests/$s.sh"; fail=$((fail + 1)); failed+=("$s"); fi
+		continue ;;
+	esac
 	if [ "$s" = unit ]; then
 		for t in build/tests/*/test_*; do
 			[ -x "$t" ] && run_one "unit/${t##*/}" "$t"
