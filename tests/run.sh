@@ -3,6 +3,11 @@
 # Usage: tests/run.sh [suite|suite/test_name...]
 #   suites: unit record batch tui linux kvm trace docs exporter remote fuzz pkg pmu xen
 #   suite/test_name runs that one test (tui/test_live, unit/test_view).
+# TEST_JOBS=N (default 1): the tests of the suites whose tests share
+# nothing (PARALLEL_SUITES: each has its own temporary directory, tmux
+# server and ephemeral ports) run N at a time; most of their time is spent
+# waiting for a refresh or a pane. The other suites (servers on fixed
+# setups, cgroups, guests, packages) always run one test at a time.
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests; one
 # that skips a case (cmocka's skip()) is a skip too. With CI set, a skip
@@ -38,9 +43,15 @@ run_one() {  # name, command...
 	local name=$1; shift
 	local log="$logdir/${name//\//_}.log" t0=$SECONDS rc
 	"$@" >"$log" 2>&1; rc=$?
-	[ $rc = 0 ] && grep -q '^\[  SKIPPED \]' "$log" && rc=77
+	report "$name" $rc $((SECONDS - t0))
+}
+
+report() {  # name, exit status, seconds
+	local name=$1 rc=$2 secs=$3
+	local log="$logdir/${name//\//_}.log"
+	[ "$rc" = 0 ] && grep -q '^\[  SKIPPED \]' "$log" && rc=77
 	case $rc in
-	0) pass=$((pass + 1)); printf 'PASS %-40s %3ds\n' "$name" $((SECONDS - t0)) ;;
+	0) pass=$((pass + 1)); printf 'PASS %-40s %3ds\n' "$name" "$secs" ;;
 	77) if skip_allowed "$name"; then
 		skip=$((skip + 1)); printf 'SKIP %-40s %s\n' "$name" "$(skip_why "$log")"
 	    else
@@ -50,6 +61,35 @@ run_one() {  # name, command...
 	*) fail=$((fail + 1)); failed+=("$name"); printf 'FAIL %-40s (exit %d)\n' "$name" $rc
 	   sed 's/^/    | /' "$log" | tail -n 40 ;;
 	esac
+}
+
+# Results of the tests running in the background (TEST_JOBS > 1): each
+# leaves its exit status in $logdir/NAME.rc and its time in NAME.secs.
+jobs_max=${TEST_JOBS:-1}
+PARALLEL_SUITES="unit record batch tui trace docs"
+declare -A bg_name=()
+bg_reap() {  # waits for one background test and reports it
+	local pid name log rc
+	wait -n -p pid "${!bg_name[@]}" 2>/dev/null || true
+	[ -n "$pid" ] || return 0
+	name=${bg_name[$pid]}
+	unset "bg_name[$pid]"
+	log="$logdir/${name//\//_}.log"
+	rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+	report "$name" "$rc" "$(cat "$log.secs" 2>/dev/null || echo 0)"
+	rm -f "$log.rc" "$log.secs"
+}
+bg_drain() { while [ ${#bg_name[@]} -gt 0 ]; do bg_reap; done; }
+run_any() {  # suite, name, command...: in the background where allowed
+	local suite=$1 name=$2; shift 2
+	if [ "$jobs_max" -le 1 ] || [[ " $PARALLEL_SUITES " != *" $suite "* ]]; then
+		run_one "$name" "$@"
+		return
+	fi
+	while [ ${#bg_name[@]} -ge "$jobs_max" ]; do bg_reap; done
+	local log="$logdir/${name//\//_}.log"
+	( t0=$SECONDS; "$@" >"$log" 2>&1; echo $? >"$log.rc"; echo $((SECONDS - t0)) >"$log.secs" ) &
+	bg_name[$!]=$name
 }
 
 for s in "${suites[@]}"; do
@@ -62,14 +102,16 @@ for s in "${suites[@]}"; do
 	esac
 	if [ "$s" = unit ]; then
 		for t in build/tests/*/test_*; do
-			[ -x "$t" ] && run_one "unit/${t##*/}" "$t"
+			[ -x "$t" ] && run_any unit "unit/${t##*/}" "$t"
 		done
 		continue
 	fi
 	for t in tests/"$s"/test_*.sh; do
-		[ -e "$t" ] && run_one "$s/$(basename "$t" .sh)" bash "$t"
+		[ -e "$t" ] && run_any "$s" "$s/$(basename "$t" .sh)" bash "$t"
 	done
+	bg_drain
 done
+bg_drain
 echo
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
 echo "$pass passed, $fail failed, $skip skipped"
