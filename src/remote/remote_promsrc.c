@@ -6,7 +6,7 @@
  * time of each one's last sample and the spacing of its samples, from
  * xgtop_sample_time_seconds) and one for every domain field at once
  * (rate() over a window fitted to -d and that spacing for the counters,
- * the gauges as they are), both with --filter and --host-match inside the
+ * over the host's own sample clock; the gauges as they are), both with --filter and --host-match inside the
  * label matchers, so hosts and domains the view does not show are not
  * sent. The answer's evaluation time is each host's sample time, and each
  * counter is the sum of rate x interval, so compute/metrics divides it
@@ -46,6 +46,9 @@ struct ps_dom {
 	uint64_t got;                 /* bit f: v[f] came this refresh */
 	uint32_t domid;
 	bool has_domid;
+	bool started;                 /* acc[] has its origin */
+	uint32_t state;               /* enum xg_state bits */
+	double cpu_total;             /* the CPU time counter as scraped, -1: none */
 };
 
 struct xg_source {
@@ -255,6 +258,7 @@ static struct ps_dom *dom_of(struct xg_source *s, uint16_t host, const char *nam
 	d->host = host;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->id = s->next_id++;
+	d->cpu_total = -1;
 	return d;
 }
 
@@ -281,6 +285,18 @@ static int on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 			d->domid = (uint32_t)v;
 			d->has_domid = true;
 		}
+		return 0;
+	}
+	if (!strcmp(f, "state")) {
+		const char *st = rm_qlabel(p, "state");
+		for (int k = 0; st && k < XG_STATE_FLAGS; k++)
+			if (!strcmp(st, xg_state_label[k]))
+				d->state |= 1u << k;
+		return 0;
+	}
+	if (!strcmp(f, "cpu")) {
+		if (isfinite(p->v) && p->v >= 0 && p->v < 1.8e10)
+			d->cpu_total = p->v;
 		return 0;
 	}
 	unsigned long k = strtoul(f, NULL, 10);
@@ -310,19 +326,29 @@ static void host_query(const struct xg_source *s, struct xg_strbuf *b)
 	}
 }
 
-/* The domain query: every field of every domain the selectors match. */
+/* The domain query: every field of every domain the selectors match. A
+ * counter's rate is divided by the rate of its host's own sample clock
+ * (xgtop_sample_monotonic_seconds) over the same window: the figure is
+ * then the change of the counter over the change of that clock between
+ * the window's first and last scrape, as the pool view and the host's own
+ * xgtop compute it, whatever the scrapes' jitter or the server's
+ * extrapolation. */
 static void dom_query(struct xg_source *s, struct xg_strbuf *b)
 {
 	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
 		      "\"xgtop_f\",\"info\",\"\",\"\")", s->sel_dom);
+	strbuf_printf(b, " or label_replace(xgtop_domain_state{domain!=\"\"%s} == 1,\"xgtop_f\",\"state\",\"\",\"\")"
+		      " or label_replace(xgtop_domain_cpu_seconds_total{domain!=\"\"%s},\"xgtop_f\",\"cpu\",\"\",\"\")",
+		      s->sel_dom, s->sel_dom);
 	for (int f = 0; f < XG_F_COUNT; f++) {
 		const struct xg_metric *m = &xg_field_metric[f];
 		char sel[1700];
 		snprintf(sel, sizeof(sel), "{domain!=\"\"%s%s%s}", s->sel_dom, m->label ? "," : "",
 			 m->label ? m->label : "");
 		if (m->type == XG_MT_COUNTER)
-			strbuf_printf(b, " or label_replace(rate(%s_total%s[%us]),\"xgtop_f\",\"%d\",\"\",\"\")",
-				      m->name, sel, s->window, f);
+			strbuf_printf(b, " or label_replace(rate(%s_total%s[%us]) / on(instance,job) group_left "
+				      "rate(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%d\","
+				      "\"\",\"\")", m->name, sel, s->window, s->sel_host, s->window, f);
 		else
 			strbuf_printf(b, " or label_replace(%s%s,\"xgtop_f\",\"%d\",\"\",\"\")", m->name, sel, f);
 	}
@@ -343,13 +369,26 @@ static void clock_text(char *buf, size_t n, double t)
 	strftime(buf, n, "%H:%M:%S", localtime_r(&tt, &tm));
 }
 
-/* A host is stale when its last scrape is older than three of its
- * scrape spacings (at least 10 s), plus the 5 s steps it is looked for
- * at, at the server's evaluation time. */
+/* The time the figures are of: the newest scrape of any host. Not the
+ * answer's evaluation time: VictoriaMetrics stamps its answers now but
+ * leaves out the last 30 s (-search.latencyOffset). */
+static double figures_time(const struct xg_source *s)
+{
+	double t = 0;
+	for (size_t i = 0; i < s->nh; i++)
+		if (s->h[i].seen && s->h[i].last > t)
+			t = s->h[i].last;
+	return t;
+}
+
+/* A host is stale when its last scrape is older than three of its scrape
+ * spacings (at least 10 s), plus the 5 s steps it is looked for at, than
+ * the newest scrape of any host; or, when every host stopped, than the
+ * evaluation time less VictoriaMetrics' 30 s. */
 static bool host_stale(const struct xg_source *s, const struct ps_host *h)
 {
 	double bound = (h->step * 3 > 10 ? h->step * 3 : 10) + 5;
-	return !h->seen || !h->last || s->eval - h->last > bound;
+	return !h->seen || !h->last || figures_time(s) - h->last > bound || s->eval - h->last > bound + 30;
 }
 
 static void fill(struct xg_source *s, struct xg_sample *out)
@@ -386,6 +425,11 @@ static void fill(struct xg_source *s, struct xg_sample *out)
 		if (!pd->seen)
 			continue;
 		uint32_t id = pd->has_domid ? pd->domid : pd->id;
+		/* CPU(s) starts from the counter as scraped, then advances by
+		 * the server's rates like every other counter. */
+		if (!pd->started && pd->cpu_total >= 0)
+			pd->acc[XG_F_CPU_NS] = (uint64_t)(pd->cpu_total * 1e9);
+		pd->started = true;
 		struct xg_dom *d = sample_add_dom(out, id);
 		d->host = pd->host;
 		snprintf(d->name, sizeof(d->name), "%s", pd->name);
@@ -400,8 +444,7 @@ static void fill(struct xg_source *s, struct xg_sample *out)
 			d->v[f] = m->type == XG_MT_COUNTER ? pd->acc[f] : to_units(m, pd->v[f]);
 			d->valid |= 1ull << f;
 		}
-		if (d->valid & (1ull << XG_F_CPU_NS))
-			d->state = XG_ST_RUNNING;
+		d->state = pd->state;
 	}
 }
 
@@ -411,8 +454,9 @@ static void pool_line(struct xg_source *s, struct xg_sample *out)
 	snprintf(h->source, sizeof(h->source), "prometheus");
 	snprintf(h->hostname, sizeof(h->hostname), "%s", s->hostname);
 	char when[32];
-	clock_text(when, sizeof(when), s->eval);
-	double behind = (double)xg_now_real_ns() / 1e9 - s->eval;
+	double t = figures_time(s);
+	clock_text(when, sizeof(when), t);
+	double behind = (double)xg_now_real_ns() / 1e9 - t;
 	char text[160];
 	snprintf(text, sizeof(text), "%zu hosts, figures of %s (%.0f s ago), rate[%us]", s->nh, when,
 		 behind < 0 ? 0 : behind > 1e6 ? 1e6 : behind, s->window);
@@ -455,6 +499,8 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 		for (size_t i = 0; i < s->nd; i++) {
 			s->d[i].seen = false;
 			s->d[i].got = 0;
+			s->d[i].state = 0;
+			s->d[i].cpu_total = -1;
 		}
 		double eval = s->eval;
 		b.len = 0;
