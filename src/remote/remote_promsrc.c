@@ -24,13 +24,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PS_QUERY_MAX (64u << 10)
+/* The counters this source makes advance PS_SCALE times the server's
+ * rate times the interval, and each host's clock PS_SCALE times the
+ * interval, so that a rate of 5 requests/s is kept to 0.001 (at 1:1, a
+ * 0.5 s interval would round it to 4 or 6). */
+#define PS_SCALE 1000
 
 struct ps_host {
 	char name[XG_PEER_NAME_MAX];  /* the instance label */
 	double last;                  /* its last sample's wall time, 0 = none */
 	double step;                  /* seconds between its last two samples */
 	bool seen;                    /* in this refresh's host answer */
+	bool down;                    /* the server's last scrape of it failed */
 	uint32_t pcpus;
 	uint64_t mem, free;
 };
@@ -44,6 +49,7 @@ struct ps_dom {
 	bool seen;
 	double v[XG_F_COUNT];
 	uint64_t got;                 /* bit f: v[f] came this refresh */
+	uint64_t back;                /* bit f: the counter went back in the window */
 	uint32_t domid;
 	bool has_domid;
 	bool started;                 /* acc[] has its origin */
@@ -65,6 +71,9 @@ struct xg_source {
 	size_t nd;
 	uint32_t next_id;
 	double eval, prev_eval;       /* the server's evaluation times */
+	uint64_t clock_ns;            /* the hosts' clock: PS_SCALE x the time since the first */
+	char down[256][XG_PEER_NAME_MAX];  /* targets whose last scrape failed (up == 0) */
+	size_t ndown;
 	unsigned window;
 	char hostname[64];
 };
@@ -229,6 +238,13 @@ static int on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	const char *inst = rm_qlabel(p, "instance"), *q = rm_qlabel(p, "xgtop_q");
 	if (!inst || !q)
 		return 0;
+	/* Every target the server fails to scrape is down, xgtop's or not:
+	 * kept aside until the hosts are known. */
+	if (!strcmp(q, "down")) {
+		if (s->ndown < XG_ARRAY_LEN(s->down))
+			snprintf(s->down[s->ndown++], sizeof(s->down[0]), "%s", inst);
+		return 0;
+	}
 	struct ps_host *h = host_of(s, inst);
 	if (!h)
 		return xg_fail(err, "%s", "more hosts than the view holds");
@@ -300,6 +316,8 @@ static int on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 		return 0;
 	}
 	unsigned long k = strtoul(f, NULL, 10);
+	if (k < XG_F_COUNT && isfinite(p->v) && p->v < 0)
+		d->back |= 1ull << k;
 	if (k < XG_F_COUNT && isfinite(p->v) && p->v >= 0) {
 		d->v[k] = p->v;
 		d->got |= 1ull << k;
@@ -318,6 +336,7 @@ static void host_query(const struct xg_source *s, struct xg_strbuf *b)
 		{ "xgtop_host_pcpus{instance!=\"\"%s}", "pcpus" },
 		{ "xgtop_host_memory_bytes{instance!=\"\"%s}", "mem" },
 		{ "xgtop_host_memory_free_bytes{instance!=\"\"%s}", "free" },
+		{ "up{instance!=\"\"%s} == 0", "down" },
 	};
 	for (size_t i = 0; i < XG_ARRAY_LEN(q); i++) {
 		strbuf_printf(b, "%slabel_replace(", i ? " or " : "");
@@ -327,12 +346,15 @@ static void host_query(const struct xg_source *s, struct xg_strbuf *b)
 }
 
 /* The domain query: every field of every domain the selectors match. A
- * counter's rate is divided by the rate of its host's own sample clock
- * (xgtop_sample_monotonic_seconds) over the same window: the figure is
- * then the change of the counter over the change of that clock between
- * the window's first and last scrape, as the pool view and the host's own
- * xgtop compute it, whatever the scrapes' jitter or the server's
- * extrapolation. */
+ * counter's change over the window is divided by the change of its host's
+ * own sample clock (xgtop_sample_monotonic_seconds) over the same window:
+ * the figure is then the change of the counter over the change of that
+ * clock between the window's first and last scrape, as the pool view and
+ * the host's own xgtop compute it, whatever the scrapes' jitter. delta(),
+ * not rate(): both series are extrapolated alike, where rate() stops a
+ * counter's extrapolation at zero and so skews a young counter's figure.
+ * A counter that went back (its domain restarted) in the window comes out
+ * negative, and that figure is `-` for that window. */
 static void dom_query(struct xg_source *s, struct xg_strbuf *b)
 {
 	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
@@ -346,8 +368,8 @@ static void dom_query(struct xg_source *s, struct xg_strbuf *b)
 		snprintf(sel, sizeof(sel), "{domain!=\"\"%s%s%s}", s->sel_dom, m->label ? "," : "",
 			 m->label ? m->label : "");
 		if (m->type == XG_MT_COUNTER)
-			strbuf_printf(b, " or label_replace(rate(%s_total%s[%us]) / on(instance,job) group_left "
-				      "rate(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%d\","
+			strbuf_printf(b, " or label_replace(delta(%s_total%s[%us]) / on(instance,job) group_left "
+				      "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%d\","
 				      "\"\",\"\")", m->name, sel, s->window, s->sel_host, s->window, f);
 		else
 			strbuf_printf(b, " or label_replace(%s%s,\"xgtop_f\",\"%d\",\"\",\"\")", m->name, sel, f);
@@ -388,18 +410,20 @@ static double figures_time(const struct xg_source *s)
 static bool host_stale(const struct xg_source *s, const struct ps_host *h)
 {
 	double bound = (h->step * 3 > 10 ? h->step * 3 : 10) + 5;
-	return !h->seen || !h->last || figures_time(s) - h->last > bound || s->eval - h->last > bound + 30;
+	return !h->seen || !h->last || h->down || figures_time(s) - h->last > bound || s->eval - h->last > bound + 30;
 }
 
 static void fill(struct xg_source *s, struct xg_sample *out)
 {
 	double dt = s->prev_eval > 0 && s->eval > s->prev_eval ? s->eval - s->prev_eval : 0;
+	s->clock_ns += (uint64_t)llround(dt * 1e9 * PS_SCALE);
 	for (size_t i = 0; i < s->nh; i++) {
 		struct ps_host *h = &s->h[i];
 		struct xg_peer *p = sample_add_peer(out, h->name);
 		snprintf(p->host.source, sizeof(p->host.source), "prometheus");
 		snprintf(p->host.hostname, sizeof(p->host.hostname), "%s", h->name);
-		p->host.mono_ns = (uint64_t)(s->eval * 1e9);
+		p->host.mono_ns = s->clock_ns;
+		p->counter_scale = PS_SCALE;
 		p->host.real_ns = (uint64_t)(s->eval * 1e9);
 		if (h->pcpus) {
 			p->host.pcpus = h->pcpus;
@@ -414,12 +438,15 @@ static void fill(struct xg_source *s, struct xg_sample *out)
 			char when[32] = "never", text[300];
 			if (h->last)
 				clock_text(when, sizeof(when), h->last);
-			snprintf(text, sizeof(text), "host %s: last scrape %s, stale", h->name, when);
+			snprintf(text, sizeof(text), "host %s: last scrape %s, stale%s", h->name, when,
+				 h->down ? " (the server's scrapes of it fail: up == 0)" : "");
 			p->stale = 1;
 			p->why = sample_reason(out, text);
 		}
 	}
 	uint8_t absent = sample_reason(out, "the server holds no such series for this domain now");
+	uint8_t went_back = sample_reason(out, "the counter went back within the rate window (the domain "
+					   "or its exporter restarted)");
 	for (size_t i = 0; i < s->nd; i++) {
 		struct ps_dom *pd = &s->d[i];
 		if (!pd->seen)
@@ -428,7 +455,7 @@ static void fill(struct xg_source *s, struct xg_sample *out)
 		/* CPU(s) starts from the counter as scraped, then advances by
 		 * the server's rates like every other counter. */
 		if (!pd->started && pd->cpu_total >= 0)
-			pd->acc[XG_F_CPU_NS] = (uint64_t)(pd->cpu_total * 1e9);
+			pd->acc[XG_F_CPU_NS] = (uint64_t)(pd->cpu_total * 1e9 * PS_SCALE);
 		pd->started = true;
 		struct xg_dom *d = sample_add_dom(out, id);
 		d->host = pd->host;
@@ -436,11 +463,11 @@ static void fill(struct xg_source *s, struct xg_sample *out)
 		for (int f = 0; f < XG_F_COUNT; f++) {
 			const struct xg_metric *m = &xg_field_metric[f];
 			if (!(pd->got >> f & 1)) {
-				d->why[f] = absent;
+				d->why[f] = pd->back >> f & 1 ? went_back : absent;
 				continue;
 			}
 			if (m->type == XG_MT_COUNTER)
-				pd->acc[f] += to_units(m, pd->v[f] * dt);
+				pd->acc[f] += to_units(m, pd->v[f] * dt * PS_SCALE);
 			d->v[f] = m->type == XG_MT_COUNTER ? pd->acc[f] : to_units(m, pd->v[f]);
 			d->valid |= 1ull << f;
 		}
@@ -481,9 +508,14 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	struct xg_strbuf b = { 0 };
 	host_query(s, &b);
 	for (size_t i = 0; i < s->nh; i++)
-		s->h[i].seen = false;
+		s->h[i].seen = s->h[i].down = false;
 	s->eval = 0;
+	s->ndown = 0;
 	int rc = ask(s, b.p, on_host, err);
+	for (size_t k = 0; !rc && k < s->ndown; k++)
+		for (size_t i = 0; i < s->nh; i++)
+			if (!strcmp(s->h[i].name, s->down[k]))
+				s->h[i].down = true;
 	if (!rc && !s->nh)
 		rc = xg_fail(err, "the server holds no xgtop exporter's figures%s: does it scrape them "
 			     "(xgtop --export)?", s->sel_host[0] ? " that --host-match selects" : "");
@@ -498,7 +530,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 		s->window = (unsigned)ceil(w < 2 ? 2 : w > 3600 ? 3600 : w);
 		for (size_t i = 0; i < s->nd; i++) {
 			s->d[i].seen = false;
-			s->d[i].got = 0;
+			s->d[i].got = s->d[i].back = 0;
 			s->d[i].state = 0;
 			s->d[i].cpu_total = -1;
 		}
