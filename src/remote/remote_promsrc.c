@@ -33,7 +33,8 @@
 struct ps_host {
 	char name[XG_PEER_NAME_MAX];  /* the instance label */
 	double last;                  /* its last sample's wall time, 0 = none */
-	double step;                  /* seconds between its last two samples */
+	double step;                  /* seconds between its scrapes */
+	double c15, c60;              /* its scrapes in the last 15 s and 1 min */
 	bool seen;                    /* in this refresh's host answer */
 	bool down;                    /* the server's last scrape of it failed */
 	uint32_t pcpus;
@@ -70,7 +71,8 @@ struct xg_source {
 	struct ps_dom *d;
 	size_t nd;
 	uint32_t next_id;
-	double eval, prev_eval;       /* the server's evaluation times */
+	double eval;                  /* the server's evaluation time */
+	double prev_t;                /* our monotonic clock at the last refresh, s */
 	uint64_t clock_ns;            /* the hosts' clock: PS_SCALE x the time since the first */
 	char down[256][XG_PEER_NAME_MAX];  /* targets whose last scrape failed (up == 0) */
 	size_t ndown;
@@ -153,9 +155,10 @@ static int ps_open(struct xg_source **out, const struct xg_config *cfg, struct x
 		snprintf(s->sel_host, sizeof(s->sel_host), ",instance=~\"%s\"", e);
 	}
 	if (cfg->filter) {
-		/* --filter matches anywhere in the name; PromQL anchors. */
+		/* --filter matches anywhere in the name, in any case; PromQL
+		 * anchors. The view still filters by host name too. */
 		promql_string(e, sizeof(e), cfg->filter);
-		snprintf(s->sel_dom, sizeof(s->sel_dom), "%s,domain=~\".*(?:%s).*\"", s->sel_host, e);
+		snprintf(s->sel_dom, sizeof(s->sel_dom), "%s,domain=~\"(?i).*(?:%s).*\"", s->sel_host, e);
 	} else {
 		snprintf(s->sel_dom, sizeof(s->sel_dom), "%s", s->sel_host);
 	}
@@ -252,8 +255,10 @@ static int on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	s->eval = p->t;
 	if (!strcmp(q, "last"))
 		h->last = p->v;
-	else if (!strcmp(q, "count") && p->v >= 1)
-		h->step = 60 / p->v;
+	else if (!strcmp(q, "c15") && p->v >= 3)
+		h->c15 = p->v;
+	else if (!strcmp(q, "c60") && p->v >= 1)
+		h->c60 = p->v;
 	else if (!strcmp(q, "pcpus") && p->v >= 0 && p->v < 1e6)
 		h->pcpus = (uint32_t)p->v;
 	else if (!strcmp(q, "mem") && p->v >= 0 && p->v < 1.8e19)
@@ -332,7 +337,8 @@ static void host_query(const struct xg_source *s, struct xg_strbuf *b)
 {
 	static const char *const q[][2] = {
 		{ "max_over_time(timestamp(xgtop_collector_refreshes_total{instance!=\"\"%s})[10m:5s])", "last" },
-		{ "count_over_time(xgtop_collector_refreshes_total{instance!=\"\"%s}[1m])", "count" },
+		{ "count_over_time(xgtop_collector_refreshes_total{instance!=\"\"%s}[15s])", "c15" },
+		{ "count_over_time(xgtop_collector_refreshes_total{instance!=\"\"%s}[1m])", "c60" },
 		{ "xgtop_host_pcpus{instance!=\"\"%s}", "pcpus" },
 		{ "xgtop_host_memory_bytes{instance!=\"\"%s}", "mem" },
 		{ "xgtop_host_memory_free_bytes{instance!=\"\"%s}", "free" },
@@ -415,7 +421,12 @@ static bool host_stale(const struct xg_source *s, const struct ps_host *h)
 
 static void fill(struct xg_source *s, struct xg_sample *out)
 {
-	double dt = s->prev_eval > 0 && s->eval > s->prev_eval ? s->eval - s->prev_eval : 0;
+	/* Any interval will do, as long as the counters and the clock
+	 * advance by the same one: ours, since VictoriaMetrics rounds its
+	 * evaluation time to the second. */
+	double now = (double)xg_now_mono_ns() / 1e9;
+	double dt = s->prev_t > 0 && now > s->prev_t ? now - s->prev_t : 0;
+	s->prev_t = now;
 	s->clock_ns += (uint64_t)llround(dt * 1e9 * PS_SCALE);
 	for (size_t i = 0; i < s->nh; i++) {
 		struct ps_host *h = &s->h[i];
@@ -507,11 +518,21 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 {
 	struct xg_strbuf b = { 0 };
 	host_query(s, &b);
-	for (size_t i = 0; i < s->nh; i++)
+	for (size_t i = 0; i < s->nh; i++) {
 		s->h[i].seen = s->h[i].down = false;
+		s->h[i].c15 = s->h[i].c60 = 0;
+	}
 	s->eval = 0;
 	s->ndown = 0;
 	int rc = ask(s, b.p, on_host, err);
+	/* The spacing of a host's scrapes: from the last 15 s when they
+	 * hold 3 or more (a young series' minute is mostly empty), else the
+	 * last minute. */
+	for (size_t i = 0; !rc && i < s->nh; i++)
+		if (s->h[i].c15 >= 3)
+			s->h[i].step = 15 / s->h[i].c15;
+		else if (s->h[i].c60 >= 1)
+			s->h[i].step = 60 / s->h[i].c60;
 	for (size_t k = 0; !rc && k < s->ndown; k++)
 		for (size_t i = 0; i < s->nh; i++)
 			if (!strcmp(s->h[i].name, s->down[k]))
@@ -547,7 +568,6 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	fill(s, out);
 	sample_sort(out);
 	pool_line(s, out);
-	s->prev_eval = s->eval;
 	return XG_COLLECT_OK;
 }
 
