@@ -37,3 +37,4 @@ for lib in jansson:USE_JANSSON:-ljansson json-c:USE_JSONC:-ljson-c cJSON:USE_CJS
 	/usr/bin/time -f "%M" -o "$tmp/rss" "$tmp/$name" "$tmp/answer.json" 5 | tr '\n' ' '
 	echo "peak RSS $(( $(cat "$tmp/rss") / 1024 )) MB"
 done
+echo "target: xgtop's Prometheus source uses the fastest (cJSON when measured, doc/pool.md)"
