@@ -204,10 +204,11 @@ static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct x
 	snprintf(where, sizeof(where), "%s://%s:%s", s->t.https ? "https" : "http", s->t.host, s->t.port);
 	if (s->f.phase != RM_DONE) {
 		/* A refusal comes with a JSON body that says why. */
-		if (s->f.len && s->f.buf && rm_qapi_parse(s->q, s->f.buf, s->f.len, fn, s, err) < 0 &&
-		    strstr(err->msg, "refused"))
+		struct xg_err e = { 0 };
+		if (s->f.len && s->f.buf && rm_qapi_parse(s->q, s->f.buf, s->f.len, fn, s, &e) < 0 &&
+		    strstr(e.msg, "refused"))
 			return xg_fail(err, "Prometheus at %s: %.300s; check --filter and --host-match", where,
-				       err->msg);
+				       e.msg);
 		return xg_fail(err, "Prometheus at %s: %s; is the server up, and is the URL its own "
 			       "(http://HOST:9090)?", where, s->f.why);
 	}
