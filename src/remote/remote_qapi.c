@@ -77,7 +77,17 @@ static int refused(struct rm_qapi *q, const cJSON *root, struct xg_err *err)
 	const cJSON *t = q->cJSON_GetObjectItemCaseSensitive(root, "errorType");
 	const cJSON *m = q->cJSON_GetObjectItemCaseSensitive(root, "error");
 	plain(type, sizeof(type), is_string(t) ? t->valuestring : "?");
-	plain(msg, sizeof(msg), is_string(m) ? m->valuestring : "no message");
+	const char *text = is_string(m) ? m->valuestring : "no message";
+	/* VictoriaMetrics quotes the whole query first: its reason follows
+	 * the time range, after the last "): ". */
+	if (!strncmp(text, "error when executing query=", 27)) {
+		const char *r = NULL;
+		for (const char *p = strstr(text, "): "); p; p = strstr(p + 1, "): "))
+			r = p + 3;
+		if (r)
+			text = r;
+	}
+	plain(msg, sizeof(msg), text);
 	return xg_fail(err, "the server refused the query (%s): %s", type, msg);
 }
 

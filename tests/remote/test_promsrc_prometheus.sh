@@ -9,7 +9,8 @@
 #  2. --filter and --host-match narrow the rows (pushed into the query);
 #  3. one exporter killed: its rows stay, stale, and --explain says
 #     "host H: last scrape HH:MM:SS, stale"; the figures' time is shown;
-#  4. Prometheus stopped: one line that says what to do, exit non-zero.
+#  4. a query Prometheus refuses, then Prometheus stopped: each one line
+#     that says what to do, exit non-zero.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/remote/lib.sh
 . tests/remote/promsrc_lib.sh
@@ -73,6 +74,13 @@ print("killed host: 5 rows kept, stale:", b[0]["why"]["cpu_pct"])
 PY
 ./xgtop --source prometheus "http://127.0.0.1:$pp" -b -n 1 --explain | grep -q '^Source: prometheus (2 hosts, figures of [0-9:]* (' ||
 	fail "--explain does not give the figures' time"
+
+# A query the server refuses (a back-reference: POSIX has it, PromQL's RE2 not).
+./xgtop --source prometheus "http://127.0.0.1:$pp" -b -n 1 --filter '(a)\1' >"$TMP/out" 2>"$TMP/err" &&
+	fail "no error for a filter the server refuses"
+[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q 'refused the query.*regexp.*; check --filter and --host-match$' "$TMP/err" ||
+	fail "refused query: $(cat "$TMP/err")"
+echo "refused: $(cat "$TMP/err")"
 
 # 4. The server down.
 kill "$prom_pid"

@@ -8,7 +8,8 @@
 #  2. VictoriaMetrics answers as of 30 s ago (-search.latencyOffset):
 #     --explain gives the figures' time that far back, not the answer's
 #     own time stamp, and no host is taken for stale;
-#  3. VictoriaMetrics stopped: one line that says what to do, exit non-zero.
+#  3. a query it refuses, then VictoriaMetrics stopped: each one line that
+#     says what to do, exit non-zero.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/remote/lib.sh
 . tests/remote/promsrc_lib.sh
@@ -48,6 +49,13 @@ ago=$(sed -n 's/^Source: prometheus (2 hosts, figures of [0-9:]* (\([0-9]*\) s a
 	fail "the figures' time is not VictoriaMetrics' 30 s back: $(head -1 "$TMP/explain")"
 grep -q stale "$TMP/explain" && fail "a host taken for stale: $(grep stale "$TMP/explain")"
 echo "figures of $ago s ago: $(head -1 "$TMP/explain")"
+
+# A query the server refuses (a back-reference: POSIX has it, PromQL's RE2 not).
+./xgtop --source prometheus "http://127.0.0.1:$pv" -b -n 1 --filter '(a)\1' >"$TMP/out" 2>"$TMP/err" &&
+	fail "no error for a filter the server refuses"
+[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q 'refused the query.*regexp.*; check --filter and --host-match$' "$TMP/err" ||
+	fail "refused query: $(cat "$TMP/err")"
+echo "refused: $(cat "$TMP/err")"
 
 # 3. The server down.
 kill "$vm_pid"
