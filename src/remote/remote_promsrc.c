@@ -29,6 +29,9 @@
  * interval, so that a rate of 5 requests/s is kept to 0.001 (at 1:1, a
  * 0.5 s interval would round it to 4 or 6). */
 #define PS_SCALE 1000
+/* Domains this source keeps, of every host (the engine's own bounds
+ * apply after). */
+#define XG_PS_DOMS_MAX (1 << 20)
 
 struct ps_host {
 	char name[XG_PEER_NAME_MAX];  /* the instance label */
@@ -58,6 +61,21 @@ struct ps_dom {
 	double cpu_total;             /* the CPU time counter as scraped, -1: none */
 };
 
+/* Open addressing over the hosts or domains by name: each answer holds
+ * up to tens of fields per domain, of thousands of domains. Slots hold
+ * index + 1, 0 = empty; the table is at most half full. */
+struct ps_index {
+	uint32_t *slot;
+	size_t cap;                   /* a power of two */
+};
+
+static uint64_t name_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
 struct xg_source {
 	struct rm_client *client;
 	struct rm_qapi *q;
@@ -69,8 +87,9 @@ struct xg_source {
 	struct ps_host *h;
 	size_t nh;
 	struct ps_dom *d;
-	size_t nd;
+	size_t nd, dcap;
 	uint32_t next_id;
+	struct ps_index hix, dix;
 	double eval;                  /* the server's evaluation time */
 	double prev_t;                /* our monotonic clock at the last refresh, s */
 	uint64_t clock_ns;            /* the hosts' clock: PS_SCALE x the time since the first */
@@ -89,6 +108,8 @@ static void ps_close(struct xg_source *s)
 	rm_qapi_close(s->q);
 	free(s->h);
 	free(s->d);
+	free(s->hix.slot);
+	free(s->dix.slot);
 	free(s);
 }
 
@@ -222,17 +243,60 @@ static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct x
 	return 0;
 }
 
+static uint64_t host_hash(const char *name)
+{
+	return name_hash(14695981039346656037ull, name);
+}
+
+static uint64_t dom_hash(uint16_t host, const char *name)
+{
+	return name_hash(14695981039346656037ull ^ host, name);
+}
+
+/* Doubles ix to hold n entries at most half full; hash(i) rehashes entry i. */
+static void index_grow(struct ps_index *ix, size_t n, uint64_t (*hash)(const struct xg_source *, size_t),
+		       const struct xg_source *s)
+{
+	if (n * 2 < ix->cap)
+		return;
+	size_t cap = ix->cap ? ix->cap * 2 : 64;
+	while (n * 2 >= cap)
+		cap *= 2;
+	free(ix->slot);
+	ix->slot = xg_calloc(cap, sizeof(*ix->slot));
+	ix->cap = cap;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = hash(s, i) & (cap - 1);
+		while (ix->slot[k])
+			k = (k + 1) & (cap - 1);
+		ix->slot[k] = (uint32_t)(i + 1);
+	}
+}
+
+static uint64_t host_hash_at(const struct xg_source *s, size_t i)
+{
+	return host_hash(s->h[i].name);
+}
+
+static uint64_t dom_hash_at(const struct xg_source *s, size_t i)
+{
+	return dom_hash(s->d[i].host, s->d[i].name);
+}
+
 static struct ps_host *host_of(struct xg_source *s, const char *name)
 {
-	for (size_t i = 0; i < s->nh; i++)
-		if (!strcmp(s->h[i].name, name))
-			return &s->h[i];
+	size_t k = s->hix.cap ? host_hash(name) & (s->hix.cap - 1) : 0;
+	for (; s->hix.cap && s->hix.slot[k]; k = (k + 1) & (s->hix.cap - 1))
+		if (!strncmp(s->h[s->hix.slot[k] - 1].name, name, XG_PEER_NAME_MAX - 1))
+			return &s->h[s->hix.slot[k] - 1];
 	if (s->nh >= UINT16_MAX)
 		return NULL;
 	s->h = xg_realloc(s->h, (s->nh + 1) * sizeof(*s->h));
 	struct ps_host *h = &s->h[s->nh++];
 	memset(h, 0, sizeof(*h));
 	snprintf(h->name, sizeof(h->name), "%s", name);
+	s->hix.cap = 0;   /* rebuilt with the new host: hosts are few */
+	index_grow(&s->hix, s->nh, host_hash_at, s);
 	return h;
 }
 
@@ -271,23 +335,39 @@ static int on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 
 static struct ps_dom *dom_of(struct xg_source *s, uint16_t host, const char *name)
 {
-	for (size_t i = 0; i < s->nd; i++)
-		if (s->d[i].host == host && !strncmp(s->d[i].name, name, XG_NAME_MAX - 1))
-			return &s->d[i];
-	s->d = xg_realloc(s->d, (s->nd + 1) * sizeof(*s->d));
+	uint64_t hv = dom_hash(host, name);
+	size_t k = s->dix.cap ? hv & (s->dix.cap - 1) : 0;
+	for (; s->dix.cap && s->dix.slot[k]; k = (k + 1) & (s->dix.cap - 1)) {
+		struct ps_dom *d = &s->d[s->dix.slot[k] - 1];
+		if (d->host == host && !strncmp(d->name, name, XG_NAME_MAX - 1))
+			return d;
+	}
+	if (s->nd >= XG_PS_DOMS_MAX)
+		return NULL;
+	if (s->nd == s->dcap) {
+		s->dcap = s->dcap ? s->dcap * 2 : 64;
+		s->d = xg_realloc(s->d, s->dcap * sizeof(*s->d));
+	}
 	struct ps_dom *d = &s->d[s->nd++];
 	memset(d, 0, sizeof(*d));
 	d->host = host;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->id = s->next_id++;
 	d->cpu_total = -1;
+	if ((s->nd - 1) * 2 + 2 >= s->dix.cap) {
+		index_grow(&s->dix, s->nd, dom_hash_at, s);
+	} else {
+		k = hv & (s->dix.cap - 1);
+		while (s->dix.slot[k])
+			k = (k + 1) & (s->dix.cap - 1);
+		s->dix.slot[k] = (uint32_t)s->nd;
+	}
 	return d;
 }
 
 static int on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 {
 	struct xg_source *s = ctx;
-	(void)err;
 	const char *inst = rm_qlabel(p, "instance"), *name = rm_qlabel(p, "domain"), *f = rm_qlabel(p, "xgtop_f");
 	if (!inst || !name || !f)
 		return 0;
@@ -298,6 +378,8 @@ static int on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	char raw[XG_NAME_MAX];
 	rm_unescape_name(raw, sizeof(raw), name);
 	struct ps_dom *d = dom_of(s, (uint16_t)(h - s->h), raw);
+	if (!d)
+		return xg_fail(err, "more than %d domains", XG_PS_DOMS_MAX);
 	d->seen = true;
 	if (!strcmp(f, "info")) {
 		const char *id = rm_qlabel(p, "domid");
@@ -475,7 +557,10 @@ static void fill(struct xg_source *s, struct xg_sample *out)
 		for (int f = 0; f < XG_F_COUNT; f++) {
 			const struct xg_metric *m = &xg_field_metric[f];
 			if (!(pd->got >> f & 1)) {
-				d->why[f] = pd->back >> f & 1 ? went_back : absent;
+				/* A stale host's series are gone: its reason, not theirs. */
+				uint8_t stale = pd->host < out->npeer && out->peer[pd->host].stale ?
+						out->peer[pd->host].why : 0;
+				d->why[f] = stale ? stale : pd->back >> f & 1 ? went_back : absent;
 				continue;
 			}
 			if (m->type == XG_MT_COUNTER)
