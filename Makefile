@@ -116,6 +116,13 @@ ifeq ($(shell $(PKG) --exists libcurl && echo y),y)
 CURL_SO_CFLAGS := -DHAVE_CURL -DCURL_SO='"$(call SONAME,curl)"' $(shell $(PKG) --cflags libcurl)
 $(BUILD)/obj/remote/remote_http.o: CFLAGS += $(CURL_SO_CFLAGS)
 endif
+# Optional: cJSON for the Prometheus source's query answers, loaded by
+# soname when that source opens (bench/json_parse.sh: the fastest of
+# Debian's JSON libraries on a 10 MB answer).
+ifeq ($(shell $(PKG) --exists libcjson && echo y),y)
+CJSON_SO_CFLAGS := -DHAVE_CJSON -DCJSON_SO='"$(call SONAME,cjson)"'
+$(BUILD)/obj/remote/remote_qapi.o: CFLAGS += $(CJSON_SO_CFLAGS)
+endif
 CRYPT_SO_CFLAGS := -DCRYPT_SO='"$(call SONAME,crypt)"'
 $(BUILD)/obj/exporter/expo_auth.o: CFLAGS += $(CRYPT_SO_CFLAGS)
 
@@ -150,7 +157,8 @@ REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 # CFLAGS is not seen outside its target; := takes everything as it is now,
 # whichever target asks for the file first.
 TRACK_CFLAGS  := $(CC) | $(CPPFLAGS) $(CFLAGS) | $(XEN_SO_CFLAGS) $(PFM_SO_CFLAGS) $(MHD_SO_CFLAGS) \
-		 $(WEBCFG_SO_CFLAGS) $(CRYPT_SO_CFLAGS) $(CURL_SO_CFLAGS)
+		 $(WEBCFG_SO_CFLAGS) $(CRYPT_SO_CFLAGS) $(CURL_SO_CFLAGS) \
+		 $(CJSON_SO_CFLAGS)
 TRACK_LDFLAGS := $(CC) | $(LDFLAGS) | $(LDLIBS) | $(XEN_LIBS) | $(CMOCKA)
 # $(call WRITE_FLAGS,CONTENT): the recipe that writes CONTENT to $@ when it
 # differs from what $@ holds, and leaves $@ alone (its date too) otherwise.

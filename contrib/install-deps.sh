@@ -2,8 +2,8 @@
 # Installs the Debian 12 packages xgtop needs to build and test. Idempotent.
 set -e
 PKGS="build-essential pkg-config libncurses-dev zlib1g-dev libxen-dev libpfm4-dev
-libmicrohttpd-dev libyaml-dev libgnutls28-dev libcurl4-openssl-dev libcmocka-dev tmux xen-utils-common python3 procps clang libclang-rt-14-dev iproute2
-curl prometheus prometheus-alertmanager python3-prometheus-client wrk debhelper dpkg-dev lintian rpm rpmlint cpio
+libmicrohttpd-dev libyaml-dev libgnutls28-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev tmux xen-utils-common python3 procps clang libclang-rt-14-dev iproute2
+curl prometheus victoria-metrics prometheus-alertmanager python3-prometheus-client wrk debhelper dpkg-dev lintian rpm rpmlint cpio
 qemu-system-x86 busybox-static cpio util-linux valgrind"
 missing=""
 for p in $PKGS; do

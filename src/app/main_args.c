@@ -74,7 +74,13 @@ static const char usage_text[] =
 "\n"
 "Sources:\n"
 "      --source NAME       auto (default: xen in dom0, else linux), xen, linux,\n"
-"                          replay, trace, remote\n"
+"                          replay, trace, remote, prometheus\n"
+"      --source prometheus URL  every domain of every host that a Prometheus or\n"
+"                          VictoriaMetrics server at URL holds from xgtop\n"
+"                          exporters, rates computed by the server (doc/pool.md);\n"
+"                          --hosts FILE instead of URL for its credentials\n"
+"      --host-match REGEX  Prometheus source: only the hosts whose instance label\n"
+"                          matches REGEX (asked of the server, like --filter)\n"
 "      --hosts FILE        pool view: read the xgtop exporters listed in FILE\n"
 "                          (one 'URL [NAME] [KEY=VALUE...]' per line: TLS files\n"
 "                          and credentials, see doc/pool.md) like --source remote\n"
@@ -109,7 +115,7 @@ static const char usage_text[] =
 enum {
 	OPT_SORT = 256, OPT_REVERSE, OPT_FILTER, OPT_VMFILE, OPT_NODISK, OPT_NONET,
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
-	OPT_HOSTS, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
+	OPT_HOSTS, OPT_HOST_MATCH, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
 	OPT_STABLE_ORDER, OPT_THEME, OPT_WEB_CONFIG, OPT_CACERT,
 };
@@ -133,6 +139,7 @@ static const struct option long_opts[] = {
 	{ "notrace", no_argument, NULL, OPT_NOTRACE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "hosts", required_argument, NULL, OPT_HOSTS },
+	{ "host-match", required_argument, NULL, OPT_HOST_MATCH },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "speed", required_argument, NULL, OPT_SPEED },
@@ -388,9 +395,14 @@ static int take_operand(int argc, char **argv, struct xg_config *cfg)
 {
 	if (cfg->hosts_file && !strcmp(cfg->source, "auto"))
 		cfg->source = "remote";
-	bool remote = !strcmp(cfg->source, "remote");
+	bool prom = !strcmp(cfg->source, "prometheus");
+	bool remote = !strcmp(cfg->source, "remote") || prom;
 	if (cfg->hosts_file && !remote)
-		return BAD_USAGE("--hosts goes with --source remote, not --source %s", cfg->source);
+		return BAD_USAGE("--hosts goes with --source remote or prometheus, not --source %s", cfg->source);
+	if (cfg->host_match && !prom)
+		return BAD_USAGE("%s", "--host-match goes with --source prometheus URL");
+	if (prom && optind >= argc && !cfg->hosts_file)
+		return BAD_USAGE("%s", "--source prometheus needs the server's URL (http://HOST:9090) or --hosts FILE");
 	if (optind < argc) {
 		if ((strcmp(cfg->source, "trace") && !remote) || optind + 1 < argc)
 			return BAD_USAGE("unexpected argument '%s'", argv[optind]);
@@ -445,7 +457,7 @@ int app_parse_args(int argc, char **argv, struct xg_config *cfg, bool *explain)
 		{ OPT_DAEMON, &cfg->daemon, NULL },
 		{ OPT_FILTER, NULL, &cfg->filter }, { OPT_VMFILE, NULL, &cfg->vmfile },
 		{ OPT_RECORD, NULL, &cfg->record }, { OPT_REPLAY, NULL, &cfg->replay },
-		{ OPT_HOSTS, NULL, &cfg->hosts_file },
+		{ OPT_HOSTS, NULL, &cfg->hosts_file }, { OPT_HOST_MATCH, NULL, &cfg->host_match },
 		{ OPT_EVENTS, NULL, &cfg->events }, { OPT_CONFIG, NULL, &cfg->config_file },
 		{ OPT_NO_CONFIG, &cfg->no_config, NULL },
 	};

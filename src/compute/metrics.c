@@ -300,8 +300,10 @@ ROW_FN void fill_gauges(struct fill *r, const struct pair *pr, uint64_t cols)
 {
 	const struct xg_dom *c = pr->c;
 	if (cols & COL(XG_COL_CPU_S)) {
-		if (dom_has(c, XG_F_CPU_NS))
-			set(r, XG_COL_CPU_S, (double)c->v[XG_F_CPU_NS] / 1e9);
+		if (dom_has(c, XG_F_CPU_NS)) {
+			uint32_t k = c->host < pr->cs->npeer ? pr->cs->peer[c->host].counter_scale : 0;
+			set(r, XG_COL_CPU_S, (double)c->v[XG_F_CPU_NS] / 1e9 / (k ? k : 1));
+		}
 		else
 			unset(r, XG_COL_CPU_S, field_why(pr, XG_F_CPU_NS));
 	}

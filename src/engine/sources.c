@@ -6,6 +6,7 @@
 #include "xgtop/model/source.h"
 #include "xgtop/linux/linux_source.h"
 #include "xgtop/record/replay_source.h"
+#include "xgtop/remote/promsrc.h"
 #include "xgtop/remote/remote_source.h"
 #include "xgtop/trace/trace_source.h"
 #include "xgtop/xen/xen_source.h"
@@ -18,6 +19,7 @@ const struct xg_source_ops *const xg_sources[] = {
 	&source_replay_ops,
 	&source_trace_ops,
 	&source_remote_ops,
+	&source_prometheus_ops,
 	NULL
 };
 

@@ -152,6 +152,22 @@ static CURL *easy(struct rm_client *c, struct rm_fetch *f)
 	return f->easy = h;
 }
 
+int rm_fetch_url(struct rm_client *c, struct rm_fetch *f, const char *path)
+{
+	CURL *h = easy(c, f);
+	if (!h)
+		return -1;
+	const struct rm_target *t = f->t;
+	bool v6 = strchr(t->host, ':') != NULL;
+	size_t n = strlen(t->host) + strlen(path) + 32;
+	char *url = xg_calloc(1, n);
+	snprintf(url, n, "%s://%s%s%s:%s%s", t->https ? "https" : "http", v6 ? "[" : "", t->host,
+		 v6 ? "]" : "", t->port, path);
+	int rc = c->c.curl_easy_setopt(h, CURLOPT_URL, url) == CURLE_OK ? 0 : -1;
+	free(url);
+	return rc;
+}
+
 static void failed(struct rm_fetch *f, const char *fmt, const char *a, long b)
 {
 	snprintf(f->why, sizeof(f->why), fmt, a, b);
@@ -258,6 +274,12 @@ void rm_fetch_free(struct rm_client *c, struct rm_fetch *f)
 void rm_fetch_all(struct rm_client *c, struct rm_fetch **f, size_t n, uint64_t timeout_ns)
 {
 	(void)c, (void)f, (void)n, (void)timeout_ns;
+}
+
+int rm_fetch_url(struct rm_client *c, struct rm_fetch *f, const char *path)
+{
+	(void)c, (void)f, (void)path;
+	return -1;
 }
 
 #endif

@@ -57,6 +57,9 @@ void rm_fetch_free(struct rm_client *c, struct rm_fetch *f);
 /* Fetches every f[i] at once, waiting at most timeout_ns; each ends
  * RM_DONE (body set) or RM_FAILED (why set). */
 void rm_fetch_all(struct rm_client *c, struct rm_fetch **f, size_t n, uint64_t timeout_ns);
+/* Points f at path (and query) on its target's server instead of t->path,
+ * for the next rm_fetch_all. Returns 0 or -1. */
+int rm_fetch_url(struct rm_client *c, struct rm_fetch *f, const char *path);
 /* The body of a complete HTTP answer in buf[0..len): status 200, headers,
  * then Content-Length, chunked or until close. Returns 0 or -1 with why. */
 int rm_http_body(char *buf, size_t len, const char **body, size_t *body_len, char *why, size_t nwhy);
@@ -92,6 +95,31 @@ const char *rm_label(const struct rm_series *s, const char *name);
 bool rm_value_u64(const char *v, size_t n, unsigned decimals, bool inf_ok, uint64_t *out);
 /* Undoes xg_escape_name (\\ and \xNN) into dst of n bytes. */
 void rm_unescape_name(char *dst, size_t n, const char *src);
+
+/* ---- remote_qapi.c: the query API's answers (cJSON, loaded by soname) ---- */
+#define RM_QLABEL_MAX 32            /* labels per series */
+#define RM_QSERIES_MAX 1000000      /* series per answer */
+struct rm_qapi;
+struct rm_qlabel {
+	const char *name;             /* as the server sent it */
+	const char *value;            /* control bytes shown as '?' */
+};
+struct rm_qpoint {
+	struct rm_qlabel lab[RM_QLABEL_MAX];
+	size_t nlab;
+	double t;                     /* the evaluation time, s since 1970 */
+	double v;
+	char val[RM_QLABEL_MAX][RM_LABEL_VALUE_MAX];
+};
+typedef int (*rm_qpoint_fn)(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
+struct rm_qapi *rm_qapi_open(struct xg_err *err);
+void rm_qapi_close(struct rm_qapi *q);
+/* Calls fn for each series of an instant-vector answer. Returns 0, or -1
+ * with err: not JSON, not a vector, the server's own error ("the server
+ * refused the query (bad_data): ..."), a malformed or oversized series. */
+int rm_qapi_parse(struct rm_qapi *q, const char *body, size_t n, rm_qpoint_fn fn, void *ctx, struct xg_err *err);
+/* The value of label name in p, or NULL. */
+const char *rm_qlabel(const struct rm_qpoint *p, const char *name);
 
 /* ---- remote_map.c ---- */
 /* Fills out (cleared) with the host sample an exporter's text describes.

@@ -284,6 +284,10 @@ struct xg_peer {
 	uint8_t stale;              /* no new answer this refresh: its domains are
 	                               those of its last answer, rates are `-` */
 	uint8_t why;                /* reason index when stale */
+	uint32_t counter_scale;     /* 0 or 1: counters as counted; K: this host's
+	                               counters and clock advance K times their
+	                               real change (the Prometheus source keeps
+	                               the server's rates to 1/K of a unit) */
 };
 
 struct xg_sample {

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The Prometheus query API's answers (/api/v1/query, an instant vector),
+ * parsed with cJSON. cJSON was the fastest of Debian's three JSON
+ * libraries on a 10 MB vector answer (bench/json_parse.sh, doc/pool.md).
+ * It is loaded by soname when the Prometheus source opens, like libcurl.
+ * The answer is untrusted: its size is bounded by the fetch (RM_BODY_MAX),
+ * cJSON bounds its nesting, and here the labels per series, a label
+ * value's length and the series per answer are bounded, every value must
+ * be a number in a string, and a label value reaches the caller with its
+ * control bytes replaced. */
+#include "remote_parts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_CJSON
+#include "xgtop/core/dynlib.h"
+#include <cjson/cJSON.h>
+
+#ifndef CJSON_SO
+#define CJSON_SO "libcjson.so.1"
+#endif
+
+#define CJSON_API(F) F(cJSON_ParseWithLength) F(cJSON_Delete) F(cJSON_GetObjectItemCaseSensitive)
+struct rm_qapi {
+	void *so;
+#define CJ_SLOT(fn) __typeof__(fn) *fn;
+	CJSON_API(CJ_SLOT)
+#undef CJ_SLOT
+};
+#define CJ_FN(fn) XG_DL_FN(struct rm_qapi, fn)
+static const struct xg_dl_fn cjson_fns[] = { CJSON_API(CJ_FN) };
+
+struct rm_qapi *rm_qapi_open(struct xg_err *err)
+{
+	struct rm_qapi *q = xg_calloc(1, sizeof(*q));
+	struct xg_err e = { 0 };
+	q->so = xg_dl_load(CJSON_SO, "cJSON", cjson_fns, XG_ARRAY_LEN(cjson_fns), q, &e);
+	if (!q->so) {
+		free(q);
+		xg_fail(err, "Prometheus source: %s (install libcjson1)", e.msg);
+		return NULL;
+	}
+	return q;
+}
+
+void rm_qapi_close(struct rm_qapi *q)
+{
+	if (!q)
+		return;
+	xg_dl_close(q->so);
+	free(q);
+}
+
+static bool is_string(const cJSON *j)
+{
+	return j && (j->type & 0xff) == cJSON_String && j->valuestring;
+}
+
+/* Copies a server's text into dst (n bytes) with control bytes and
+ * quotes shown as '?', so that a message or a name never carries them. */
+static void plain(char *dst, size_t n, const char *src)
+{
+	size_t i = 0;
+	for (; src && src[i] && i + 1 < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+		dst[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	dst[i] = 0;
+}
+
+static int refused(struct rm_qapi *q, const cJSON *root, struct xg_err *err)
+{
+	char type[64], msg[300];
+	const cJSON *t = q->cJSON_GetObjectItemCaseSensitive(root, "errorType");
+	const cJSON *m = q->cJSON_GetObjectItemCaseSensitive(root, "error");
+	plain(type, sizeof(type), is_string(t) ? t->valuestring : "?");
+	const char *text = is_string(m) ? m->valuestring : "no message";
+	/* VictoriaMetrics quotes the whole query first: its reason follows
+	 * the time range, after the last "): ". */
+	if (!strncmp(text, "error when executing query=", 27)) {
+		const char *r = NULL;
+		for (const char *p = strstr(text, "): "); p; p = strstr(p + 1, "): "))
+			r = p + 3;
+		if (r)
+			text = r;
+	}
+	plain(msg, sizeof(msg), text);
+	return xg_fail(err, "the server refused the query (%s): %s", type, msg);
+}
+
+static int one_series(const cJSON *s, rm_qpoint_fn fn, void *ctx, struct rm_qpoint *p, struct xg_err *err,
+		      struct rm_qapi *q)
+{
+	const cJSON *met = q->cJSON_GetObjectItemCaseSensitive(s, "metric");
+	const cJSON *val = q->cJSON_GetObjectItemCaseSensitive(s, "value");
+	if (!met || (met->type & 0xff) != cJSON_Object || !val || (val->type & 0xff) != cJSON_Array)
+		return xg_fail(err, "%s", "a series without its metric and value");
+	p->nlab = 0;
+	for (const cJSON *l = met->child; l; l = l->next) {
+		if (!is_string(l) || !l->string)
+			return xg_fail(err, "%s", "a label that is not a string");
+		if (p->nlab == RM_QLABEL_MAX)
+			return xg_fail(err, "a series with more than %d labels", RM_QLABEL_MAX);
+		if (strlen(l->valuestring) >= RM_LABEL_VALUE_MAX || strlen(l->string) >= RM_LABEL_VALUE_MAX)
+			return xg_fail(err, "a label longer than %d bytes", RM_LABEL_VALUE_MAX - 1);
+		p->lab[p->nlab].name = l->string;
+		plain(p->val[p->nlab], sizeof(p->val[0]), l->valuestring);
+		p->lab[p->nlab].value = p->val[p->nlab];
+		p->nlab++;
+	}
+	const cJSON *t = val->child, *v = t ? t->next : NULL;
+	if (!t || (t->type & 0xff) != cJSON_Number || !is_string(v) || v->next)
+		return xg_fail(err, "%s", "a value that is not [time, \"number\"]");
+	char *end;
+	p->t = t->valuedouble;
+	p->v = strtod(v->valuestring, &end);
+	if (*end || end == v->valuestring || !isfinite(p->t))
+		return xg_fail(err, "%s", "a value that is not a number");
+	return fn(ctx, p, err);
+}
+
+int rm_qapi_parse(struct rm_qapi *q, const char *body, size_t n, rm_qpoint_fn fn, void *ctx, struct xg_err *err)
+{
+	cJSON *root = q->cJSON_ParseWithLength(body, n);
+	if (!root)
+		return xg_fail(err, "%s", "the answer is not JSON: is the URL the server's (http://HOST:9090)?");
+	int rc = 0;
+	const cJSON *st = q->cJSON_GetObjectItemCaseSensitive(root, "status");
+	const cJSON *data = q->cJSON_GetObjectItemCaseSensitive(root, "data");
+	const cJSON *type = data ? q->cJSON_GetObjectItemCaseSensitive(data, "resultType") : NULL;
+	const cJSON *res = data ? q->cJSON_GetObjectItemCaseSensitive(data, "result") : NULL;
+	if (is_string(st) && !strcmp(st->valuestring, "error"))
+		rc = refused(q, root, err);
+	else if (!is_string(st) || strcmp(st->valuestring, "success"))
+		rc = xg_fail(err, "%s", "the answer has no \"status\": \"success\": not a Prometheus query API");
+	else if (!is_string(type) || strcmp(type->valuestring, "vector") || !res ||
+		 (res->type & 0xff) != cJSON_Array)
+		rc = xg_fail(err, "%s", "the answer is not an instant vector");
+	struct rm_qpoint *p = xg_calloc(1, sizeof(*p));
+	size_t k = 0;
+	for (const cJSON *s = rc ? NULL : res->child; s && !rc; s = s->next) {
+		if (++k > RM_QSERIES_MAX)
+			rc = xg_fail(err, "more than %d series in one answer", RM_QSERIES_MAX);
+		else
+			rc = one_series(s, fn, ctx, p, err, q);
+	}
+	free(p);
+	q->cJSON_Delete(root);
+	return rc ? -1 : 0;
+}
+
+#else /* !HAVE_CJSON */
+
+struct rm_qapi {
+	int unused;
+};
+
+struct rm_qapi *rm_qapi_open(struct xg_err *err)
+{
+	xg_fail(err, "%s", "Prometheus source: this xgtop was built without cJSON (libcjson-dev)");
+	return NULL;
+}
+
+void rm_qapi_close(struct rm_qapi *q)
+{
+	(void)q;
+}
+
+int rm_qapi_parse(struct rm_qapi *q, const char *body, size_t n, rm_qpoint_fn fn, void *ctx, struct xg_err *err)
+{
+	(void)q, (void)body, (void)n, (void)fn, (void)ctx;
+	return xg_fail(err, "%s", "built without cJSON");
+}
+
+#endif
+
+const char *rm_qlabel(const struct rm_qpoint *p, const char *name)
+{
+	for (size_t i = 0; i < p->nlab; i++)
+		if (!strcmp(p->lab[i].name, name))
+			return p->lab[i].value;
+	return NULL;
+}

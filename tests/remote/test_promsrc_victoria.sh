@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Prometheus source against a real VictoriaMetrics (Debian's single
+# node, default settings, scraping itself every 1 s) on loopback, with two
+# exporters this test starts:
+#  1. every domain of both hosts, HOST = the instance label, every figure
+#     within 0.5 % of the host's own xgtop's;
+#  2. VictoriaMetrics answers as of 30 s ago (-search.latencyOffset):
+#     --explain gives the figures' time that far back, not the answer's
+#     own time stamp, and no host is taken for stale;
+#  3. a query it refuses, then VictoriaMetrics stopped: each one line that
+#     says what to do, exit non-zero.
+cd "$(dirname "$0")/../.." || exit 2
+. tests/remote/lib.sh
+. tests/remote/promsrc_lib.sh
+[ -x ./xgtop ] && [ -x "$POOL_GEN" ] || { echo "SKIP: build xgtop and the tools first (make; make tools)"; exit 77; }
+for t in curl python3 victoria-metrics; do
+	command -v $t >/dev/null || { echo "SKIP: $t is not installed (make deps)"; exit 77; }
+done
+./xgtop --help | grep -q -- --export || { echo "SKIP: built without libmicrohttpd: no exporter to read"; exit 77; }
+TMP=$(mktemp -d)
+trap 'pool_cleanup; rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+POOL_LOG=$TMP/exporters.log
+
+make_recs "$TMP" || fail "xgtop-gen failed"
+pa=$(free_port) && start_exporter "$pa" "$TMP/a.xgrec" --speed 4
+pb=$(free_port) && start_exporter "$pb" "$TMP/b.xgrec" --speed 4
+ha=127.0.0.1:$pa hb=127.0.0.1:$pb
+pv=$(free_port)
+scrape_config "$TMP/vm.yml" "$ha" "$hb"
+start_victoria "$TMP" "$pv" "$TMP/vm.yml"
+vm_pid=${pool_pids[-1]}
+# Its answers leave out the last 30 s: the first figures come after that.
+wait_until 60 seen_for "$pv" 8 || fail "VictoriaMetrics shows no 8 s of both hosts' scrapes within 60 s"
+wait_until 20 figures_in "$pv" 16 || fail "no figures of both hosts' 16 domains"
+
+# 1. The hosts' own figures.
+./xgtop --source prometheus "http://127.0.0.1:$pv" -b -o csv -n 2 -d 0.5 --sort cpu >"$TMP/vm.csv" ||
+	fail "the Prometheus source failed on VictoriaMetrics"
+./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/a.csv"
+./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/b.csv"
+check_table "$TMP/vm.csv" "$TMP/a.csv" "$TMP/b.csv" "$ha" "$hb" || fail "the table from VictoriaMetrics (above)"
+
+# 2. The time the figures are of.
+./xgtop --source prometheus "http://127.0.0.1:$pv" -b -n 1 --explain >"$TMP/explain" || fail "--explain failed"
+ago=$(sed -n 's/^Source: prometheus (2 hosts, figures of [0-9:]* (\([0-9]*\) s ago).*/\1/p' "$TMP/explain")
+[ -n "$ago" ] && [ "$ago" -ge 25 ] && [ "$ago" -le 45 ] ||
+	fail "the figures' time is not VictoriaMetrics' 30 s back: $(head -1 "$TMP/explain")"
+grep -q stale "$TMP/explain" && fail "a host taken for stale: $(grep stale "$TMP/explain")"
+echo "figures of $ago s ago: $(head -1 "$TMP/explain")"
+
+# A query the server refuses (a back-reference: POSIX has it, PromQL's RE2 not).
+./xgtop --source prometheus "http://127.0.0.1:$pv" -b -n 1 --filter '(a)\1' >"$TMP/out" 2>"$TMP/err" &&
+	fail "no error for a filter the server refuses"
+[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q 'refused the query.*regexp.*; check --filter and --host-match$' "$TMP/err" ||
+	fail "refused query: $(cat "$TMP/err")"
+echo "refused: $(cat "$TMP/err")"
+
+# 3. The server down.
+kill "$vm_pid"
+wait "$vm_pid" 2>/dev/null
+./xgtop --source prometheus "http://127.0.0.1:$pv" -b -n 1 >"$TMP/out" 2>"$TMP/err" && fail "no error with the server down"
+[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "Prometheus at http://127.0.0.1:$pv: .*is the server up" "$TMP/err" ||
+	fail "server down: $(cat "$TMP/err")"
+echo "server down: $(cat "$TMP/err")"
+exit 0
