@@ -401,6 +401,12 @@ static int take_operand(int argc, char **argv, struct xg_config *cfg)
 		return BAD_USAGE("--hosts goes with --source remote or prometheus, not --source %s", cfg->source);
 	if (cfg->host_match && !prom)
 		return BAD_USAGE("%s", "--host-match goes with --source prometheus URL");
+	/* Its counters are the server's rates kept to 1/1000 of a unit (the
+	 * peer's counter_scale), which neither a recording nor an exporter
+	 * carries; and the server holds that history already. */
+	if (prom && (cfg->record || cfg->export_at || cfg->daemon))
+		return BAD_USAGE("%s", "--source prometheus cannot be recorded or exported: the server keeps "
+				 "the history (record or export each host's own xgtop)");
 	if (prom && optind >= argc && !cfg->hosts_file)
 		return BAD_USAGE("%s", "--source prometheus needs the server's URL (http://HOST:9090) or --hosts FILE");
 	if (optind < argc) {

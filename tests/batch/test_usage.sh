@@ -18,4 +18,8 @@ grep -q -- "--help" "$tmp/err" || fail "unknown option: no pointer to --help: $(
 expect2 "-n with junk" -b -n 3x
 expect2 "negative delay" -b -d -1
 expect2 "-d without a value" -b -d
+expect2 "--source prometheus recorded" --source prometheus http://127.0.0.1:9 -b -n 1 --record "$tmp/p.xgrec"
+grep -q "server keeps the history" "$tmp/err" || fail "--source prometheus --record: $(cat "$tmp/err")"
+[ ! -e "$tmp/p.xgrec" ] || fail "--source prometheus --record: a recording was started"
+expect2 "--source prometheus exported" --source prometheus http://127.0.0.1:9 -b -n 1 --export 127.0.0.1:0
 echo "ok: bad options exit 2 with a message"
