@@ -106,7 +106,7 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "100 * delta(memory.pressure full total) / delta(t): share of the interval in which all non-idle tasks of the cgroup stalled on memory at once: time lost outright."),
 	C(XG_COL_IO_PSI_FULL, "IO-F%", "io_pressure_full_pct", F(PSI_IO_FULL), 5, XG_UNIT_PCT, XG_GRP_PSI, 16, true,
 	  "100 * delta(io.pressure full total) / delta(t): share of the interval in which all non-idle tasks of the cgroup waited for I/O at once."),
-	C(XG_COL_BEHIND, "BEHIND", "behind", F(BEHIND_ID), 14, XG_UNIT_TEXT, XG_GRP_WAITS, 11, false,
+	C(XG_COL_BEHIND, "BEHIND", "behind", F(BEHIND_NS), 14, XG_UNIT_TEXT, XG_GRP_WAITS, 11, false,
 	  "Who the domain waited behind: the top culprit of the waits that ended in the interval and its share of their WAIT, 100 * behind_top_ns / behind_wait_ns (e.g. 'batch7 62%'); 'idle' when the pCPU was idle, 'xen' when Xen itself ran there (between two vCPUs, or nothing known). Rule (Xen live trace): each instant of a wait goes to whoever ran on the pCPU the vCPU ran on next, so the parts add up to the WAIT. CSV/JSON key behind holds the name alone, behind_pct the share; '-' where no scheduler trace is read (Linux, Xen without the trace, older recordings) or no wait ended in the interval."),
 	C(XG_COL_BEHIND_PCT, "BEHIND%", "behind_pct", F(BEHIND_NS), 7, XG_UNIT_PCT, XG_GRP_WAITS, 16, true,
 	  "100 * behind_top_ns / behind_wait_ns: the top culprit's (BEHIND's) share of the WAIT of the waits that ended in the interval, %."),
