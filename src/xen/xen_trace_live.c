@@ -77,6 +77,7 @@ struct xtl {
 	struct xt_acct acct;
 	struct xt_dom_waits waits;  /* one domain's interval, reused */
 	bool xt_ready;
+	bool waits_on;            /* wait attribution and latency kept */
 	double hz;
 	uint64_t upto;            /* TSC everything is accounted to */
 	bool tsc_foreign;         /* dom0's TSC is not Xen's: use record time */
@@ -596,8 +597,12 @@ static void start_session(struct xtl *t)
 	xt_decoder_init(&t->dec, xt_events_add, &t->ev);
 	t->dec.sched_only = true;
 	xt_acct_init(&t->acct, XT_NATIVE);
-	/* Who each wait was behind and how long it was (doc/trace-live.md). */
-	xt_acct_behind(&t->acct, true, true, t->hz);
+	/* Who each wait was behind and how long it was (doc/trace-live.md);
+	 * XGTOP_TRACE_WAITS=0 leaves it out, to measure what it costs. */
+	const char *w = getenv("XGTOP_TRACE_WAITS");
+	t->waits_on = !w || strcmp(w, "0");
+	if (t->waits_on)
+		xt_acct_behind(&t->acct, true, true, t->hz);
 	t->xt_ready = true;
 	t->upto = read_tsc();
 	t->tsc_foreign = !t->upto;
@@ -770,7 +775,8 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 {
 	out->host.lost_records = t->ev.lost_records;
 	host_mark(&out->host, XG_H_LOST);
-	host_mark(&out->host, XG_H_WAITS);
+	if (t->waits_on)
+		host_mark(&out->host, XG_H_WAITS);
 	for (size_t i = 0; i < out->ndom; i++) {
 		struct xg_dom *d = &out->dom[i];
 		uint32_t nv = dom_has(d, XG_F_VCPUS_MAX) ? (uint32_t)d->v[XG_F_VCPUS_MAX] : d->vcpu_count;
@@ -797,8 +803,11 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 		}
 		for (int st = 0; st < XG_RS_COUNT; st++)
 			dom_set(d, sched_field(st), sum[st]);
-		if (d->id < XT_IDLE_DOMID)
+		if (d->id < XT_IDLE_DOMID && t->waits_on)
 			fill_waits(t, out, d);
+		else if (d->id < XT_IDLE_DOMID)
+			for (int f = XG_F_BEHIND_WAIT_NS; f <= XG_F_WAIT_P99_NS; f++)
+				dom_invalid(out, d, (enum xg_field)f, "not kept (XGTOP_TRACE_WAITS=0)");
 	}
 }
 
