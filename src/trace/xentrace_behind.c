@@ -93,6 +93,14 @@ static void trim(struct xt_acct *a, struct xt_seglog *l)
 	for (size_t i = 0; i < a->nv; i++)
 		if (a->v[i].state == XT_RUNNABLE && a->v[i].since < oldest)
 			oldest = a->v[i].since;
+	/* Live, a vCPU may stay runnable for good (its domain died between
+	 * two records): entries older than the horizon go all the same, and
+	 * what such a wait spent before them is not known (xen). */
+	if (a->behind_horizon && l->n && l->s[l->n - 1].tsc > a->behind_horizon) {
+		uint64_t floor = l->s[l->n - 1].tsc - a->behind_horizon;
+		if (oldest < floor)
+			oldest = floor;
+	}
 	size_t k = 0;   /* keep from the entry in force at `oldest` */
 	while (k + 1 < l->n && l->s[k + 1].tsc <= oldest)
 		k++;

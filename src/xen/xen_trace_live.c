@@ -601,8 +601,12 @@ static void start_session(struct xtl *t)
 	 * XGTOP_TRACE_WAITS=0 leaves it out, to measure what it costs. */
 	const char *w = getenv("XGTOP_TRACE_WAITS");
 	t->waits_on = !w || strcmp(w, "0");
-	if (t->waits_on)
+	if (t->waits_on) {
 		xt_acct_behind(&t->acct, true, true, t->hz);
+		/* bounded memory: a wait open longer than 10 s (a vCPU left
+		 * runnable for good) finds its older part not known (xen) */
+		t->acct.behind_horizon = (uint64_t)(10 * t->hz);
+	}
 	t->xt_ready = true;
 	t->upto = read_tsc();
 	t->tsc_foreign = !t->upto;

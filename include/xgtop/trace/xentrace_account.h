@@ -122,6 +122,8 @@ struct xt_acct {
 	bool behind, wait_hist;
 	bool waits;               /* either */
 	uint64_t ns_mult;         /* the histograms' conversion: ns = cyc * ns_mult >> 32 */
+	uint64_t behind_horizon;  /* cycles: a pCPU log keeps no more than this much
+	                             history even for older open waits (0: all) */
 	struct xt_seglog {
 		struct xt_seg { uint64_t tsc; uint32_t who; } *s;
 		size_t n, cap;
