@@ -41,6 +41,15 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 		put_text(buf, n, r->why[c] == XG_WHY_NOLIMIT ? "nolim" : "-");
 		return;
 	}
+	if (c == XG_COL_BEHIND) {   /* "batch7 62%" */
+		char id[16], pct[16];
+		xg_escape_name(buf, n, row_behind_name(r, id, sizeof(id)));
+		snprintf(pct, sizeof(pct), " %.0f%%", r->v[c]);
+		size_t l = strlen(buf);
+		if (l + strlen(pct) < n)
+			memcpy(buf + l, pct, strlen(pct) + 1);
+		return;
+	}
 	fmt_value(buf, n, xg_columns[c].unit, r->v[c]);
 	/* Figures a guest published about itself are its claim: mark them. */
 	if (r->guest_reported && (xg_columns[c].group == XG_GRP_CACHE ||
@@ -55,6 +64,16 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 
 void col_format_raw(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 {
+	if (c == XG_COL_BEHIND) {   /* the name alone; behind_pct has the share */
+		char id[16];
+		if (!row_has(r, c)) {
+			if (n)
+				buf[0] = 0;
+		} else {
+			xg_escape_name(buf, n, row_behind_name(r, id, sizeof(id)));
+		}
+		return;
+	}
 	if (xg_columns[c].unit == XG_UNIT_TEXT) {
 		col_format(c, r, buf, n);
 		return;

@@ -25,6 +25,7 @@ static const char *const mwhy_text[XG_WHY_COUNT - XG_WHY_FIRST] = {
 	[XG_WHY_SOCKNONE - XG_WHY_FIRST] = "not measured on this socket",
 	[XG_WHY_NOPCPU - XG_WHY_FIRST] = "no per-pCPU times in this sample (the source or the recording has none)",
 	[XG_WHY_PCPUFIRST - XG_WHY_FIRST] = "first sample of this pCPU's times: a rate needs two samples",
+	[XG_WHY_NOWAIT - XG_WHY_FIRST] = "no wait ended in the interval",
 };
 
 void table_free(struct xg_table *t)
@@ -53,6 +54,18 @@ bool row_col_applies(const struct xg_row *r, enum xg_col c)
 	if (!r->sock_row)
 		return true;
 	return c == XG_COL_ID || c == XG_COL_NAME || c == XG_COL_L3_OCC || c == XG_COL_MEM_BW;
+}
+
+const char *row_behind_name(const struct xg_row *r, char *buf, size_t n)
+{
+	if (r->behind_name)
+		return r->behind_name;
+	if (r->behind_id == XG_BEHIND_IDLE)
+		return "idle";
+	if (r->behind_id == XG_BEHIND_XEN)
+		return "xen";
+	snprintf(buf, n, "dom %u", (unsigned)r->behind_id);
+	return buf;
 }
 
 bool row_label(const struct xg_row *r, char *buf, size_t n)
@@ -295,7 +308,71 @@ static void state_letters(uint32_t st, char out[8])
 	memcpy(out + 3, hi[(st >> 3) & 7], 4);
 }
 
-/* CPU(s), VCPU, MEM, MEM%, MAXMEM, L3-OCC, SWAP: the sample's own values. */
+#define WAITS_COLS (COL(XG_COL_BEHIND) | COL(XG_COL_BEHIND_PCT) | COL(XG_COL_WAIT_P50) | \
+		    COL(XG_COL_WAIT_P99))
+
+/* The culprit's domain in the current sample (same host), or NULL. */
+static const struct xg_dom *behind_dom(const struct pair *pr, uint32_t id)
+{
+	const struct xg_sample *s = pr->cs;
+	for (size_t lo = 0, hi = s->ndom; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct xg_dom *d = &s->dom[mid];
+		if (d->host == pr->c->host && d->id == id)
+			return d;
+		if (d->host < pr->c->host || (d->host == pr->c->host && d->id < id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* BEHIND, BEHIND%, WAIT-P50, WAIT-P99: gauges of the source's interval. */
+static void fill_waits(struct fill *r, const struct pair *pr, uint64_t cols)
+{
+	const struct xg_dom *c = pr->c;
+	if (cols & (COL(XG_COL_BEHIND) | COL(XG_COL_BEHIND_PCT))) {
+		static const enum xg_field need[] = { XG_F_BEHIND_WAIT_NS, XG_F_BEHIND_NS, XG_F_BEHIND_ID };
+		uint8_t why = 0;
+		bool ok = true;
+		for (size_t i = 0; i < XG_ARRAY_LEN(need) && ok; i++)
+			if (!dom_has(c, need[i])) {
+				why = field_why(pr, need[i]);
+				ok = false;
+			}
+		if (ok && !c->v[XG_F_BEHIND_WAIT_NS]) {
+			why = XG_WHY_NOWAIT;
+			ok = false;
+		}
+		if (!ok) {
+			unset(r, XG_COL_BEHIND, why);
+			unset(r, XG_COL_BEHIND_PCT, why);
+		} else {
+			double pct = share_value((double)c->v[XG_F_BEHIND_NS], (double)c->v[XG_F_BEHIND_WAIT_NS]);
+			uint32_t id = (uint32_t)c->v[XG_F_BEHIND_ID];
+			const struct xg_dom *b = id == XG_BEHIND_IDLE || id == XG_BEHIND_XEN ? NULL : behind_dom(pr, id);
+			r->r->behind_id = id;
+			r->r->behind_name = b ? b->name : NULL;
+			set(r, XG_COL_BEHIND, pct);
+			set(r, XG_COL_BEHIND_PCT, pct);
+		}
+	}
+	static const struct { enum xg_col c; enum xg_field f; } lat[] = {
+		{ XG_COL_WAIT_P50, XG_F_WAIT_P50_NS }, { XG_COL_WAIT_P99, XG_F_WAIT_P99_NS },
+	};
+	for (size_t i = 0; i < XG_ARRAY_LEN(lat); i++) {
+		if (!(cols & COL(lat[i].c)))
+			continue;
+		if (dom_has(c, lat[i].f))
+			set(r, lat[i].c, (double)c->v[lat[i].f] / 1e6);
+		else
+			unset(r, lat[i].c, field_why(pr, lat[i].f));
+	}
+}
+
+/* CPU(s), VCPU, MEM, MEM%, MAXMEM, L3-OCC, SWAP, and the waits' gauges:
+ * the sample's own values. */
 ROW_FN void fill_gauges(struct fill *r, const struct pair *pr, uint64_t cols)
 {
 	const struct xg_dom *c = pr->c;
@@ -330,6 +407,8 @@ ROW_FN void fill_gauges(struct fill *r, const struct pair *pr, uint64_t cols)
 		gauge(r, pr, XG_COL_L3_OCC, XG_F_L3_OCC);
 	if (cols & COL(XG_COL_SWAP))
 		gauge(r, pr, XG_COL_SWAP, XG_F_SWAP);
+	if (cols & WAITS_COLS)
+		fill_waits(r, pr, cols);
 }
 
 /* What the rates read, in locals: the reasons, stored as bytes, could

@@ -76,6 +76,8 @@ static int take(struct xg_engine *e, bool record, struct xg_err *err)
 		e->view.show_vm = true;
 	if (host_has(&s->host, XG_H_PSI))   /* the same for pressure */
 		e->view.show_psi = true;
+	if (host_has(&s->host, XG_H_WAITS))   /* and for the wait columns */
+		e->view.show_waits = true;
 	const struct xg_sample *prev = e->have_cur ? &e->sample[e->cur] : NULL;
 	if (record && e->rec && recorder_append(e->rec, prev, s, err) < 0)
 		return -1;

@@ -435,6 +435,9 @@ static void fill_absent(struct xg_source *s, struct xg_sample *out)
 	sample_invalid_all(out, XG_F_DISK_OO, "no blkback out-of-request events on Linux");
 	sample_invalid_all(out, XG_F_OFF_NS, "no offline state for Linux tasks");
 	sample_invalid_all(out, XG_F_SSID, "no XSM labels on Linux");
+	for (enum xg_field f = XG_F_BEHIND_WAIT_NS; f <= XG_F_WAIT_P99_NS; f++)
+		sample_invalid_all(out, f, "wait attribution and run-queue latency come from Xen's scheduler "
+				   "trace; the Linux source does not read sched_switch yet");
 	if (!s->pmu)
 		for (enum xg_field f = XG_F_LLC_REF; f <= XG_F_CYCLES; f++)
 			sample_invalid_all(out, f, "cache counters not collected (--nocache)");

@@ -68,6 +68,18 @@ const struct xg_metric xg_field_metric[XG_F_COUNT] = {
 	[XG_F_PSI_IO_SOME] = SHARED("pressure_seconds", 9, PSI("io", "some"), NULL),
 	[XG_F_PSI_IO_FULL] = SHARED("pressure_seconds", 9, PSI("io", "full"), NULL),
 #undef PSI
+	[XG_F_BEHIND_WAIT_NS] = { "xgtop_domain_wait_attributed_seconds", XG_MT_GAUGE, 9, false, NULL,
+				  "Runnable (waiting) time of the waits that ended in the source's last refresh "
+				  "interval, all culprits (Xen live scheduler trace)." },
+	[XG_F_BEHIND_NS] = { "xgtop_domain_wait_behind_top_seconds", XG_MT_GAUGE, 9, false, NULL,
+			     "The part of wait_attributed_seconds spent behind the top culprit." },
+	[XG_F_BEHIND_ID] = GAU("wait_behind_top_domid",
+			       "The top culprit of the last interval's waits: a domid, 32767 idle, 65536 Xen itself."),
+	[XG_F_WAIT_P50_NS] = { "xgtop_domain_wait_p50_seconds", XG_MT_GAUGE, 9, false, NULL,
+			       "Median length of the waits (runnable to running) that ended in the last refresh "
+			       "interval (Xen live scheduler trace)." },
+	[XG_F_WAIT_P99_NS] = { "xgtop_domain_wait_p99_seconds", XG_MT_GAUGE, 9, false, NULL,
+			       "99th percentile of the length of those waits." },
 };
 
 #define MODE(w) "mode=\"" w "\""

@@ -49,6 +49,11 @@ static const char *const field_names[XG_F_COUNT] = {
 	[XG_F_PSI_MEM_FULL] = "psi_memory_full_ns",
 	[XG_F_PSI_IO_SOME] = "psi_io_some_ns",
 	[XG_F_PSI_IO_FULL] = "psi_io_full_ns",
+	[XG_F_BEHIND_WAIT_NS] = "behind_wait_ns",
+	[XG_F_BEHIND_NS] = "behind_top_ns",
+	[XG_F_BEHIND_ID] = "behind_top_id",
+	[XG_F_WAIT_P50_NS] = "wait_p50_ns",
+	[XG_F_WAIT_P99_NS] = "wait_p99_ns",
 };
 
 const char *field_name(enum xg_field f) { return f < XG_F_COUNT ? field_names[f] : "?"; }

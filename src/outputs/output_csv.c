@@ -103,6 +103,10 @@ static void put_row(FILE *f, const struct output_cols *oc, const char *prefix,
 		case XG_COL_STATE:
 			fwrite(r->state, 1, strnlen(r->state, sizeof(r->state)), f);
 			break;
+		case XG_COL_BEHIND:
+			if (row_has(r, c))
+				output_csv_name(f, row_behind_name(r, buf, sizeof(buf)));
+			break;
 		default:
 			if (output_raw_number(c, r, buf, sizeof(buf)))
 				fputs(buf, f);

@@ -62,7 +62,7 @@ static void put_host(FILE *f, const struct xg_table *t)
 
 static bool is_named(enum xg_col c)
 {
-	return xg_columns[c].unit == XG_UNIT_TEXT || c == XG_COL_ID;
+	return (xg_columns[c].unit == XG_UNIT_TEXT && c != XG_COL_BEHIND) || c == XG_COL_ID;
 }
 
 /* The numeric fields of a row (those that apply to it: a socket row has
@@ -79,7 +79,13 @@ static void put_values(FILE *f, const struct output_cols *oc, const struct xg_ta
 		if (is_named(c) || !row_col_applies(r, c))
 			continue;
 		fprintf(f, ",\"%s\":", xg_columns[c].key);
-		if (output_raw_number(c, r, buf, sizeof(buf))) {
+		if (c == XG_COL_BEHIND && row_has(r, c)) {
+			char id[16];
+			json_write_string(f, row_behind_name(r, id, sizeof(id)));
+		} else if (c == XG_COL_BEHIND) {
+			fputs("null", f);
+			null[c] = true;
+		} else if (output_raw_number(c, r, buf, sizeof(buf))) {
 			fputs(buf, f);
 		} else {
 			fputs("null", f);

@@ -13,8 +13,9 @@
  * (per-pCPU times) and their count and reason on the 'S' line; 1.3 'P'
  * lines (the hosts of a pool view); 1.4 appended the VM fields (emu_ns ..
  * swap_bytes) and the host's VM flag; 1.5 the pressure fields
- * (psi_cpu_some_ns .. psi_io_full_ns) and the host's pressure flag. */
-#define REC_MINOR 5
+ * (psi_cpu_some_ns .. psi_io_full_ns) and the host's pressure flag; 1.6
+ * the wait attribution and latency fields (behind_wait_ns .. wait_p99_ns). */
+#define REC_MINOR 6
 /* A new gzip member after this many samples or uncompressed bytes, so
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600

@@ -873,6 +873,15 @@ static int parse_E(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	}
 	r->in_sample = false;
 	rec_prev_keep(&r->prev, out);
+	/* Fields this xgtop has and the file does not: say why they are '-'. */
+	if (r->nf < XG_F_COUNT) {
+		char why[64];
+		snprintf(why, sizeof(why), "not in this recording (format %d.%u)", REC_MAJOR, r->minor);
+		uint8_t w = sample_reason(out, why);
+		for (size_t f = r->nf; f < XG_F_COUNT; f++)
+			if (!out->host_why[f])
+				out->host_why[f] = w;
+	}
 	return 1;
 }
 

@@ -435,6 +435,9 @@ static bool any_figure(const struct xg_sample *s, uint64_t fields)
 /* Likewise the pressure columns: a host that publishes pressure reads it. */
 #define PSI_FIELDS (((1ull << (XG_PSI_RES_COUNT * XG_PSI_KIND_COUNT)) - 1) << XG_F_PSI_CPU_SOME)
 
+/* And the wait columns: a host that publishes them attributes waits. */
+#define WAITS_FIELDS (1ull << XG_F_BEHIND_WAIT_NS | 1ull << XG_F_WAIT_P50_NS)
+
 int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err *err)
 {
 	struct build b = { .out = out };
@@ -448,6 +451,8 @@ int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err
 			host_mark(&out->host, XG_H_VMS);
 		if (any_figure(out, PSI_FIELDS))
 			host_mark(&out->host, XG_H_PSI);
+		if (any_figure(out, WAITS_FIELDS))
+			host_mark(&out->host, XG_H_WAITS);
 		uint8_t why = sample_reason(out, "not published by that host's exporter (not measured there: "
 					    "xgtop --explain on that host says why)");
 		memset(out->host_why, why, sizeof(out->host_why));

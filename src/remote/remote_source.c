@@ -220,6 +220,8 @@ static void pool_host(struct xg_source *s, struct xg_sample *out)
 			host_mark(h, XG_H_VMS);
 		if (host_has(p, XG_H_PSI))
 			host_mark(h, XG_H_PSI);
+		if (host_has(p, XG_H_WAITS))
+			host_mark(h, XG_H_WAITS);
 	}
 	host_mark(h, XG_H_PCPUS);
 	host_mark(h, XG_H_MEM);

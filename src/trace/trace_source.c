@@ -153,7 +153,8 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 	for (int f = 0; f < XG_F_COUNT; f++)
 		if (f != XG_F_CPU_NS && f != XG_F_RUN_NS && f != XG_F_WAIT_NS && f != XG_F_BLK_NS &&
 		    f != XG_F_OFF_NS)
-			sample_invalid_all(out, (enum xg_field)f, why_trace);
+			sample_invalid_all(out, (enum xg_field)f, f >= XG_F_BEHIND_WAIT_NS && f <= XG_F_WAIT_P99_NS ?
+					   "not computed by --source trace: xgtop trace FILE --behind has them" : why_trace);
 	fill_pcpus(s, out, t);
 	sort_vcpus(s);
 	for (size_t i = 0; i < s->norder;) {

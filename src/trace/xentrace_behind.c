@@ -93,6 +93,14 @@ static void trim(struct xt_acct *a, struct xt_seglog *l)
 	for (size_t i = 0; i < a->nv; i++)
 		if (a->v[i].state == XT_RUNNABLE && a->v[i].since < oldest)
 			oldest = a->v[i].since;
+	/* Live, a vCPU may stay runnable for good (its domain died between
+	 * two records): entries older than the horizon go all the same, and
+	 * what such a wait spent before them is not known (xen). */
+	if (a->behind_horizon && l->n && l->s[l->n - 1].tsc > a->behind_horizon) {
+		uint64_t floor = l->s[l->n - 1].tsc - a->behind_horizon;
+		if (oldest < floor)
+			oldest = floor;
+	}
 	size_t k = 0;   /* keep from the entry in force at `oldest` */
 	while (k + 1 < l->n && l->s[k + 1].tsc <= oldest)
 		k++;
@@ -237,4 +245,64 @@ void xt_behind_free(struct xt_acct *a)
 	free(a->plog);
 	a->plog = NULL;
 	a->nplog = 0;
+}
+
+/* Culprits by share, biggest first; ties by id, so the order is one. */
+static int by_desc(const void *x, const void *y)
+{
+	const struct xt_wait_by *a = x, *b = y;
+	if (a->cyc != b->cyc)
+		return a->cyc < b->cyc ? 1 : -1;
+	return (a->who > b->who) - (a->who < b->who);
+}
+
+static void take_add(struct xt_dom_waits *w, uint32_t who, uint64_t cyc)
+{
+	for (size_t i = 0; i < w->nby; i++)
+		if (w->by[i].who == who) {
+			w->by[i].cyc += cyc;
+			return;
+		}
+	xg_grow(&w->by, &w->cby, w->nby + 1, sizeof(*w->by));
+	w->by[w->nby].who = who;
+	w->by[w->nby].cyc = cyc;
+	w->nby++;
+}
+
+void xt_behind_take(struct xt_acct *a, uint32_t dom, struct xt_dom_waits *w)
+{
+	w->nby = 0;
+	w->total_cyc = 0;
+	w->nwaits = 0;
+	memset(w->hist, 0, sizeof(w->hist));
+	if (dom >= a->ndix)
+		return;
+	const struct xt_dom_ix *dx = &a->dix[dom];
+	for (uint32_t k = 0; k < dx->cap; k++) {
+		if (!dx->ix[k])
+			continue;
+		struct xt_vcpu_acct *v = &a->v[dx->ix[k] - 1];
+		for (uint32_t i = 0; i < v->nby; i++) {
+			if (!v->by[i].cyc)
+				continue;
+			take_add(w, v->by[i].who, v->by[i].cyc);
+			w->total_cyc += v->by[i].cyc;
+			v->by[i].cyc = 0;   /* the entry stays: the next interval reuses it */
+		}
+		if (v->whist) {
+			for (unsigned b = 0; b < XT_WH_N; b++) {
+				w->hist[b] += v->whist[b];
+				w->nwaits += v->whist[b];
+			}
+			memset(v->whist, 0, XT_WH_N * sizeof(*v->whist));
+		}
+	}
+	if (w->nby > 1)
+		qsort(w->by, w->nby, sizeof(*w->by), by_desc);
+}
+
+void xt_dom_waits_free(struct xt_dom_waits *w)
+{
+	free(w->by);
+	memset(w, 0, sizeof(*w));
 }

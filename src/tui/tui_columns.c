@@ -25,6 +25,7 @@ static char group_key(enum xg_colgroup g, const struct xg_view *v)
 	case XG_GRP_NET: return 'n';
 	case XG_GRP_DISK: return 'd';
 	case XG_GRP_SCHED: return 'w';
+	case XG_GRP_WAITS: return v->show_waits ? 'w' : 0;
 	case XG_GRP_CMT: return 'c';
 	case XG_GRP_CACHE:
 	case XG_GRP_CACHE_BD: return v->show_cache ? 'm' : 'c';
@@ -41,7 +42,9 @@ static void item(WINDOW *win, int y, int w, const struct xg_view *v, enum xg_col
 		snprintf(note, sizeof(note), "always shown");
 	else if (!k && !view_group_visible(v, c))   /* no key shows them: HOST, VM */
 		snprintf(note, sizeof(note), "%s",
-			 xg_columns[c].group == XG_GRP_VM ? "KVM VMs only" : "pool view only");
+			 xg_columns[c].group == XG_GRP_VM ? "KVM VMs only" :
+			 xg_columns[c].group == XG_GRP_WAITS ? "Xen trace only" :
+			 "pool view only");
 	else if (!view_group_visible(v, c))
 		snprintf(note, sizeof(note), "its group is off (%c)", k);
 	snprintf(line, sizeof(line), " [%c] %-11s %-21s %s", view_col_hidden(v, c) ? ' ' : 'x',

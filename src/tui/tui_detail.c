@@ -35,6 +35,7 @@ static const enum xg_col cache_bd_cols[] = {
 };
 static const enum xg_col psi_some_cols[] = { XG_COL_CPU_PSI, XG_COL_MEM_PSI, XG_COL_IO_PSI };
 static const enum xg_col psi_full_cols[] = { XG_COL_CPU_PSI_FULL, XG_COL_MEM_PSI_FULL, XG_COL_IO_PSI_FULL };
+static const enum xg_col wait_cols[] = { XG_COL_BEHIND, XG_COL_WAIT_P50, XG_COL_WAIT_P99 };
 static const enum xg_col vcpu_cols[] = {
 	XG_COL_CPU_PCT, XG_COL_RUN, XG_COL_WAIT, XG_COL_BLK, XG_COL_OFF,
 };
@@ -266,19 +267,34 @@ static void pane_pressure(struct pane *p)
 	pane_figures(p, p->r, "  full (all non-idle tasks):", psi_full_cols, XG_ARRAY_LEN(psi_full_cols));
 }
 
+/* Whom its waits of the interval were behind, and how long they were,
+ * where the source attributes waits (Xen's live trace). */
+static void pane_waits(struct pane *p)
+{
+	if (!p->t->e->view.show_waits)
+		return;
+	pane_heading(p, "%s", "Waits that ended in the interval (Xen scheduler trace)");
+	pane_figures(p, p->r, "  behind, latency:", wait_cols, XG_ARRAY_LEN(wait_cols));
+}
+
 /* Every column the pane shows: its formula, and why it is `-` here. */
 static void pane_sources(struct pane *p)
 {
 	static const enum xg_col *const groups[] = { graph_cols, disk_cols, net_cols, cache_cols, cache_bd_cols,
-		psi_some_cols, psi_full_cols };
+		wait_cols, psi_some_cols, psi_full_cols };
 	static const size_t sizes[] = { XG_ARRAY_LEN(graph_cols), XG_ARRAY_LEN(disk_cols),
 		XG_ARRAY_LEN(net_cols), XG_ARRAY_LEN(cache_cols), XG_ARRAY_LEN(cache_bd_cols),
-		XG_ARRAY_LEN(psi_some_cols), XG_ARRAY_LEN(psi_full_cols) };
+		XG_ARRAY_LEN(wait_cols), XG_ARRAY_LEN(psi_some_cols), XG_ARRAY_LEN(psi_full_cols) };
+	/* the wait columns where the source attributes waits, pressure where
+	 * it reads pressure (the last groups) */
 	size_t ngroups = XG_ARRAY_LEN(groups) - (p->t->e->view.show_psi ? 0 : 2);
+	bool waits = p->t->e->view.show_waits;
 	bool done[XG_COL_COUNT] = { false };
 	char lead[64];
 	pane_heading(p, "%s", "Where the figures come from");
 	for (size_t g = 0; g < ngroups; g++) {
+		if (groups[g] == wait_cols && !waits)
+			continue;
 		for (size_t i = 0; i < sizes[g]; i++) {
 			enum xg_col c = groups[g][i];
 			if (done[c])
@@ -314,6 +330,7 @@ static void pane_body(struct pane *p)
 	pane_devices(p);
 	pane_cache(p);
 	pane_pressure(p);
+	pane_waits(p);
 	pane_sources(p);
 }
 

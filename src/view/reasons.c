@@ -13,7 +13,8 @@ void reasons_init(struct xg_reasons *R, bool socket_apart)
 
 static bool cell_is_dash(const struct xg_row *r, enum xg_col c)
 {
-	if (xg_columns[c].unit == XG_UNIT_TEXT || c == XG_COL_ID)
+	/* BEHIND is the one text column with a '-' of its own */
+	if ((xg_columns[c].unit == XG_UNIT_TEXT && c != XG_COL_BEHIND) || c == XG_COL_ID)
 		return false;
 	return !row_has(r, c) && row_col_applies(r, c);
 }

@@ -115,6 +115,7 @@ bool view_group_visible(const struct xg_view *v, enum xg_col c)
 	case XG_GRP_HOST: return v->show_host;
 	case XG_GRP_VM: return v->show_vm;
 	case XG_GRP_PSI: return v->show_psi;
+	case XG_GRP_WAITS: return v->show_sched && v->show_waits;
 	case XG_GRP_TREND: return v->show_trend;
 	default: return true;
 	}

@@ -22,6 +22,11 @@ static int view_compare(const struct xg_row *a, const struct xg_row *b, enum xg_
 			r = strcmp(a->name ? a->name : "", b->name ? b->name : "");
 	} else if (c == XG_COL_STATE) {
 		r = strcmp(a->state, b->state);
+	} else if (c == XG_COL_BEHIND) {   /* by culprit, then by share, biggest first */
+		char ia[16], ib[16];
+		r = strcasecmp(row_behind_name(a, ia, sizeof(ia)), row_behind_name(b, ib, sizeof(ib)));
+		if (!r)
+			r = (a->v[c] < b->v[c]) - (a->v[c] > b->v[c]);
 	} else {
 		double x = a->v[c], y = b->v[c];
 		r = (x > y) - (x < y);
@@ -143,7 +148,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	const struct xg_row *a = &cx->rows[*(const size_t *)pa];
 	const struct xg_row *b = &cx->rows[*(const size_t *)pb];
 	enum xg_col c = cx->col;
-	bool text = xg_columns[c].unit == XG_UNIT_TEXT;
+	/* BEHIND is text with a '-' of its own */
+	bool text = xg_columns[c].unit == XG_UNIT_TEXT && c != XG_COL_BEHIND;
 	int va = text || row_has(a, c), vb = text || row_has(b, c);
 	int r;
 	if (va != vb)

@@ -75,7 +75,9 @@ struct xtl {
 	struct xt_decoder dec;
 	struct xt_events ev;
 	struct xt_acct acct;
+	struct xt_dom_waits waits;  /* one domain's interval, reused */
 	bool xt_ready;
+	bool waits_on;            /* wait attribution and latency kept */
 	double hz;
 	uint64_t upto;            /* TSC everything is accounted to */
 	bool tsc_foreign;         /* dom0's TSC is not Xen's: use record time */
@@ -361,6 +363,7 @@ static void teardown(struct xtl *t)
 		xt_decoder_free(&t->dec);
 		xt_events_free(&t->ev);
 		xt_acct_free(&t->acct);
+		xt_dom_waits_free(&t->waits);
 	}
 	t->xt_ready = false;
 }
@@ -594,6 +597,16 @@ static void start_session(struct xtl *t)
 	xt_decoder_init(&t->dec, xt_events_add, &t->ev);
 	t->dec.sched_only = true;
 	xt_acct_init(&t->acct, XT_NATIVE);
+	/* Who each wait was behind and how long it was (doc/trace-live.md);
+	 * XGTOP_TRACE_WAITS=0 leaves it out, to measure what it costs. */
+	const char *w = getenv("XGTOP_TRACE_WAITS");
+	t->waits_on = !w || strcmp(w, "0");
+	if (t->waits_on) {
+		xt_acct_behind(&t->acct, true, true, t->hz);
+		/* bounded memory: a wait open longer than 10 s (a vCPU left
+		 * runnable for good) finds its older part not known (xen) */
+		t->acct.behind_horizon = (uint64_t)(10 * t->hz);
+	}
 	t->xt_ready = true;
 	t->upto = read_tsc();
 	t->tsc_foreign = !t->upto;
@@ -737,10 +750,37 @@ static void seed_vcpu(struct xtl *t, struct xt_vcpu_acct *v, uint32_t dom_state)
 	v->since = t->upto;
 }
 
+/* The wait fields: what d's waits that ended since the last refresh were
+ * behind, and their lengths. */
+static void fill_waits(struct xtl *t, struct xg_sample *out, struct xg_dom *d)
+{
+	static const char none[] = "no wait ended in the interval";
+	struct xt_dom_waits *w = &t->waits;
+	xt_behind_take(&t->acct, d->id, w);
+	dom_set(d, XG_F_BEHIND_WAIT_NS, xt_cyc_to_ns(w->total_cyc, t->hz));
+	if (w->nby && w->total_cyc) {
+		uint32_t who = w->by[0].who;
+		dom_set(d, XG_F_BEHIND_ID, who == XT_BEHIND_XEN ? XG_BEHIND_XEN : who);
+		dom_set(d, XG_F_BEHIND_NS, xt_cyc_to_ns(w->by[0].cyc, t->hz));
+	} else {
+		dom_invalid(out, d, XG_F_BEHIND_ID, none);
+		dom_invalid(out, d, XG_F_BEHIND_NS, none);
+	}
+	if (w->nwaits) {
+		dom_set(d, XG_F_WAIT_P50_NS, (uint64_t)(xt_wh_quantile(w->hist, 0.50) + 0.5));
+		dom_set(d, XG_F_WAIT_P99_NS, (uint64_t)(xt_wh_quantile(w->hist, 0.99) + 0.5));
+	} else {
+		dom_invalid(out, d, XG_F_WAIT_P50_NS, none);
+		dom_invalid(out, d, XG_F_WAIT_P99_NS, none);
+	}
+}
+
 static void fill_active(struct xtl *t, struct xg_sample *out)
 {
 	out->host.lost_records = t->ev.lost_records;
 	host_mark(&out->host, XG_H_LOST);
+	if (t->waits_on)
+		host_mark(&out->host, XG_H_WAITS);
 	for (size_t i = 0; i < out->ndom; i++) {
 		struct xg_dom *d = &out->dom[i];
 		uint32_t nv = dom_has(d, XG_F_VCPUS_MAX) ? (uint32_t)d->v[XG_F_VCPUS_MAX] : d->vcpu_count;
@@ -767,6 +807,11 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 		}
 		for (int st = 0; st < XG_RS_COUNT; st++)
 			dom_set(d, sched_field(st), sum[st]);
+		if (d->id < XT_IDLE_DOMID && t->waits_on)
+			fill_waits(t, out, d);
+		else if (d->id < XT_IDLE_DOMID)
+			for (int f = XG_F_BEHIND_WAIT_NS; f <= XG_F_WAIT_P99_NS; f++)
+				dom_invalid(out, d, (enum xg_field)f, "not kept (XGTOP_TRACE_WAITS=0)");
 	}
 }
 
@@ -776,6 +821,8 @@ void xen_tl_fill(struct xtl *t, struct xg_sample *out)
 		const char *why = t && t->why[0] ? t->why : "scheduler trace not available";
 		for (int st = 0; st < XG_RS_COUNT; st++)
 			sample_invalid_all(out, sched_field(st), why);
+		for (int f = XG_F_BEHIND_WAIT_NS; f <= XG_F_WAIT_P99_NS; f++)
+			sample_invalid_all(out, (enum xg_field)f, why);
 		return;
 	}
 	/* A tracer started meanwhile sets its masks before it finds the VIRQ

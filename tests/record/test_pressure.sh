@@ -10,9 +10,9 @@
 
 "$gen" --domains 14 --samples 8 --steady --psi "$d/psi.xgrec" || exit 1
 zcat "$d/psi.xgrec" | head -n 2 >"$d/hdr"
-head -n 1 "$d/hdr" | grep -q $'^xgtop-recording\t1\t5\t' || { echo "FAIL: not format 1.5"; exit 1; }
-sed -n 2p "$d/hdr" | grep -q $'\tswap_bytes\tpsi_cpu_some_ns\tpsi_cpu_full_ns\tpsi_memory_some_ns\tpsi_memory_full_ns\tpsi_io_some_ns\tpsi_io_full_ns$' ||
-	{ echo "FAIL: the fields line does not end in the pressure fields"; exit 1; }
+head -n 1 "$d/hdr" | grep -q $'^xgtop-recording\t1\t6\t' || { echo "FAIL: not format 1.6"; exit 1; }
+sed -n 2p "$d/hdr" | grep -q $'\tswap_bytes\tpsi_cpu_some_ns\tpsi_cpu_full_ns\tpsi_memory_some_ns\tpsi_memory_full_ns\tpsi_io_some_ns\tpsi_io_full_ns\tbehind_wait_ns\tbehind_top_ns\tbehind_top_id\twait_p50_ns\twait_p99_ns$' ||
+	{ echo "FAIL: the fields line does not end in the pressure fields, then 1.6's wait fields"; exit 1; }
 
 # On screen (CSV): domain i has CPU-P% 2 (i mod 5), MEM-P% i mod 3, IO-P%
 # i mod 4, CPU-F% and IO-F% half of theirs, MEM-F% 0 (doc/recording.md).
@@ -70,9 +70,9 @@ for line in gzip.open(sys.argv[1], "rb").read().split(b"\n")[:-1]:
     if c[0] == b"xgtop-recording":
         c[2] = b"4"
     elif c[0] == b"fields":
-        assert c[37:] == [b"psi_cpu_some_ns", b"psi_cpu_full_ns", b"psi_memory_some_ns",
-                          b"psi_memory_full_ns", b"psi_io_some_ns", b"psi_io_full_ns"]
-        c = c[:37]
+        assert c[37:43] == [b"psi_cpu_some_ns", b"psi_cpu_full_ns", b"psi_memory_some_ns",
+                            b"psi_memory_full_ns", b"psi_io_some_ns", b"psi_io_full_ns"]
+        c = c[:37]                        # (and 1.6's wait fields after them)
     elif c[0] == b"S":
         crc = 0
         if len(c) > 11 and c[11]:         # valid: the pressure flag goes
@@ -80,7 +80,8 @@ for line in gzip.open(sys.argv[1], "rb").read().split(b"\n")[:-1]:
     elif c[0] == b"d":
         if c[3]:                          # valid: the pressure bits go
             c[3] = b"%x" % (int(c[3], 16) & ((1 << 36) - 1))
-        c = c[:first] + c[first + 6:]
+        assert all(x == b"" for x in c[first + 6:first + 11])   # 1.6's waits: not measured
+        c = c[:first] + c[first + 11:]
     if c[0] == b"E":
         c[1] = b"%08x" % crc
     line = b"\t".join(c)
@@ -92,8 +93,9 @@ EOF
 zcat "$d/v14.xgrec" | sed -n 2p | grep -q $'\tswap_bytes$' || { echo "FAIL: the 1.4 file still has the pressure fields"; exit 1; }
 "$gen" --dump "$d/v14.xgrec" >"$d/v14.tsv" || { echo "FAIL: the 1.4 recording does not read"; exit 1; }
 ./xgtop -b --replay "$d/v14.xgrec" --speed 0 -o csv >"$d/v14.csv" || fail=1
-# its dump: psi.xgrec's values with the six pressure columns '-'
-awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 { for (i = NF - 6; i < NF; i++) $i = "-" } { print }' "$d/a.tsv" >"$d/want.tsv"
+# its dump: psi.xgrec's values with the six pressure columns '-' (before
+# 1.6's five wait columns and the socket column)
+awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 { for (i = NF - 11; i < NF - 5; i++) $i = "-" } { print }' "$d/a.tsv" >"$d/want.tsv"
 if cmp -s "$d/want.tsv" "$d/v14.tsv" && cmp -s "$d/plain.csv" "$d/v14.csv"; then
 	echo "a 1.4 recording replays: $(($(wc -l <"$d/v14.tsv") - 1)) domain-samples, pressure not measured, columns hidden"
 else

@@ -205,6 +205,13 @@ static bool is_psi_field(int f)
 	return f >= XG_F_PSI_CPU_SOME && f <= XG_F_PSI_IO_FULL;
 }
 
+/* The wait gauges come from Xen's live trace, which nothing here models:
+ * never measured. */
+static bool is_wait_field(int f)
+{
+	return f >= XG_F_BEHIND_WAIT_NS && f <= XG_F_WAIT_P99_NS;
+}
+
 /* With --psi, domain i's pressure in % of the interval: cpu some 2 (i mod
  * 5), full half of it; memory some i mod 3, full 0; io some i mod 4, full
  * half of it (counters of stall ns). */
@@ -346,7 +353,7 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 		v[c].cpu_ns = v[c].sched_ns[0];
 	}
 	for (int f = 0; f < XG_F_COUNT; f++)
-		if (f != XG_F_SSID && (o->vms || !vm_field(f)) && (o->psi || !is_psi_field(f)))
+		if (f != XG_F_SSID && (o->vms || !vm_field(f)) && (o->psi || !is_psi_field(f)) && !is_wait_field(f))
 			dom_set(d, (enum xg_field)f, st->v[f]);
 	dom_set(d, XG_F_CPU_NS, sums[0]);
 	dom_set(d, XG_F_RUN_NS, sums[0]);

@@ -24,6 +24,7 @@ enum xg_mwhy {
 	XG_WHY_SOCKNONE,               /* socket value invalid, the domain's sum valid */
 	XG_WHY_NOPCPU,                 /* the sample has no per-pCPU times */
 	XG_WHY_PCPUFIRST,              /* pCPU new (or its times were not valid before) */
+	XG_WHY_NOWAIT,                 /* no wait ended in the interval: nobody to blame */
 	XG_WHY_COUNT
 };
 
@@ -46,6 +47,9 @@ struct xg_row {
 	uint8_t host_stale;         /* pool view: the host did not answer this refresh */
 	char state[8];              /* "dsbcpr" letters, '-' where clear */
 	uint8_t guest_reported;     /* cache figures come from an in-guest agent */
+	uint32_t behind_id;         /* BEHIND valid: the top culprit (XG_F_BEHIND_ID's value) */
+	const char *behind_name;    /* its name in the current sample, NULL when it is
+	                               idle, Xen or a domain not in the sample */
 	uint64_t valid;             /* bit per enum xg_col */
 	uint64_t todo;              /* columns deferred (table.defer) and not computed
 	                               yet: table_fill_row computes them */
@@ -124,6 +128,9 @@ static inline bool row_has(const struct xg_row *r, enum xg_col c)
 {
 	return (r->valid >> c) & 1;
 }
+/* BEHIND's culprit as text: the domain's name (raw), "idle", "xen", or
+ * "dom N" for a domain not in the sample. */
+const char *row_behind_name(const struct xg_row *r, char *buf, size_t n);
 /* A domain row (not a vCPU or socket sub-row)? */
 static inline bool row_is_dom(const struct xg_row *r)
 {

@@ -58,8 +58,20 @@ enum xg_field {
 	XG_F_PSI_MEM_FULL,  /* C ns all its non-idle tasks stalled on memory */
 	XG_F_PSI_IO_SOME,   /* C ns some task waited for I/O */
 	XG_F_PSI_IO_FULL,   /* C ns all its non-idle tasks waited for I/O */
+	/* Who the domain waited behind, and how long each wait was, over the
+	 * source's last interval (Xen's live scheduler trace): gauges of the
+	 * waits (runnable intervals) that ended in it. */
+	XG_F_BEHIND_WAIT_NS, /* G ns of those waits, all culprits (the parts add up to it) */
+	XG_F_BEHIND_NS,     /* G ns of it behind the top culprit */
+	XG_F_BEHIND_ID,     /* G the top culprit: a domid, XG_BEHIND_IDLE or XG_BEHIND_XEN */
+	XG_F_WAIT_P50_NS,   /* G median length of the waits that ended in running */
+	XG_F_WAIT_P99_NS,   /* G their 99th percentile */
 	XG_F_COUNT
 };
+/* XG_F_BEHIND_ID's values that are not a domain: the pCPU was idle, or
+ * Xen itself ran there (between two vCPUs, or nothing known). */
+#define XG_BEHIND_IDLE 32767u
+#define XG_BEHIND_XEN 65536u
 /* Pressure: the resources and the two lines of each file. */
 enum xg_psi_res { XG_PSI_CPU, XG_PSI_MEM, XG_PSI_IO, XG_PSI_RES_COUNT };
 enum xg_psi_kind { XG_PSI_SOME, XG_PSI_FULL, XG_PSI_KIND_COUNT };
@@ -261,8 +273,10 @@ struct xg_host {
  * KVM host), so the VM columns (EMU%, EXITS/s, POLL%, SWAP) apply.
  * XG_H_PSI too: the source reads Linux pressure stall information, so the
  * pressure columns apply (each domain's figure or its reason). */
+/* XG_H_WAITS: the source attributes waits (Xen's live trace), so the wait
+ * columns (BEHIND, WAIT-P50 ...) apply. */
 enum xg_host_field { XG_H_PCPUS, XG_H_CPU_KHZ, XG_H_MEM, XG_H_SELF_CPU, XG_H_LOST, XG_H_VMS,
-	XG_H_PSI };
+	XG_H_PSI, XG_H_WAITS };
 
 static inline bool host_has(const struct xg_host *h, enum xg_host_field f)
 {

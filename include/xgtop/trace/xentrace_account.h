@@ -69,6 +69,18 @@ void xt_wh_bounds(unsigned b, uint64_t *lo, uint64_t *hi);
  * bucket, in ns; 0 when it is empty. */
 double xt_wh_quantile(const uint64_t *hist, double q);
 
+/* The live consumer's interval: what one domain's vCPUs waited in the
+ * waits that ended since the last xt_behind_take (behind and/or
+ * wait_hist on). Its parts (by) add up to total_cyc; hist counts those
+ * waits' lengths in ns (the ones that ended in running). */
+struct xt_dom_waits {
+	uint64_t total_cyc;       /* WAIT cycles attributed */
+	struct xt_wait_by *by;    /* by culprit, biggest first (ties: lower id) */
+	size_t nby, cby;
+	uint64_t nwaits;          /* lengths in hist */
+	uint64_t hist[XT_WH_N];
+};
+
 #define XT_DEFAULT_DOMID 32768u   /* compat: xenalyze's placeholder domain */
 
 enum xt_mode { XT_NATIVE, XT_COMPAT };
@@ -110,6 +122,8 @@ struct xt_acct {
 	bool behind, wait_hist;
 	bool waits;               /* either */
 	uint64_t ns_mult;         /* the histograms' conversion: ns = cyc * ns_mult >> 32 */
+	uint64_t behind_horizon;  /* cycles: a pCPU log keeps no more than this much
+	                             history even for older open waits (0: all) */
 	struct xt_seglog {
 		struct xt_seg { uint64_t tsc; uint32_t who; } *s;
 		size_t n, cap;
@@ -141,6 +155,11 @@ void xt_acct_at(const struct xt_acct *a, const struct xt_vcpu_acct *v, uint64_t 
  * keep each vCPU's wait-length histogram (wait_hist, lengths converted
  * to ns at hz). Call before the first event. */
 void xt_acct_behind(struct xt_acct *a, bool behind, bool wait_hist, double hz);
+/* Live: sums dom's wait parts and histograms since the last call into w
+ * (see struct xt_dom_waits), then zeroes them in a, so the next call
+ * gives the next interval. */
+void xt_behind_take(struct xt_acct *a, uint32_t dom, struct xt_dom_waits *w);
+void xt_dom_waits_free(struct xt_dom_waits *w);
 /* Sorts vCPUs by (dom, vcpu) for reports (invalidates the hash order). */
 void xt_acct_sort(struct xt_acct *a);
 

@@ -51,6 +51,7 @@ struct xg_view {
 	                               come from a pool of hosts */
 	bool show_vm;               /* the source's domains are VMs (XG_H_VMS) */
 	bool show_psi;              /* the source reads pressure (XG_H_PSI) */
+	bool show_waits;            /* the source attributes waits (XG_H_WAITS) */
 	bool frozen;
 	double delay_s;
 	/* Rows that hold still (core/view_stable.c): a row passes its

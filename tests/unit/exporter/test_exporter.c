@@ -70,7 +70,8 @@ static bool is_gauge(enum xg_field f)
 {
 	static const enum xg_field gauges[] = {
 		XG_F_VCPUS, XG_F_VCPUS_MAX, XG_F_MEM, XG_F_MAXMEM, XG_F_NETS, XG_F_VBDS,
-		XG_F_L3_OCC, XG_F_SSID, XG_F_SWAP,
+		XG_F_L3_OCC, XG_F_SSID, XG_F_SWAP, XG_F_BEHIND_WAIT_NS, XG_F_BEHIND_NS, XG_F_BEHIND_ID,
+		XG_F_WAIT_P50_NS, XG_F_WAIT_P99_NS,
 	};
 	for (size_t i = 0; i < XG_ARRAY_LEN(gauges); i++)
 		if (gauges[i] == f)
@@ -164,6 +165,10 @@ static double promql(int c, const struct xg_sample *a, const struct xg_sample *b
 			all += RATE(&xg_field_metric[sched_field((enum xg_runstate)r)]);
 		return 100 * rate / all;
 	}
+	case XG_COL_BEHIND: case XG_COL_BEHIND_PCT:   /* the top culprit's share of the waits */
+		return 100 * mval(b, m) / mval(b, &xg_field_metric[XG_F_BEHIND_WAIT_NS]);
+	case XG_COL_WAIT_P50: case XG_COL_WAIT_P99:   /* seconds, shown in ms */
+		return 1000 * mval(b, m);
 	case XG_COL_HIT:
 		return 100 * (1 - RATE(&xg_field_metric[XG_F_LLC_MISS]) / rate);
 	case XG_COL_MPKI:
