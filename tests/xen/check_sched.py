@@ -94,6 +94,20 @@ for n in ("xg-spin1", "xg-spin2"):
     check("shared-%s-waits-half" % n, r is not None and 40 <= (pct(r, "wait_pct") or 0) <= 60
           and 40 <= (pct(r, "run_pct") or 0) <= 60, show(sh, n) or (read("sched-shared.err") or "")[:300])
 
+# Who each waits behind (issue 20): on their shared pCPU the other spinner
+# runs whenever one waits, so each is BEHIND the other for >= 90 % of its
+# WAIT; the run-queue latency of those waits is measured (P50 <= P99).
+for n, other in (("xg-spin1", "xg-spin2"), ("xg-spin2", "xg-spin1")):
+    r = sh.get((n, None)) or {}
+    check("shared-%s-behind-%s" % (n, other), r.get("behind") == other and (pct(r, "behind_pct") or 0) >= 90,
+          "behind=%r behind_pct=%r" % (r.get("behind"), r.get("behind_pct")))
+    p50, p99 = pct(r, "wait_p50_ms"), pct(r, "wait_p99_ms")
+    check("shared-%s-wait-latency" % n, p50 is not None and p99 is not None and 0 < p50 <= p99,
+          "wait_p50_ms=%r wait_p99_ms=%r" % (r.get("wait_p50_ms"), r.get("wait_p99_ms")))
+    if p50 is not None and p99 is not None:
+        print("INFO %s: behind %s %s %%, run-queue latency P50 %.2f ms P99 %.2f ms" % (
+            n, r.get("behind"), r.get("behind_pct"), p50, p99))
+
 # ---- 3. the xentrace capture of the same workload
 # `xgtop trace` of the binary under test (run.sh's choice).
 xgtrace = [os.environ.get("XGLAB_XGTOP") or os.path.join(REPO, "xgtop"), "trace"]
