@@ -459,6 +459,15 @@ start, one, xone = (cpu_times("speed-%s.out" % n) for n in ("xgtop-start", "xgto
 if start is not None and one is not None and xone is not None:
     print("INFO in dom0: a start of xgtop (--version) %.1f ms CPU; a run of one refresh: xgtop %.1f ms, "
           "xentop %.1f ms" % (start * 100, one * 200, xone * 200))
+# The portable binary against the Debian build (issue 24: within 10 %),
+# both run in turns in the same dom0: a measurement, printed.
+pd = [(cpu_times("speed-port-%d%s.out" % (i, x)), cpu_times("speed-deb-%d%s.out" % (i, x)))
+      for x in ("", "-start") for i in (1, 2)]
+if all(p is not None and d is not None for p, d in pd):
+    pr, dr = pd[0][0] + pd[1][0], pd[0][1] + pd[1][1]
+    ps, ds = pd[2][0] + pd[3][0], pd[2][1] + pd[3][1]
+    print("INFO portable vs Debian build in dom0: 30 refreshes %.3f s vs %.3f s CPU (ratio %.2f); "
+          "20 starts %.3f s vs %.3f s (ratio %.2f)" % (pr, dr, pr / dr if dr else 0, ps, ds, ps / ds if ds else 0))
 check("speed-xgtop-no-costlier-than-xentop", ok and bool(b) and a <= b,
       "xgtop %s s, xentop %s s (halves %s)" % (a, b, halves))
 

@@ -149,6 +149,17 @@ if [ -x $XGTOP ]; then
 		2> "$OUT/speed-xgtop-one.out"
 fi
 bash -c "time (for i in 1 2 3 4 5; do xentop -b -i 1 -d 0; done > /dev/null)" 2> "$OUT/speed-xentop-one.out"
+# The portable build's binary against this Debian build, in turns (ABBA):
+# 15 refreshes each, and ten starts each (--version).
+if [ -x $XGTOP ] && [ -x $PORT ]; then
+	for k in deb-1 port-1 port-2 deb-2; do
+		b=$XGTOP; [ "${k%-*}" = port ] && b=$PORT
+		bash -c "time $b --source xen --notrace --nocache -b -n 15 -d 0.05 -o xentop > /dev/null" \
+			2> "$OUT/speed-$k.out"
+		bash -c "time (for i in 1 2 3 4 5 6 7 8 9 10; do $b --version; done > /dev/null)" \
+			2> "$OUT/speed-$k-start.out"
+	done
+fi
 xl unpause xg-busy
 xl unpause xg-io
 run cost-dump 60 $DUMP -n 30 -d 0 -t
