@@ -69,9 +69,14 @@ jobs_max=${TEST_JOBS:-1}
 PARALLEL_SUITES="unit record batch tui trace docs"
 declare -A bg_name=()
 bg_reap() {  # waits for one background test and reports it
-	local pid name log rc
+	local pid= p name log rc
 	wait -n -p pid "${!bg_name[@]}" 2>/dev/null || true
-	[ -n "$pid" ] || return 0
+	if [ -z "$pid" ]; then   # already reaped: take one that has ended
+		for p in "${!bg_name[@]}"; do
+			kill -0 "$p" 2>/dev/null || { pid=$p; break; }
+		done
+		[ -n "$pid" ] || { sleep 0.1; return 0; }
+	fi
 	name=${bg_name[$pid]}
 	unset "bg_name[$pid]"
 	log="$logdir/${name//\//_}.log"
@@ -104,6 +109,7 @@ for s in "${suites[@]}"; do
 		for t in build/tests/*/test_*; do
 			[ -x "$t" ] && run_any unit "unit/${t##*/}" "$t"
 		done
+		bg_drain
 		continue
 	fi
 	for t in tests/"$s"/test_*.sh; do
