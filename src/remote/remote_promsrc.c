@@ -5,10 +5,10 @@
  * computes: each refresh asks two instant queries, one for the hosts (the
  * time of each one's last sample and the spacing of its samples, from
  * xgtop_sample_time_seconds) and one for every domain field at once
- * (rate() over a window fitted to -d and that spacing for the counters,
- * over the host's own sample clock; the gauges as they are), both with --filter and --host-match inside the
- * label matchers, so hosts and domains the view does not show are not
- * sent. The answer's evaluation time is each host's sample time, and each
+ * (for the counters, delta() over a window fitted to -d and that spacing,
+ * divided by the delta() of the host's own sample clock; the gauges as
+ * they are), both with --filter and --host-match inside the label
+ * matchers, so hosts and domains the view does not show are not sent. The answer's evaluation time is each host's sample time, and each
  * counter is the sum of rate x interval, so compute/metrics divides it
  * back into exactly the server's rate. */
 #include "xgtop/remote/promsrc.h"
