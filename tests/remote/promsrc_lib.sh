@@ -20,27 +20,31 @@ scrape_config() {
 # server_answers PORT: its query API answers.
 server_answers() { curl -sf --max-time 1 "http://127.0.0.1:$1/api/v1/query?query=1" >/dev/null; }
 
-# start_prometheus DIR PORT CONFIG: Prometheus; its pid is the last of pool_pids.
-start_prometheus() {
-	prometheus --config.file="$3" --storage.tsdb.path="$1/prom-data" \
-		--web.listen-address="127.0.0.1:$2" >>"$1/prometheus.log" 2>&1 &
+# start_server NAME LOG PORT CMD...: a server whose query API answers on
+# PORT within 30 s (else the end of LOG and a failure); its pid is the last
+# of pool_pids.
+start_server() {
+	local name=$1 log=$2 port=$3
+	shift 3
+	"$@" >>"$log" 2>&1 &
 	pool_pids+=($!)
-	wait_until 30 server_answers "$2" && return 0
-	tail -5 "$1/prometheus.log"
-	echo "FAIL: Prometheus on port $2 did not answer within 30 s"
+	wait_until 30 server_answers "$port" && return 0
+	tail -5 "$log"
+	echo "FAIL: $name on port $port did not answer within 30 s"
 	exit 1
 }
 
+# start_prometheus DIR PORT CONFIG: Prometheus.
+start_prometheus() {
+	start_server Prometheus "$1/prometheus.log" "$2" prometheus --config.file="$3" \
+		--storage.tsdb.path="$1/prom-data" --web.listen-address="127.0.0.1:$2"
+}
+
 # start_victoria DIR PORT CONFIG: VictoriaMetrics (single node, its own
-# scraper); its pid is the last of pool_pids.
+# scraper).
 start_victoria() {
-	victoria-metrics -storageDataPath="$1/vm-data" -httpListenAddr="127.0.0.1:$2" \
-		-promscrape.config="$3" >>"$1/victoria.log" 2>&1 &
-	pool_pids+=($!)
-	wait_until 30 server_answers "$2" && return 0
-	tail -5 "$1/victoria.log"
-	echo "FAIL: VictoriaMetrics on port $2 did not answer within 30 s"
-	exit 1
+	start_server VictoriaMetrics "$1/victoria.log" "$2" victoria-metrics -storageDataPath="$1/vm-data" \
+		-httpListenAddr="127.0.0.1:$2" -promscrape.config="$3"
 }
 
 # seen_for PORT SECONDS: the server on PORT answers with at least SECONDS

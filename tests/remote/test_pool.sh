@@ -12,22 +12,7 @@
 #     (half the interval), not one each.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/remote/lib.sh
-[ -x ./xgtop ] && [ -x "$POOL_GEN" ] || { echo "SKIP: build xgtop and the tools first (make; make tools)"; exit 77; }
-for t in curl python3; do
-	command -v $t >/dev/null || { echo "SKIP: $t is not installed (make deps)"; exit 77; }
-done
-./xgtop --help | grep -q -- --export || { echo "SKIP: built without libmicrohttpd: no exporter to read"; exit 77; }
-TMP=$(mktemp -d)
-trap 'pool_cleanup; rm -rf "$TMP"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-POOL_LOG=$TMP/exporters.log
-
-make_recs "$TMP" || fail "xgtop-gen failed"
-# Exporters refresh every 0.25 s (the recordings' 1 s samples, 4 times
-# faster): faster than the pool view, so each refresh finds a new sample.
-pa=$(free_port) && start_exporter "$pa" "$TMP/a.xgrec" --speed 4
-pb=$(free_port) && start_exporter "$pb" "$TMP/b.xgrec" --speed 4
-ha=127.0.0.1:$pa hb=127.0.0.1:$pb
+two_hosts
 
 # 1. One table, sorted across hosts, the hosts' own figures.
 ./xgtop --source remote "http://$ha,http://$hb" -b -o csv -n 2 -d 0.5 --sort cpu >"$TMP/pool.csv" ||

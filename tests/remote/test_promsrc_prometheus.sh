@@ -14,20 +14,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/remote/lib.sh
 . tests/remote/promsrc_lib.sh
-[ -x ./xgtop ] && [ -x "$POOL_GEN" ] || { echo "SKIP: build xgtop and the tools first (make; make tools)"; exit 77; }
-for t in curl python3 prometheus; do
-	command -v $t >/dev/null || { echo "SKIP: $t is not installed (make deps)"; exit 77; }
-done
-./xgtop --help | grep -q -- --export || { echo "SKIP: built without libmicrohttpd: no exporter to read"; exit 77; }
-TMP=$(mktemp -d)
-trap 'pool_cleanup; rm -rf "$TMP"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-POOL_LOG=$TMP/exporters.log
-
-make_recs "$TMP" || fail "xgtop-gen failed"
-pa=$(free_port) && start_exporter "$pa" "$TMP/a.xgrec" --speed 4
-pb=$(free_port) && start_exporter "$pb" "$TMP/b.xgrec" --speed 4
-ha=127.0.0.1:$pa hb=127.0.0.1:$pb
+two_hosts prometheus
 pp=$(free_port)
 scrape_config "$TMP/prom.yml" "$ha" "$hb"
 start_prometheus "$TMP" "$pp" "$TMP/prom.yml"
