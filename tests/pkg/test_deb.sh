@@ -56,9 +56,11 @@ snapshot() {
 snapshot >"$TMP/before"
 
 dpkg -i "$deb" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; fail "dpkg -i failed"; }
+# The unit: /lib/systemd/system on Debian 12, /usr/lib/systemd/system on 13.
+unit=$(dpkg -L xgtop | grep -xE '(/usr)?/lib/systemd/system/xgtop-exporter\.service') ||
+	fail "the package ships no xgtop-exporter.service under /lib or /usr/lib/systemd/system"
 for f in /usr/bin/xgtop /usr/share/man/man1/xgtop.1.gz /etc/default/xgtop \
-	/usr/share/bash-completion/completions/xgtop /lib/systemd/system/xgtop-exporter.service \
-	/usr/share/doc/xgtop/examples/xgtop.rules.yml; do
+	/usr/share/bash-completion/completions/xgtop /usr/share/doc/xgtop/examples/xgtop.rules.yml; do
 	dpkg -L xgtop | grep -qx "$f" || fail "the package does not ship $f"
 done
 [ "$(/usr/bin/xgtop --version | head -n 1)" = "xgtop $version" ] || fail "installed xgtop --version: $(/usr/bin/xgtop --version)"
@@ -68,12 +70,11 @@ bash -c 'source /usr/share/bash-completion/completions/xgtop && complete -p xgto
 # Installed, not enabled: no wants/ link.
 ls /etc/systemd/system/*.wants/xgtop-exporter.service 2>/dev/null && fail "the unit was enabled on install"
 if command -v systemd-analyze >/dev/null; then
-	systemd-analyze verify /lib/systemd/system/xgtop-exporter.service >"$TMP/verify" 2>&1 ||
+	systemd-analyze verify "$unit" >"$TMP/verify" 2>&1 ||
 		{ cat "$TMP/verify"; fail "systemd-analyze verify rejects the installed unit"; }
 fi
 
 . "$ROOT/tests/pkg/unit_exec.sh"
-unit=/lib/systemd/system/xgtop-exporter.service
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 unit_command "$unit" "XGTOP_EXPORT=127.0.0.1:$port" >"$TMP/argv" || fail "cannot read ExecStart of $unit"
 mapfile -t argv <"$TMP/argv"

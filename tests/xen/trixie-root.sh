@@ -37,13 +37,18 @@ if [ "${1:-}" = run ]; then
 fi
 [ "$(id -u)" = 0 ] || { echo "trixie-root: must run as root (debootstrap, chroot)" >&2; exit 1; }
 
-# Packages in the root: Xen 4.20 for dom0, what xgtop builds with (as
-# contrib/install-deps.sh), what the initrd is made of, and what `make
-# deb` and lintian need.
-PKGS="xen-hypervisor-4.20-amd64 xen-utils-4.20 xenstore-utils libxen-dev
-      build-essential pkg-config libncurses-dev zlib1g-dev libpfm4-dev libmicrohttpd-dev
+# Packages in the root: Xen 4.20 for dom0, what the initrd is made of,
+# what `make deb` and lintian need, and the package's own Build-Depends
+# (read from debian/control, so that a new build dependency reaches the
+# root without anyone listing it here).
+REPO=$(cd "$HERE/../.." && pwd)
+BUILD_DEPS=$(awk '/^Build-Depends:/ {on = 1; sub(/^Build-Depends:/, "")}
+	on && /^[^ \t]/ && !/^Build-Depends:/ {on = 0} on' "$REPO/debian/control" |
+	tr ',' '\n' | sed 's/[[(].*//; s/^[ \t]*//; s/[ \t]*$//; s/^debhelper-compat$/debhelper/' | grep -v '^$')
+[ -n "$BUILD_DEPS" ] || { echo "trixie-root: no Build-Depends in $REPO/debian/control" >&2; exit 1; }
+PKGS="xen-hypervisor-4.20-amd64 xen-utils-4.20 xenstore-utils build-essential $(echo $BUILD_DEPS)
       busybox-static bash util-linux cpio kmod gzip xz-utils zstd binutils ncurses-base
-      debhelper dpkg-dev lintian python3 curl"
+      dpkg-dev lintian python3 curl"
 
 if [ ! -e "$R/.xglab-base" ]; then
 	command -v debootstrap >/dev/null || {
