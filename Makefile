@@ -264,7 +264,9 @@ test-unit: $(UNIT_BINS)
 # The script installs its packages (as root) and builds what it tests itself,
 # so that a tree built before libxen-dev was installed gets rebuilt.
 # XEN=4.17 (default): Debian 12's Xen; XEN=4.20: Debian 13's, from a
-# debootstrap'd trixie root in which xgtop is built (tests/xen/trixie-root.sh).
+# debootstrap'd trixie root in which xgtop is built (tests/xen/trixie-root.sh)
+# and the Debian 13 package is tested (tests/xen/deb-trixie.sh).
+# XGLAB_SUITE=dom0: the dom0 suite only (CI's second lab; tests/xen/run.sh).
 XEN ?= 4.17
 test-xen:
 	@XGLAB_XEN=$(XEN) tests/xen/run.sh

@@ -224,7 +224,7 @@ check("kill-statefile-removed", read("kill-statefile-after.out") is None)
 
 # ---- cost: what consuming the buffers cost each xgtop run
 best = None
-for f in sorted(os.listdir(RES)):
+for f in sorted(os.listdir(RES)) if os.path.isdir(RES) else []:
     if not f.endswith(".err"):
         continue
     for m in re.finditer(r"xgtop trace: (\d+) records, (\d+) bytes, (\d+) lost in ([\d.]+) s \((\d+) records/s\), "

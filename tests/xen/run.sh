@@ -20,12 +20,21 @@
 #      NAME" lines are checks), XGLAB_PORTABLE (4.17 lab: auto|build|no,
 #      the portable build's binary in dom0 too, see below), XGLAB_TRACE=1
 #      (dom0 prints each command of its suite on the console),
-#      XGLAB_COST_GUESTS (8: paused domains added for the cost measurement)
+#      XGLAB_COST_GUESTS (8: paused domains added for the cost measurement),
+#      XGLAB_SUITE (full: every check; dom0: the dom0 suite only, for a
+#      second Xen in CI: the guests side by side with xentop, the extra
+#      scripts, the error lines and the scheduler checks, without the cost
+#      measurement, lifecycle, guest agent and hostile guest),
+#      XGLAB_DEB (4.20 lab: 1, the Debian 13 package built, linted,
+#      installed and purged in the trixie root first: deb-trixie.sh; 0: not)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
-export XGLAB_XEN XGLAB_WORK
+XGLAB_SUITE=${XGLAB_SUITE:-full}
+case $XGLAB_SUITE in full|dom0) ;; *) echo "xen-lab: XGLAB_SUITE is full or dom0, not $XGLAB_SUITE" >&2; exit 2 ;; esac
+export XGLAB_XEN XGLAB_WORK XGLAB_SUITE
+rm -f "$XGLAB_WORK"/deb-trixie.*
 T_ALL=$(date +%s)
 fail_early() { echo "FAIL $1"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -110,6 +119,14 @@ else
 	xglab_log "built in the trixie root in $(( $(date +%s) - T_B ))s: $(inroot "$SRC/xgtop" --version 2>&1 | tr '\n' ' ')"
 	inroot env XGLAB_IN_ROOT=1 "$SRC/tests/xen/setup.sh" || fail_early "lab-setup (in the trixie root)"
 	inroot env XENLAB_DOM0_HOOK="$HOOK" "$SRC/tests/xen/mkinitrd.sh" $DBINS || fail_early "lab-initrd"
+	# The Debian 13 package (deb-trixie.sh), judged with the extra dom0
+	# scripts once the lab's results are in.
+	if [ "${XGLAB_DEB:-1}" = 1 ]; then
+		T_D=$(date +%s)
+		"$HERE/deb-trixie.sh" > "$XGLAB_WORK/deb-trixie.out" 2> "$XGLAB_WORK/deb-trixie.err"
+		echo $? > "$XGLAB_WORK/deb-trixie.rc"
+		xglab_log "Debian 13 package test: exit $(cat "$XGLAB_WORK/deb-trixie.rc") in $(( $(date +%s) - T_D ))s"
+	fi
 	# The judges run Xen 4.20's xenalyze on the lab's trace (check_sched.py).
 	export XGLAB_XENALYZE="$HERE/trixie-root.sh run xenalyze"
 	XGLAB_KROOT=$LAB/kernel
@@ -136,7 +153,7 @@ qemu-system-x86_64 -accel tcg -cpu "${XGLAB_CPU:-Westmere,+rdrand}" -m "${XGLAB_
 	-nographic -no-reboot -monitor none -serial stdio -nic none -pidfile "$PIDF" \
 	-drive file="$OUTIMG",format=raw,if=virtio \
 	-kernel "$LAB/xen.elf" -append "$XEN_ARGS" \
-	-initrd "$XGLAB_KROOT/boot/vmlinuz-$KVER console=hvc0 earlyprintk=xen rdinit=/init loglevel=4${XGLAB_TRACE:+ xgtrace=1}${XGLAB_COST_GUESTS:+ xgcost=$XGLAB_COST_GUESTS},$LAB/dom0-initrd.gz" \
+	-initrd "$XGLAB_KROOT/boot/vmlinuz-$KVER console=hvc0 earlyprintk=xen rdinit=/init loglevel=4${XGLAB_TRACE:+ xgtrace=1}${XGLAB_COST_GUESTS:+ xgcost=$XGLAB_COST_GUESTS} xgsuite=$XGLAB_SUITE,$LAB/dom0-initrd.gz" \
 	< /dev/null 2>&1 |
 	while IFS= read -r line; do printf '%(%s)T %s\n' -1 "${line//$'\r'/}"; done > "$SERIAL" &
 QPIPE=$!
@@ -164,6 +181,10 @@ xglab_log "QEMU ran ${T_QEMU}s"
 rm -rf "$RES"
 mkdir -p "$RES"
 tar -C "$RES" -xf "$OUTIMG" 2>/dev/null || xglab_log "no results tar on the output disk"
+mkdir -p "$RES/xglab-out"
+if [ -f "$XGLAB_WORK/deb-trixie.rc" ] && [ "$XGLAB_XEN" = 4.20 ] && [ "${XGLAB_DEB:-1}" = 1 ]; then
+	for x in out err rc; do cp "$XGLAB_WORK/deb-trixie.$x" "$RES/xglab-out/extra-deb-trixie.$x"; done
+fi
 # The extra dom0 scripts' and the hook's output, into this log.
 for f in "$RES"/xglab-out/extra-*.out "$RES"/xglab-out/hook.out; do
 	[ -f "$f" ] || continue
