@@ -5,9 +5,10 @@
 #   suite/test_name runs that one test (tui/test_live, unit/test_view).
 # TEST_JOBS=N (default 1): the tests of the suites whose tests share
 # nothing (PARALLEL_SUITES: each has its own temporary directory, tmux
-# server and ephemeral ports) run N at a time; most of their time is spent
-# waiting for a refresh or a pane. The other suites (servers on fixed
-# setups, cgroups, guests, packages) always run one test at a time.
+# server, servers and ephemeral ports) run N at a time, across suites; most
+# of their time is spent waiting for a refresh, a pane or a scrape. The
+# other suites (cgroups, guests, packages, the PMU) run one test at a time,
+# with nothing beside them.
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests; one
 # that skips a case (cmocka's skip()) is a skip too. With CI set, a skip
@@ -66,7 +67,7 @@ report() {  # name, exit status, seconds
 # Results of the tests running in the background (TEST_JOBS > 1): each
 # leaves its exit status in $logdir/NAME.rc and its time in NAME.secs.
 jobs_max=${TEST_JOBS:-1}
-PARALLEL_SUITES="unit record batch tui trace docs"
+PARALLEL_SUITES="unit record batch tui trace docs exporter remote"
 declare -A bg_name=()
 bg_reap() {  # waits for one background test and reports it
 	local pid= p name log rc
@@ -88,6 +89,7 @@ bg_drain() { while [ ${#bg_name[@]} -gt 0 ]; do bg_reap; done; }
 run_any() {  # suite, name, command...: in the background where allowed
 	local suite=$1 name=$2; shift 2
 	if [ "$jobs_max" -le 1 ] || [[ " $PARALLEL_SUITES " != *" $suite "* ]]; then
+		bg_drain
 		run_one "$name" "$@"
 		return
 	fi
@@ -100,22 +102,22 @@ run_any() {  # suite, name, command...: in the background where allowed
 for s in "${suites[@]}"; do
 	case $s in
 	unit/*) t=$(find build/tests -name "${s#unit/}" -type f | head -n 1)
+		bg_drain
 		if [ -x "$t" ]; then run_one "$s" "$t"; else echo "no unit test $s (make check builds them)"; fail=$((fail + 1)); failed+=("$s"); fi
 		continue ;;
-	*/*) if [ -f "tests/$s.sh" ]; then run_one "$s" bash "tests/$s.sh"; else echo "no test tests/$s.sh"; fail=$((fail + 1)); failed+=("$s"); fi
+	*/*) bg_drain
+		if [ -f "tests/$s.sh" ]; then run_one "$s" bash "tests/$s.sh"; else echo "no test tests/$s.sh"; fail=$((fail + 1)); failed+=("$s"); fi
 		continue ;;
 	esac
 	if [ "$s" = unit ]; then
 		for t in build/tests/*/test_*; do
 			[ -x "$t" ] && run_any unit "unit/${t##*/}" "$t"
 		done
-		bg_drain
 		continue
 	fi
 	for t in tests/"$s"/test_*.sh; do
 		[ -e "$t" ] && run_any "$s" "$s/$(basename "$t" .sh)" bash "$t"
 	done
-	bg_drain
 done
 bg_drain
 echo
