@@ -96,3 +96,27 @@ void xt_waitsum_free(struct xt_waitsum *s)
 	free(s->by);
 	memset(s, 0, sizeof(*s));
 }
+
+void xt_waits_fill(struct xt_acct *a, struct xt_waitsum *sum, struct xt_dom_waits *w, double hz,
+                   struct xg_sample *out, struct xg_dom *d)
+{
+	static const char none[] = "no wait ended in the interval";
+	xt_behind_take(a, d->id, w);
+	xt_waitsum_take(sum, w, hz, sample_add_waits(out, d));
+	dom_set(d, XG_F_BEHIND_WAIT_NS, xt_cyc_to_ns(w->total_cyc, hz));
+	if (w->nby && w->total_cyc) {
+		uint32_t who = w->by[0].who;
+		dom_set(d, XG_F_BEHIND_ID, who == XT_BEHIND_XEN ? XG_BEHIND_XEN : who);
+		dom_set(d, XG_F_BEHIND_NS, xt_cyc_to_ns(w->by[0].cyc, hz));
+	} else {
+		dom_invalid(out, d, XG_F_BEHIND_ID, none);
+		dom_invalid(out, d, XG_F_BEHIND_NS, none);
+	}
+	if (w->nwaits) {
+		dom_set(d, XG_F_WAIT_P50_NS, (uint64_t)(xt_wh_quantile(w->hist, 0.50) + 0.5));
+		dom_set(d, XG_F_WAIT_P99_NS, (uint64_t)(xt_wh_quantile(w->hist, 0.99) + 0.5));
+	} else {
+		dom_invalid(out, d, XG_F_WAIT_P50_NS, none);
+		dom_invalid(out, d, XG_F_WAIT_P99_NS, none);
+	}
+}

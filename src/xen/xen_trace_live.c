@@ -801,26 +801,7 @@ static void wsum_sweep(struct xtl *t)
 
 static void fill_waits(struct xtl *t, struct xg_sample *out, struct xg_dom *d)
 {
-	static const char none[] = "no wait ended in the interval";
-	struct xt_dom_waits *w = &t->waits;
-	xt_behind_take(&t->acct, d->id, w);
-	xt_waitsum_take(&wsum_of(t, d)->s, w, t->hz, sample_add_waits(out, d));
-	dom_set(d, XG_F_BEHIND_WAIT_NS, xt_cyc_to_ns(w->total_cyc, t->hz));
-	if (w->nby && w->total_cyc) {
-		uint32_t who = w->by[0].who;
-		dom_set(d, XG_F_BEHIND_ID, who == XT_BEHIND_XEN ? XG_BEHIND_XEN : who);
-		dom_set(d, XG_F_BEHIND_NS, xt_cyc_to_ns(w->by[0].cyc, t->hz));
-	} else {
-		dom_invalid(out, d, XG_F_BEHIND_ID, none);
-		dom_invalid(out, d, XG_F_BEHIND_NS, none);
-	}
-	if (w->nwaits) {
-		dom_set(d, XG_F_WAIT_P50_NS, (uint64_t)(xt_wh_quantile(w->hist, 0.50) + 0.5));
-		dom_set(d, XG_F_WAIT_P99_NS, (uint64_t)(xt_wh_quantile(w->hist, 0.99) + 0.5));
-	} else {
-		dom_invalid(out, d, XG_F_WAIT_P50_NS, none);
-		dom_invalid(out, d, XG_F_WAIT_P99_NS, none);
-	}
+	xt_waits_fill(&t->acct, &wsum_of(t, d)->s, &t->waits, t->hz, out, d);
 }
 
 static void fill_active(struct xtl *t, struct xg_sample *out)

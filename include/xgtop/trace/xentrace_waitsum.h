@@ -26,4 +26,12 @@ void xt_waitsum_take(struct xt_waitsum *s, const struct xt_dom_waits *w, double 
 unsigned xt_waitsum_bucket(unsigned b);
 void xt_waitsum_free(struct xt_waitsum *s);
 
+/* One domain's waits since the last call, into a sample: takes them from
+ * a (scratch w), adds them to sum, and sets d's wait fields (the
+ * interval's attributed WAIT, top culprit and its part, P50/P99 of the
+ * lengths; "no wait ended in the interval" where none did) and its
+ * xg_waits entry. The live Xen source and the trace source share it. */
+void xt_waits_fill(struct xt_acct *a, struct xt_waitsum *sum, struct xt_dom_waits *w, double hz,
+                   struct xg_sample *out, struct xg_dom *d);
+
 #endif
