@@ -118,6 +118,7 @@ void fmt_value(char *buf, size_t n, enum xg_unit u, double v)
 		fmt_short_count(buf, n, v);
 		break;
 	case XG_UNIT_RATIO:
+	case XG_UNIT_MS:
 		fmt_fixed(buf, n, v, 2, "");
 		break;
 	default:

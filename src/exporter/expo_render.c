@@ -80,13 +80,13 @@ static void family_open(struct rctx *c, const struct xg_metric *m)
 	if (c->open && !strcmp(c->open, m->name))
 		return;
 	c->open = m->name;
-	static const char *const types[] = { "counter", "gauge", "info" };
+	static const char *const types[] = { "counter", "gauge", "info", "histogram" };
 	const char *help = family_help(m);
 	if (c->fmt == XG_EXPO_TEXT) {
 		/* 0.0.4 names a family by its samples and knows no info type. */
 		const char *sfx = sample_suffix(m->type);
 		strbuf_printf(c->b, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->name, sfx, help, m->name, sfx,
-			      m->type == XG_MT_COUNTER ? "counter" : "gauge");
+			      m->type == XG_MT_COUNTER ? "counter" : m->type == XG_MT_HISTOGRAM ? "histogram" : "gauge");
 		return;
 	}
 	strbuf_printf(c->b, "# TYPE %s %s\n", m->name, types[m->type]);
@@ -366,6 +366,80 @@ static void render_vcpus(struct rctx *c)
 		}
 }
 
+/* A culprit's label value: its domid, idle or xen (as xgtop trace
+ * --behind names them), so a series keeps its name when the culprit is
+ * renamed or gone. */
+static void behind_label(char *buf, size_t n, uint32_t who)
+{
+	if (who == XG_BEHIND_IDLE)
+		snprintf(buf, n, "behind=\"idle\"");
+	else if (who == XG_BEHIND_XEN)
+		snprintf(buf, n, "behind=\"xen\"");
+	else
+		snprintf(buf, n, "behind=\"%" PRIu32 "\"", who);
+}
+
+/* Per domain, the top culprits' running totals and 'other', the rest: the
+ * source keeps every culprit's total, so a culprit that leaves the top
+ * takes its total into 'other' (which never decreases) and its own series
+ * ends; one that comes back resumes from its total. */
+static void render_wait_behind(struct rctx *c)
+{
+	const struct xg_sample *s = c->s;
+	const struct xg_metric *m = &xg_fixed_metric[XG_MF_WAIT_BEHIND];
+	char frag[40];
+	for (size_t i = 0; i < s->ndom; i++) {
+		const struct xg_waits *w = sample_waits(s, &s->dom[i]);
+		if (!w)
+			continue;
+		uint64_t top = 0;
+		for (uint32_t k = 0; k < w->ntop && k < XG_BEHIND_TOP; k++) {
+			behind_label(frag, sizeof(frag), w->top[k].who);
+			series(c, m, w->top[k].ns, 2, lab(c, i), frag);
+			top += w->top[k].ns;
+		}
+		series(c, m, top <= w->total_ns ? w->total_ns - top : 0, 2, lab(c, i), "behind=\"other\"");
+	}
+}
+
+static void put_le(struct xg_strbuf *b, uint64_t ns)
+{
+	strbuf_printf(b, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+	/* trailing zeros off, one digit after the point kept */
+	while (b->len > 2 && b->p[b->len - 1] == '0' && b->p[b->len - 2] != '.')
+		b->len--;
+	b->p[b->len] = 0;
+}
+
+/* The waits' lengths as a histogram: cumulative buckets by le (seconds),
+ * +Inf equal to _count (both the buckets' total), _sum in seconds. */
+static void render_wait_latency(struct rctx *c)
+{
+	const struct xg_sample *s = c->s;
+	const struct xg_metric *m = &xg_fixed_metric[XG_MF_WAIT_LATENCY];
+	for (size_t i = 0; i < s->ndom; i++) {
+		const struct xg_waits *w = sample_waits(s, &s->dom[i]);
+		if (!w)
+			continue;
+		family_open(c, m);
+		const char *l = lab(c, i);
+		uint64_t cum = 0;
+		for (int k = 0; k <= XG_WAIT_LE_N; k++) {
+			cum += w->bucket[k];
+			strbuf_printf(c->b, "%s_bucket{%s%sle=\"", m->name, l, *l ? "," : "");
+			if (k < XG_WAIT_LE_N)
+				put_le(c->b, xg_wait_le_ns[k]);
+			else
+				strbuf_puts(c->b, "+Inf");
+			strbuf_printf(c->b, "\"} %" PRIu64 "\n", cum);
+		}
+		strbuf_printf(c->b, "%s_sum%s%s%s ", m->name, *l ? "{" : "", l, *l ? "}" : "");
+		put_value(c->b, m, w->sum_ns);
+		strbuf_printf(c->b, "\n%s_count%s%s%s %" PRIu64 "\n", m->name, *l ? "{" : "", l, *l ? "}" : "",
+			      cum);
+	}
+}
+
 void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_sample *s,
 		 const struct xg_expo_stats *st)
 {
@@ -375,6 +449,8 @@ void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_samp
 	render_identity(&c);
 	render_fields(&c);
 	render_sockets(&c);
+	render_wait_behind(&c);
+	render_wait_latency(&c);
 	render_vcpus(&c);
 	if (fmt == XG_EXPO_OPENMETRICS)
 		strbuf_puts(b, "# EOF\n");

@@ -110,9 +110,9 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "Who the domain waited behind: the top culprit of the waits that ended in the interval and its share of their WAIT, 100 * behind_top_ns / behind_wait_ns (e.g. 'batch7 62%'); 'idle' when the pCPU was idle, 'xen' when Xen itself ran there (between two vCPUs, or nothing known). Rule (Xen live trace): each instant of a wait goes to whoever ran on the pCPU the vCPU ran on next, so the parts add up to the WAIT. CSV/JSON key behind holds the name alone, behind_pct the share; '-' where no scheduler trace is read (Linux, Xen without the trace, older recordings) or no wait ended in the interval."),
 	C(XG_COL_BEHIND_PCT, "BEHIND%", "behind_pct", F(BEHIND_NS), 7, XG_UNIT_PCT, XG_GRP_WAITS, 16, true,
 	  "100 * behind_top_ns / behind_wait_ns: the top culprit's (BEHIND's) share of the WAIT of the waits that ended in the interval, %."),
-	C(XG_COL_WAIT_P50, "WAIT-P50", "wait_p50_ms", F(WAIT_P50_NS), 8, XG_UNIT_RATIO, XG_GRP_WAITS, 12, true,
+	C(XG_COL_WAIT_P50, "WAIT-P50", "wait_p50_ms", F(WAIT_P50_NS), 8, XG_UNIT_MS, XG_GRP_WAITS, 12, true,
 	  "Run-queue latency: the median length of the domain's waits (runnable -> running) that ended in the interval, ms (Xen live trace; from a log2 histogram with 8 sub-buckets per octave, within 1/8 of an octave)."),
-	C(XG_COL_WAIT_P99, "WAIT-P99", "wait_p99_ms", F(WAIT_P99_NS), 8, XG_UNIT_RATIO, XG_GRP_WAITS, 12, true,
+	C(XG_COL_WAIT_P99, "WAIT-P99", "wait_p99_ms", F(WAIT_P99_NS), 8, XG_UNIT_MS, XG_GRP_WAITS, 12, true,
 	  "Run-queue latency: the 99th percentile of the length of those waits, ms."),
 	C(XG_COL_TREND, "TREND", "trend", NULL, 10, XG_UNIT_TEXT, XG_GRP_TREND, 4, false,
 	  "Full-screen view only (T): the sort column's last values from the history (--history), one character per sample, newest on the right, scaled from 0 to the largest shown (RUN% WAIT% BLK% OFF% HIT% from 0 to 100); CPU%'s when the history does not keep the sort column; blank where not measured. Not a sort key, not in batch output."),
@@ -146,6 +146,7 @@ static const char *const unit_names[] = {
 	[XG_UNIT_NONE] = "count", [XG_UNIT_TEXT] = "text", [XG_UNIT_PCT] = "%",
 	[XG_UNIT_SEC] = "s", [XG_UNIT_BYTES] = "bytes", [XG_UNIT_BPS] = "bytes/s",
 	[XG_UNIT_PER_S] = "1/s", [XG_UNIT_RATIO] = "ratio",
+	[XG_UNIT_MS] = "ms",
 };
 
 static const char *const group_names[] = {

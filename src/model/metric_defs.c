@@ -139,6 +139,12 @@ const struct xg_metric xg_fixed_metric[XG_MF_COUNT] = {
 				     "Memory traffic on one socket (Intel MBM total)."),
 	[XG_MF_SOCK_MBM_LOCAL] = FIX("domain_socket_memory_bandwidth_local_bytes", XG_MT_COUNTER, 0,
 				     "Local memory traffic on one socket (Intel MBM local)."),
+	[XG_MF_WAIT_BEHIND] = FIX("domain_wait_behind_seconds", XG_MT_COUNTER, 9,
+				  "Runnable (waiting) time of the domain's ended waits, by whom it waited behind: "
+				  "a domid, idle or xen for the 3 largest totals since the exporter's source "
+				  "began, other for the rest; the parts add up to all such waits."),
+	[XG_MF_WAIT_LATENCY] = FIX("domain_wait_latency_seconds", XG_MT_HISTOGRAM, 9,
+				   "Length of the domain's waits (runnable to running)."),
 };
 
 const char *const xg_runstate_label[XG_RS_COUNT] = { "running", "runnable", "blocked", "offline" };

@@ -79,6 +79,7 @@ void sample_free(struct xg_sample *s)
 	free(s->vcpu);
 	free(s->sock);
 	free(s->pcpu);
+	free(s->wait);
 	free(s->peer);
 	sample_init(s);
 }
@@ -92,6 +93,8 @@ void sample_clear(struct xg_sample *s)
 	s->nsock = 0;
 	s->npcpu = 0;
 	s->pcpu_why = 0;
+	s->nwait = 0;
+	s->wait_why = 0;
 	s->npeer = 0;
 }
 
@@ -118,6 +121,11 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
 	dst->nsock = src->nsock;
 	dst->npcpu = src->npcpu;
 	dst->pcpu_why = src->pcpu_why;
+	xg_grow(&dst->wait, &dst->wait_cap, src->nwait, sizeof(*dst->wait));
+	if (src->nwait)
+		memcpy(dst->wait, src->wait, src->nwait * sizeof(*dst->wait));
+	dst->nwait = src->nwait;
+	dst->wait_why = src->wait_why;
 	xg_grow(&dst->peer, &dst->peer_cap, src->npeer, sizeof(*dst->peer));
 	if (src->npeer)
 		memcpy(dst->peer, src->peer, src->npeer * sizeof(*dst->peer));
@@ -159,6 +167,32 @@ struct xg_sock *sample_add_socks(struct xg_sample *s, struct xg_dom *d, size_t n
 	d->sock_count = (uint32_t)n;
 	s->nsock += n;
 	return k;
+}
+
+const uint64_t xg_wait_le_ns[XG_WAIT_LE_N] = {
+	1ull << 13, 1ull << 15, 1ull << 17, 1ull << 18, 1ull << 19, 1ull << 20, 1ull << 21,
+	1ull << 22, 1ull << 23, 1ull << 24, 1ull << 25, 1ull << 27, 1ull << 30,
+};
+
+struct xg_waits *sample_add_waits(struct xg_sample *s, struct xg_dom *d)
+{
+	if (d->wait_ix && d->wait_ix <= s->nwait)
+		return &s->wait[d->wait_ix - 1];
+	xg_grow(&s->wait, &s->wait_cap, s->nwait + 1, sizeof(*s->wait));
+	struct xg_waits *w = &s->wait[s->nwait++];
+	memset(w, 0, sizeof(*w));
+	d->wait_ix = (uint32_t)s->nwait;
+	return w;
+}
+
+const char *sample_waits_why(const struct xg_sample *s, const struct xg_dom *d)
+{
+	if (sample_waits(s, d))
+		return NULL;
+	if (s->wait_why && s->wait_why < s->nreason)
+		return s->reason[s->wait_why];
+	const char *why = dom_why(s, d, XG_F_BEHIND_WAIT_NS);
+	return why ? why : "not measured by this source";
 }
 
 struct xg_pcpu *sample_add_pcpus(struct xg_sample *s, size_t n)

@@ -2,6 +2,7 @@
 /* --explain and --list-columns: what each column counts, and why figures
  * are `-` (the reasons the `W` report lists too). */
 #include "xgtop/outputs/explain.h"
+#include "xgtop/compute/waits.h"
 
 #include <string.h>
 
@@ -31,6 +32,51 @@ void explain_columns(FILE *f)
 		const struct xg_coldef *d = &xg_columns[c];
 		fprintf(f, "%s\t%s\t%s\t%s\t%s\n", d->header, d->key, col_unit_name(d->unit),
 			col_group_name(d->group), d->help);
+	}
+}
+
+/* One ranked list: "WAIT 0.020 s: a 40.0 % 0.008 s, ..., other 20.0 % ...". */
+static void write_ranked(FILE *f, const struct xg_sample *s, const struct xg_dom *d, bool since_start)
+{
+	struct xg_wait_rank r[XG_WAIT_RANKS];
+	uint64_t whole;
+	size_t n = waits_ranked(s, d, since_start, r, &whole);
+	fprintf(f, "      %s: ", since_start ? "since the source began" : "in the interval");
+	if (!n) {
+		fprintf(f, "no wait ended\n");
+		return;
+	}
+	fprintf(f, "WAIT %.6f s:", (double)whole / 1e9);
+	for (size_t i = 0; i < n; i++) {
+		char buf[32], name[4 * XG_NAME_MAX + 1];
+		const char *raw = r[i].other ? "other" : waits_culprit(s, d, r[i].who, buf, sizeof(buf));
+		fprintf(f, "%s %s %.1f %% %.6f s", i ? "," : "", xg_escape_name(name, sizeof(name), raw),
+			100.0 * r[i].share, (double)r[i].ns / 1e9);
+	}
+	fputc('\n', f);
+}
+
+/* The numbers behind BEHIND: each domain's culprits with their seconds
+ * and shares, where the source attributes waits. */
+static void write_behind(FILE *f, const struct xg_table *t, const struct xg_view *v)
+{
+	if (!v->show_waits)
+		return;
+	fprintf(f, "\nBehind (whom each domain waited behind; other = the rest of the WAIT):\n");
+	for (size_t i = 0; i < v->norder; i++) {
+		const struct xg_row *r = &t->rows[v->order[i]];
+		if (!row_is_dom(r))
+			continue;
+		const struct xg_dom *d = &t->cur->dom[r->dom_index];
+		char name[4 * XG_NAME_MAX + 1], why[1024];
+		fprintf(f, "  %u %s\n", (unsigned)d->id, xg_escape_name(name, sizeof(name), d->name));
+		const char *no = sample_waits_why(t->cur, d);
+		if (no) {
+			fprintf(f, "      - %s\n", xg_escape_name(why, sizeof(why), no));
+			continue;
+		}
+		write_ranked(f, t->cur, d, false);
+		write_ranked(f, t->cur, d, true);
 	}
 }
 
@@ -85,4 +131,5 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 		fprintf(f, "  (" XG_WHY_MORE ")\n");
 	if (!R.n)
 		fprintf(f, "  every figure was measured\n");
+	write_behind(f, t, v);
 }

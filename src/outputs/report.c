@@ -116,6 +116,29 @@ static void add_row(struct xg_report *r, struct rep_dom *e, const struct xg_tabl
 	}
 }
 
+/* The interval's top parts go to their culprits, the rest to other. */
+static void add_behind(struct rep_dom *e, const struct xg_sample *s, const struct xg_dom *d)
+{
+	const struct xg_waits *w = sample_waits(s, d);
+	if (!w || !dom_has(d, XG_F_BEHIND_WAIT_NS))
+		return;
+	e->by_seen = true;
+	uint64_t all = d->v[XG_F_BEHIND_WAIT_NS], named = 0;
+	for (uint32_t i = 0; i < w->nlast && i < XG_BEHIND_TOP; i++) {
+		uint32_t k = 0;
+		while (k < e->nby && e->by[k].who != w->last[i].who)
+			k++;
+		if (k == e->nby && e->nby < REP_BEHIND_MAX)
+			e->by[e->nby++] = (struct rep_behind){ w->last[i].who, 0 };
+		if (k < e->nby) {
+			e->by[k].ns += w->last[i].ns;
+			named += w->last[i].ns;
+		}
+	}
+	e->by_wait += all;
+	e->by_other += all > named ? all - named : 0;
+}
+
 void report_add(struct xg_report *r, const struct xg_table *t, uint64_t start_ns)
 {
 	size_t nd = t->ndom_rows, j = 0;
@@ -130,6 +153,7 @@ void report_add(struct xg_report *r, const struct xg_table *t, uint64_t start_ns
 		struct rep_dom *e = j < r->nlive && same_dom(r->live[j], d) ? r->live[j++]
 									    : dom_entry(r, d, start_ns);
 		add_row(r, e, t, row, start_ns);
+		add_behind(e, t->cur, d);
 		r->next[i] = e;
 	}
 	xg_swap_arrays(&r->live, &r->live_cap, &r->next, &r->next_cap);

@@ -16,6 +16,15 @@ struct rep_col {
 	uint8_t why;                /* last reason it was not measured (report why[]), 0 = none */
 };
 
+/* Whom a domain waited behind over the report's intervals: each
+ * interval's top parts (struct xg_waits.last) summed by culprit, the
+ * rest of its attributed WAIT as other. */
+#define REP_BEHIND_MAX 16
+struct rep_behind {
+	uint32_t who;
+	uint64_t ns;
+};
+
 struct rep_dom {
 	uint32_t id, gen;
 	uint16_t host;              /* the pool host (xg_dom.host) */
@@ -24,6 +33,10 @@ struct rep_dom {
 	uint64_t from_ns, to_ns;    /* start of its first interval, end of its last */
 	uint64_t intervals;
 	struct rep_col col[XG_COL_COUNT];
+	bool by_seen;               /* some interval had wait totals */
+	uint32_t nby;
+	struct rep_behind by[REP_BEHIND_MAX];
+	uint64_t by_wait, by_other; /* attributed WAIT; the part of no culprit in by[] */
 };
 
 #define REP_WHY_MAX 64

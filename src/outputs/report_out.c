@@ -73,6 +73,92 @@ static int name_width(const struct xg_report *r)
 	return w > 40 ? 40 : w;
 }
 
+static int by_ns_desc(const void *a, const void *b)
+{
+	const struct rep_behind *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return (x->who > y->who) - (x->who < y->who);
+}
+
+/* A culprit's name: the last domain the report saw with that id on the
+ * same host, idle, xen, or "dom N". */
+static const char *culprit_name(const struct xg_report *r, const struct rep_dom *e, uint32_t who,
+                                char *buf, size_t n)
+{
+	if (who == XG_BEHIND_IDLE)
+		return "idle";
+	if (who == XG_BEHIND_XEN)
+		return "xen";
+	for (size_t i = r->ndom; i-- > 0;)
+		if (r->dom[i]->id == who && r->dom[i]->host == e->host)
+			return r->dom[i]->name;
+	snprintf(buf, n, "dom %u", (unsigned)who);
+	return buf;
+}
+
+/* e's culprits, biggest first: the first XG_BEHIND_TOP named, the rest
+ * (with the part of no named culprit) as other; returns how many named. */
+static size_t behind_ranked(struct rep_dom *e, struct rep_behind top[XG_BEHIND_TOP], uint64_t *other)
+{
+	qsort(e->by, e->nby, sizeof(*e->by), by_ns_desc);
+	size_t n = 0;
+	*other = e->by_other;
+	for (uint32_t i = 0; i < e->nby; i++) {
+		if (n < XG_BEHIND_TOP && e->by[i].ns)
+			top[n++] = e->by[i];
+		else
+			*other += e->by[i].ns;
+	}
+	return n;
+}
+
+/* "BEHIND over 0.580 s of WAIT: sched-06 40.0 % 0.232 s, ..., other ..." */
+static void text_behind(FILE *f, struct xg_report *r, struct rep_dom *e, int nw)
+{
+	if (!e->by_seen)
+		return;
+	char esc[4 * XG_NAME_MAX + 8], buf[32];
+	struct rep_behind top[XG_BEHIND_TOP];
+	uint64_t other;
+	size_t n = behind_ranked(e, top, &other);
+	xg_escape_name(esc, sizeof(esc), e->name);
+	fprintf(f, "%6u %-*.*s %-10s over %.3f s of WAIT:", e->id, nw, nw, esc, "BEHIND", (double)e->by_wait / 1e9);
+	if (!e->by_wait) {
+		fputs(" no wait ended\n", f);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s %s %.1f %% %.3f s", i ? "," : "",
+			xg_escape_name(esc, sizeof(esc), culprit_name(r, e, top[i].who, buf, sizeof(buf))),
+			100.0 * (double)top[i].ns / (double)e->by_wait, (double)top[i].ns / 1e9);
+	if (other)
+		fprintf(f, "%s other %.1f %% %.3f s", n ? "," : "", 100.0 * (double)other / (double)e->by_wait,
+			(double)other / 1e9);
+	fputc('\n', f);
+}
+
+static void json_behind(FILE *f, struct xg_report *r, struct rep_dom *e)
+{
+	if (!e->by_seen)
+		return;
+	struct rep_behind top[XG_BEHIND_TOP];
+	uint64_t other;
+	size_t n = behind_ranked(e, top, &other);
+	char buf[32];
+	fprintf(f, ",\"behind\":{\"wait_s\":%.9f,\"parts\":[", (double)e->by_wait / 1e9);
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n && !other)
+			break;
+		uint64_t ns = i < n ? top[i].ns : other;
+		fputs(i ? ",{\"behind\":" : "{\"behind\":", f);
+		json_write_string(f, i < n ? culprit_name(r, e, top[i].who, buf, sizeof(buf)) : "other");
+		fprintf(f, ",\"wait_s\":%.9f,\"share_pct\":%.3f}", (double)ns / 1e9,
+			e->by_wait ? 100.0 * (double)ns / (double)e->by_wait : 0.0);
+	}
+	fputs("]}", f);
+}
+
 static void text_col(FILE *f, struct xg_report *r, struct rep_dom *e, enum xg_col c, int nw)
 {
 	struct rep_col *k = &e->col[c];
@@ -102,10 +188,12 @@ static void write_text(FILE *f, struct xg_report *r, const struct xg_report_info
 		"by interval length, P95 the nearest-rank 95th percentile, MAX.\n\n");
 	fprintf(f, "%6s %-*s %-10s %8s %10s %10s %10s\n", "ID", nw, "NAME", "COLUMN", "N", "MEAN", "P95",
 		"MAX");
-	for (size_t i = 0; i < r->ndom; i++)
+	for (size_t i = 0; i < r->ndom; i++) {
 		for (int c = 0; c < XG_COL_COUNT; c++)
 			if (rep_col_reported(r, (enum xg_col)c))
 				text_col(f, r, r->dom[i], (enum xg_col)c, nw);
+		text_behind(f, r, r->dom[i], nw);
+	}
 }
 
 static void write_csv(FILE *f, struct xg_report *r)
@@ -166,7 +254,9 @@ static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
 		fputc('}', f);
 		first = false;
 	}
-	fputs("}}", f);
+	fputc('}', f);
+	json_behind(f, r, e);
+	fputc('}', f);
 }
 
 static void write_json(FILE *f, struct xg_report *r, const struct xg_report_info *in)

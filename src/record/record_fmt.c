@@ -272,3 +272,43 @@ const struct xg_sock *rec_sock_base(const struct xg_dom *pd, const struct xg_sam
 		return NULL;
 	return &prev->sock[pd->sock_first + off];
 }
+
+void rec_waits_values(const struct xg_waits *w, uint64_t v[REC_WAIT_VALUES])
+{
+	uint64_t *p = v;
+	*p++ = w->total_ns;
+	*p++ = w->ntop;
+	for (int i = 0; i < XG_BEHIND_TOP; i++) {
+		*p++ = w->top[i].who;
+		*p++ = w->top[i].ns;
+	}
+	*p++ = w->nlast;
+	for (int i = 0; i < XG_BEHIND_TOP; i++) {
+		*p++ = w->last[i].who;
+		*p++ = w->last[i].ns;
+	}
+	*p++ = w->count;
+	*p++ = w->sum_ns;
+	for (int i = 0; i <= XG_WAIT_LE_N; i++)
+		*p++ = w->bucket[i];
+}
+
+void rec_waits_from(struct xg_waits *w, const uint64_t v[REC_WAIT_VALUES])
+{
+	const uint64_t *p = v;
+	w->total_ns = *p++;
+	w->ntop = (uint32_t)*p++;
+	for (int i = 0; i < XG_BEHIND_TOP; i++) {
+		w->top[i].who = (uint32_t)*p++;
+		w->top[i].ns = *p++;
+	}
+	w->nlast = (uint32_t)*p++;
+	for (int i = 0; i < XG_BEHIND_TOP; i++) {
+		w->last[i].who = (uint32_t)*p++;
+		w->last[i].ns = *p++;
+	}
+	w->count = *p++;
+	w->sum_ns = *p++;
+	for (int i = 0; i <= XG_WAIT_LE_N; i++)
+		w->bucket[i] = *p++;
+}

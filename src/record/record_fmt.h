@@ -14,8 +14,9 @@
  * lines (the hosts of a pool view); 1.4 appended the VM fields (emu_ns ..
  * swap_bytes) and the host's VM flag; 1.5 the pressure fields
  * (psi_cpu_some_ns .. psi_io_full_ns) and the host's pressure flag; 1.6
- * the wait attribution and latency fields (behind_wait_ns .. wait_p99_ns). */
-#define REC_MINOR 6
+ * the wait attribution and latency fields (behind_wait_ns .. wait_p99_ns); 1.7
+ * 'w' lines (a domain's cumulative wait totals by culprit and length). */
+#define REC_MINOR 7
 /* A new gzip member after this many samples or uncompressed bytes, so
  * damage in one member is bounded and repairing a torn tail is cheap. */
 #define REC_MEMBER_SAMPLES 3600
@@ -41,6 +42,17 @@ enum rec_pcol { RP_TYPE, RP_ID, RP_VALID, RP_TIMES, RP_COUNT = RP_TIMES + XG_PC_
 #define REC_PCPU_MAX (1u << 20)
 /* Columns of a 'k' line (one per-socket entry of the domain before it). */
 enum rec_kcol { RK_TYPE, RK_SOCKET, RK_VALID, RK_VALUES, RK_COUNT = RK_VALUES + XG_SOCK_EVENT_COUNT };
+/* Columns of a 'w' line (the wait totals of the domain before it): the
+ * total, the top culprits (count, then who and ns each), the last
+ * interval's top parts (the same), the lengths' count, sum and buckets. */
+enum rec_wcol { RW_TYPE, RW_TOTAL, RW_NTOP, RW_TOP, RW_NLAST = RW_TOP + 2 * XG_BEHIND_TOP, RW_LAST,
+	RW_NWAITS = RW_LAST + 2 * XG_BEHIND_TOP, RW_SUM, RW_BUCKET, RW_COUNT = RW_BUCKET + XG_WAIT_LE_N + 1 };
+/* A 'w' line's numbers, in column order from RW_TOTAL (the writer and
+ * reader walk the same list). */
+#define REC_WAIT_VALUES (RW_COUNT - RW_TOTAL)
+void rec_waits_values(const struct xg_waits *w, uint64_t v[REC_WAIT_VALUES]);
+void rec_waits_from(struct xg_waits *w, const uint64_t v[REC_WAIT_VALUES]);
+
 /* Columns of a 'P' line (one per pool host, before the domains). */
 enum rec_hcol { RH_TYPE, RH_NAME, RH_STALE, RH_WHY, RH_NDOM, RH_MONO, RH_REAL, RH_PCPUS, RH_KHZ,
 	RH_MEM_TOTAL, RH_MEM_FREE, RH_LOST, RH_VALID, RH_TEXT, RH_COUNT = RH_TEXT + 5 };

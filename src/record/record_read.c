@@ -739,6 +739,36 @@ static int parse_k(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 	return 0;
 }
 
+/* The wait totals of the domain whose 'd' line came last; deltas against
+ * that domain's baseline entry. */
+static int parse_w(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
+{
+	static const struct xg_waits zero;
+	if (!r->sock_ok || !out->ndom)
+		return bad_line(r, err, "'w' line not right after a domain's 'd' line");
+	struct xg_dom *d = &out->dom[out->ndom - 1];
+	if (sample_waits(out, d))
+		return bad_line(r, err, "second 'w' line for domain %u", d->id);
+	const struct xg_dom *pd = r->prev.have ? rec_index_find(&r->prev.ix, r->prev.base, d->id) : NULL;
+	const struct xg_waits *o = pd ? sample_waits(r->prev.base, pd) : NULL;
+	uint64_t was[REC_WAIT_VALUES], v[REC_WAIT_VALUES];
+	rec_waits_values(o ? o : &zero, was);
+	for (size_t i = 0; i < REC_WAIT_VALUES; i++) {
+		const char *c = col(r, RW_TOTAL + i);
+		if (!parse_delta(c, was[i], &v[i]))
+			return bad_line(r, err, "bad value '%s' on the 'w' line of domain %u", c, d->id);
+	}
+	struct xg_waits w;
+	rec_waits_from(&w, v);
+	bool ok = w.ntop <= XG_BEHIND_TOP && w.nlast <= XG_BEHIND_TOP;
+	for (int i = 0; i < XG_BEHIND_TOP; i++)
+		ok = ok && v[RW_TOP - RW_TOTAL + 2 * i] <= XG_BEHIND_XEN && v[RW_LAST - RW_TOTAL + 2 * i] <= XG_BEHIND_XEN;
+	if (!ok)
+		return bad_line(r, err, "bad culprit count or id on the 'w' line of domain %u", d->id);
+	*sample_add_waits(out, d) = w;
+	return 0;
+}
+
 /* All 'd' lines are in: check them, and start the vCPU owner map. */
 static int owners(struct xg_reader *r, struct xg_sample *out, struct xg_err *err)
 {
@@ -882,6 +912,11 @@ static int parse_E(struct xg_reader *r, struct xg_sample *out, struct xg_err *er
 			if (!out->host_why[f])
 				out->host_why[f] = w;
 	}
+	if (r->minor < 7) {
+		char why[64];
+		snprintf(why, sizeof(why), "not in this recording (format %d.%u)", REC_MAJOR, r->minor);
+		out->wait_why = sample_reason(out, why);
+	}
 	return 1;
 }
 
@@ -903,12 +938,12 @@ static int parse_line(struct xg_reader *r, char *line, size_t len, struct xg_sam
 		line[len] = 0;
 	}
 	split(r, line);
-	/* 'k' exists from minor 1 on, 'p' from 2, 'P' from 3: in an older
+	/* 'k' exists from minor 1 on, 'p' from 2, 'P' from 3, 'w' from 7: in an older
 	 * member they are corruption. The pool view's first version wrote 'P'
 	 * lines under 1.2, so a 1.2 member may hold them too. */
-	static const char *const types[] = { "ShRWDdcE", "ShRWDdkcE", "ShRWDdkcpPE" };
-	bool known = known1 && strchr(types[r->minor < 2 ? r->minor : 2], type);
-	if (known && type != 'k')
+	static const char *const types[] = { "ShRWDdcE", "ShRWDdkcE", "ShRWDdkcpPE", "ShRWDdkcpPwE" };
+	bool known = known1 && strchr(types[r->minor < 2 ? r->minor : r->minor < 7 ? 2 : 3], type);
+	if (known && type != 'k' && type != 'w')
 		r->sock_ok = false;   /* lines a newer minor added do not end the run */
 	if (!known) {
 		if (r->minor > REC_MINOR)
@@ -931,6 +966,7 @@ static int parse_line(struct xg_reader *r, char *line, size_t len, struct xg_sam
 	case 'D': return parse_D(r, err);
 	case 'd': return parse_d(r, out, err);
 	case 'k': return parse_k(r, out, err);
+	case 'w': return parse_w(r, out, err);
 	case 'p': return parse_p(r, out, err);
 	case 'c': return parse_c(r, out, err);
 	default: return parse_E(r, out, err);

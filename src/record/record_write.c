@@ -247,6 +247,29 @@ static void put_socks(struct xg_strbuf *b, const struct xg_sample *s, const stru
 	}
 }
 
+/* The domain's wait totals, one 'w' line after its 'd' and 'k' lines;
+ * values are deltas against the baseline domain's entry. */
+static void put_waits(struct xg_strbuf *b, const struct xg_sample *s, const struct xg_dom *d,
+                      const struct xg_dom *pd, const struct xg_sample *prev)
+{
+	static const struct xg_waits zero;
+	const struct xg_waits *w = sample_waits(s, d);
+	if (!w)
+		return;
+	const struct xg_waits *o = pd && prev ? sample_waits(prev, pd) : NULL;
+	uint64_t now[REC_WAIT_VALUES], was[REC_WAIT_VALUES];
+	rec_waits_values(w, now);
+	rec_waits_values(o ? o : &zero, was);
+	size_t ls = b->len;
+	strbuf_putc(b, 'w');
+	for (size_t i = 0; i < REC_WAIT_VALUES; i++) {
+		strbuf_putc(b, '\t');
+		rbuf_delta(b, now[i], was[i]);
+	}
+	rbuf_trim_tabs(b, ls);
+	strbuf_putc(b, '\n');
+}
+
 /* The 'D' line: who the domain is (written when that changes). */
 static void put_ident(struct xg_strbuf *b, const struct xg_dom *d)
 {
@@ -313,6 +336,7 @@ static void put_dom(struct xg_recorder *r, const struct xg_sample *s, const stru
 	rbuf_trim_tabs(b, ls);
 	strbuf_putc(b, '\n');
 	put_socks(b, s, d, pd, r->prev.base);
+	put_waits(b, s, d, pd, r->prev.base);
 }
 
 /* The blocked time of a vCPU is mostly what the interval leaves after

@@ -402,6 +402,7 @@ static void emit(struct build *b)
 		*d = b->dom[i];
 		d->vcpu_first = first;
 		d->vcpu_count = d->sock_count = d->sock_first = 0;
+		d->wait_ix = 0;
 		size_t nv = 0, ns = 0;
 		while (iv + nv < b->nvc && b->vc[iv + nv].dom == i)
 			nv++;

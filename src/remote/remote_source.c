@@ -186,6 +186,7 @@ static void merge_host(struct xg_sample *out, const struct xg_sample *in, uint16
 		d->host = hi;
 		d->vcpu_first = vfirst;
 		d->vcpu_count = d->sock_count = 0;
+		d->wait_ix = 0;
 		for (int f = 0; f < XG_F_COUNT; f++)
 			d->why[f] = map[src->why[f] ? src->why[f] : in->host_why[f]];
 		if (src->vcpu_count)
@@ -194,6 +195,9 @@ static void merge_host(struct xg_sample *out, const struct xg_sample *in, uint16
 		if (src->sock_count)
 			memcpy(sample_add_socks(out, d, src->sock_count), sample_socks(in, src),
 			       src->sock_count * sizeof(struct xg_sock));
+		const struct xg_waits *w = sample_waits(in, src);
+		if (w)
+			*sample_add_waits(out, d) = *w;
 	}
 }
 

@@ -6,6 +6,7 @@
  * change state during a window is counted in its state for all of it. */
 #include "xgtop/trace/trace_source.h"
 #include "xgtop/trace/xentrace_account.h"
+#include "xgtop/trace/xentrace_waitsum.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,9 @@ struct xg_source {
 	size_t norder;
 	char name[64];
 	uint32_t npcpu;
+	struct xt_dom_waits waits;  /* one domain's window, reused */
+	struct xt_waitsum *wsum;    /* each domain's running wait totals, by domid */
+	size_t nwsum, cwsum;
 };
 
 static const char *const why_trace = "not in a trace file";
@@ -39,6 +43,10 @@ static void trace_close(struct xg_source *s)
 		return;
 	xt_file_free(&s->fe);
 	xt_acct_free(&s->acct);
+	xt_dom_waits_free(&s->waits);
+	for (size_t i = 0; i < s->nwsum; i++)
+		xt_waitsum_free(&s->wsum[i]);
+	free(s->wsum);
 	free(s->ev);
 	free(s->order);
 	free(s);
@@ -71,6 +79,8 @@ static int trace_open(struct xg_source **out, const struct xg_config *cfg, struc
 	s->start = s->fe.ev.first_tsc;
 	s->end = s->fe.ev.last_tsc;
 	xt_acct_init(&s->acct, XT_NATIVE);
+	/* who each wait was behind and how long, as the live source does */
+	xt_acct_behind(&s->acct, true, true, s->hz);
 	xt_acct_start(&s->acct, s->start);
 	xt_acct_seed_from(&s->acct, s->ev, s->nev, s->start);
 	s->window_cyc = (uint64_t)(window * s->hz + 0.5);
@@ -152,9 +162,9 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 	host_mark(h, XG_H_LOST);
 	for (int f = 0; f < XG_F_COUNT; f++)
 		if (f != XG_F_CPU_NS && f != XG_F_RUN_NS && f != XG_F_WAIT_NS && f != XG_F_BLK_NS &&
-		    f != XG_F_OFF_NS)
-			sample_invalid_all(out, (enum xg_field)f, f >= XG_F_BEHIND_WAIT_NS && f <= XG_F_WAIT_P99_NS ?
-					   "not computed by --source trace: xgtop trace FILE --behind has them" : why_trace);
+		    f != XG_F_OFF_NS && (f < XG_F_BEHIND_WAIT_NS || f > XG_F_WAIT_P99_NS))
+			sample_invalid_all(out, (enum xg_field)f, why_trace);
+	host_mark(h, XG_H_WAITS);
 	fill_pcpus(s, out, t);
 	sort_vcpus(s);
 	for (size_t i = 0; i < s->norder;) {
@@ -195,6 +205,12 @@ static void fill(struct xg_source *s, struct xg_sample *out, uint64_t t)
 		dom_set(d, XG_F_CPU_NS, sum[XG_RS_RUNNING]);
 		for (int st = 0; st < XG_RS_COUNT; st++)
 			dom_set(d, sched_field(st), sum[st]);
+		if (dom >= s->nwsum) {
+			xg_grow(&s->wsum, &s->cwsum, (size_t)dom + 1, sizeof(*s->wsum));
+			memset(s->wsum + s->nwsum, 0, ((size_t)dom + 1 - s->nwsum) * sizeof(*s->wsum));
+			s->nwsum = (size_t)dom + 1;
+		}
+		xt_waits_fill(&s->acct, &s->wsum[dom], &s->waits, s->hz, out, d);
 		i = j;
 	}
 }

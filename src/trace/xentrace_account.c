@@ -91,9 +91,11 @@ static __attribute__((noinline)) void first_sight(struct xt_acct *a, struct xt_v
 static inline __attribute__((always_inline)) void wait_end(struct xt_acct *a, struct xt_vcpu_acct *v,
                                                            uint64_t t, bool ran)
 {
-	if (ran && v->whist && !v->wait_censored && t > v->since)
-		v->whist[xt_wh_bucket(xt_wh_ns(t - v->since, a->ns_mult))]++;
-	else
+	if (ran && v->whist && !v->wait_censored && t > v->since) {
+		uint64_t ns = xt_wh_ns(t - v->since, a->ns_mult);
+		v->whist[xt_wh_bucket(ns)]++;
+		v->wsum_ns += ns;
+	} else
 		xt_behind_close(a, v, -1, t, ran);
 	v->wait_censored = false;
 }

@@ -222,7 +222,9 @@ void xt_behind_close(struct xt_acct *a, struct xt_vcpu_acct *v, int32_t p, uint6
 	if (a->wait_hist && ran && !v->wait_censored) {
 		if (!v->whist)
 			v->whist = xg_calloc(XT_WH_N, sizeof(*v->whist));
-		v->whist[xt_wh_bucket(xt_wh_ns(t - v->since, a->ns_mult))]++;
+		uint64_t ns = xt_wh_ns(t - v->since, a->ns_mult);
+		v->whist[xt_wh_bucket(ns)]++;
+		v->wsum_ns += ns;
 	}
 	v->wait_censored = false;
 	/* The idle domain does not wait for a pCPU: its vCPU is runnable
@@ -274,6 +276,7 @@ void xt_behind_take(struct xt_acct *a, uint32_t dom, struct xt_dom_waits *w)
 	w->nby = 0;
 	w->total_cyc = 0;
 	w->nwaits = 0;
+	w->sum_ns = 0;
 	memset(w->hist, 0, sizeof(w->hist));
 	if (dom >= a->ndix)
 		return;
@@ -295,6 +298,8 @@ void xt_behind_take(struct xt_acct *a, uint32_t dom, struct xt_dom_waits *w)
 				w->nwaits += v->whist[b];
 			}
 			memset(v->whist, 0, XT_WH_N * sizeof(*v->whist));
+			w->sum_ns += v->wsum_ns;
+			v->wsum_ns = 0;
 		}
 	}
 	if (w->nby > 1)

@@ -7,6 +7,7 @@
  * per draw, once to count the lines (for scrolling) and once on screen. */
 #include "tui_state.h"
 #include "xgtop/compute/cell.h"
+#include "xgtop/compute/waits.h"
 
 #include <curses.h>
 #include <math.h>
@@ -267,6 +268,57 @@ static void pane_pressure(struct pane *p)
 	pane_figures(p, p->r, "  full (all non-idle tasks):", psi_full_cols, XG_ARRAY_LEN(psi_full_cols));
 }
 
+/* The domain's culprits, biggest first: name, seconds, share of the
+ * whole; 'other' for the rest. */
+static void pane_ranked(struct pane *p, const struct xg_sample *s, bool since_start, const char *title)
+{
+	struct xg_wait_rank r[XG_WAIT_RANKS];
+	uint64_t whole;
+	size_t n = waits_ranked(s, p->d, since_start, r, &whole);
+	if (!n) {
+		pane_text(p, A_NORMAL, "%s none (no wait ended)", title);
+		return;
+	}
+	pane_text(p, A_NORMAL, "%s %.3f s of WAIT", title, (double)whole / 1e9);
+	for (size_t i = 0; i < n; i++) {
+		char buf[32], name[4 * XG_NAME_MAX + 1];
+		const char *raw = r[i].other ? "other" : waits_culprit(s, p->d, r[i].who, buf, sizeof(buf));
+		tui_name_fit(name, sizeof(name), raw, 24);
+		pane_text(p, A_NORMAL, "    %-24s %10.3f s %6.1f %%", name, (double)r[i].ns / 1e9, 100.0 * r[i].share);
+	}
+}
+
+/* The interval's waits per length bucket, as bars scaled to the fullest
+ * bucket, from the first to the last bucket with any. */
+static void pane_lengths(struct pane *p, const struct xg_sample *prev, const struct xg_sample *cur)
+{
+	uint64_t h[XG_WAIT_LE_N + 1], max = 0;
+	if (!waits_hist(prev, cur, p->d, h))
+		return;
+	int lo = -1, hi = -1;
+	for (int b = 0; b <= XG_WAIT_LE_N; b++) {
+		if (!h[b])
+			continue;
+		lo = lo < 0 ? b : lo;
+		hi = b;
+		max = h[b] > max ? h[b] : max;
+	}
+	if (lo < 0) {
+		pane_text(p, A_NORMAL, "%s", "  wait lengths in the interval: none ended in running");
+		return;
+	}
+	pane_text(p, A_NORMAL, "%s", "  wait lengths in the interval (waits shorter than):");
+	for (int b = lo; b <= hi; b++) {
+		char bound[16], bar[41];
+		bool rest = b == XG_WAIT_LE_N;   /* the longer ones */
+		waits_bound_text((unsigned)(rest ? b - 1 : b), bound, sizeof(bound));
+		int len = (int)((h[b] * 40 + max - 1) / max);
+		memset(bar, '#', (size_t)len);
+		bar[len] = 0;
+		pane_text(p, A_NORMAL, "    %s %-8s %8llu %s", rest ? ">=" : "< ", bound, (unsigned long long)h[b], bar);
+	}
+}
+
 /* Whom its waits of the interval were behind, and how long they were,
  * where the source attributes waits (Xen's live trace). */
 static void pane_waits(struct pane *p)
@@ -275,6 +327,16 @@ static void pane_waits(struct pane *p)
 		return;
 	pane_heading(p, "%s", "Waits that ended in the interval (Xen scheduler trace)");
 	pane_figures(p, p->r, "  behind, latency:", wait_cols, XG_ARRAY_LEN(wait_cols));
+	const struct xg_engine *e = p->t->e;
+	const struct xg_sample *cur = &e->sample[e->cur];
+	const char *why = sample_waits_why(cur, p->d);
+	if (why) {
+		pane_text(p, A_NORMAL, "  ranked culprits, wait lengths: - (%s)", why);
+		return;
+	}
+	pane_ranked(p, cur, false, "  behind in the interval:");
+	pane_ranked(p, cur, true, "  behind since the source began:");
+	pane_lengths(p, e->have_prev ? &e->sample[!e->cur] : NULL, cur);
 }
 
 /* Every column the pane shows: its formula, and why it is `-` here. */

@@ -63,6 +63,7 @@ double view_stable_floor(enum xg_unit u)
 	case XG_UNIT_BPS: return 1024.0;              /* 1 KiB/s of network, disk, MEM-BW */
 	case XG_UNIT_PER_S: return 2.0;               /* 2 IOPS, packets/s, exits/s */
 	case XG_UNIT_RATIO: return 0.1;               /* 0.1 MPKI */
+	case XG_UNIT_MS: return 0.1;                  /* 0.1 ms of WAIT-P50, WAIT-P99 */
 	default: return 0.5;                          /* counts and ids: whole steps */
 	}
 }

@@ -8,6 +8,7 @@
 #include "xgtop/xen/xen_trace_live.h"
 #include "xgtop/xen/xen_rundir.h"
 #include "xgtop/trace/xentrace_account.h"
+#include "xgtop/trace/xentrace_waitsum.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,6 +79,16 @@ struct xtl {
 	struct xt_dom_waits waits;  /* one domain's interval, reused */
 	bool xt_ready;
 	bool waits_on;            /* wait attribution and latency kept */
+	/* Each domain's running wait totals, by domid: the sample's
+	 * cumulative wait counters (a restarted domain starts again). */
+	struct xtl_wsum {
+		struct xg_dom_ident ident;
+		bool used;
+		uint64_t seen;        /* the fill that last took it */
+		struct xt_waitsum s;
+	} *wsum;
+	size_t nwsum, cwsum;
+	uint64_t fills;
 	double hz;
 	uint64_t upto;            /* TSC everything is accounted to */
 	bool tsc_foreign;         /* dom0's TSC is not Xen's: use record time */
@@ -365,6 +376,11 @@ static void teardown(struct xtl *t)
 		xt_acct_free(&t->acct);
 		xt_dom_waits_free(&t->waits);
 	}
+	for (size_t i = 0; i < t->nwsum; i++)
+		xt_waitsum_free(&t->wsum[i].s);
+	free(t->wsum);
+	t->wsum = NULL;
+	t->nwsum = t->cwsum = 0;
 	t->xt_ready = false;
 }
 
@@ -752,27 +768,40 @@ static void seed_vcpu(struct xtl *t, struct xt_vcpu_acct *v, uint32_t dom_state)
 
 /* The wait fields: what d's waits that ended since the last refresh were
  * behind, and their lengths. */
+/* d's running totals, new ones when d is not the domain they were for. */
+static struct xtl_wsum *wsum_of(struct xtl *t, const struct xg_dom *d)
+{
+	if (d->id >= t->nwsum) {
+		xg_grow(&t->wsum, &t->cwsum, (size_t)d->id + 1, sizeof(*t->wsum));
+		memset(t->wsum + t->nwsum, 0, ((size_t)d->id + 1 - t->nwsum) * sizeof(*t->wsum));
+		t->nwsum = (size_t)d->id + 1;
+	}
+	struct xtl_wsum *e = &t->wsum[d->id];
+	if (e->used && !dom_same(&e->ident, d, XG_SAME_OBJECT)) {
+		xt_waitsum_free(&e->s);
+		e->used = false;
+	}
+	if (!e->used) {
+		e->ident = dom_ident(d);
+		e->used = true;
+	}
+	e->seen = t->fills;
+	return e;
+}
+
+/* Totals of domains gone since the last fill are dropped. */
+static void wsum_sweep(struct xtl *t)
+{
+	for (size_t i = 0; i < t->nwsum; i++)
+		if (t->wsum[i].used && t->wsum[i].seen != t->fills) {
+			xt_waitsum_free(&t->wsum[i].s);
+			t->wsum[i].used = false;
+		}
+}
+
 static void fill_waits(struct xtl *t, struct xg_sample *out, struct xg_dom *d)
 {
-	static const char none[] = "no wait ended in the interval";
-	struct xt_dom_waits *w = &t->waits;
-	xt_behind_take(&t->acct, d->id, w);
-	dom_set(d, XG_F_BEHIND_WAIT_NS, xt_cyc_to_ns(w->total_cyc, t->hz));
-	if (w->nby && w->total_cyc) {
-		uint32_t who = w->by[0].who;
-		dom_set(d, XG_F_BEHIND_ID, who == XT_BEHIND_XEN ? XG_BEHIND_XEN : who);
-		dom_set(d, XG_F_BEHIND_NS, xt_cyc_to_ns(w->by[0].cyc, t->hz));
-	} else {
-		dom_invalid(out, d, XG_F_BEHIND_ID, none);
-		dom_invalid(out, d, XG_F_BEHIND_NS, none);
-	}
-	if (w->nwaits) {
-		dom_set(d, XG_F_WAIT_P50_NS, (uint64_t)(xt_wh_quantile(w->hist, 0.50) + 0.5));
-		dom_set(d, XG_F_WAIT_P99_NS, (uint64_t)(xt_wh_quantile(w->hist, 0.99) + 0.5));
-	} else {
-		dom_invalid(out, d, XG_F_WAIT_P50_NS, none);
-		dom_invalid(out, d, XG_F_WAIT_P99_NS, none);
-	}
+	xt_waits_fill(&t->acct, &wsum_of(t, d)->s, &t->waits, t->hz, out, d);
 }
 
 static void fill_active(struct xtl *t, struct xg_sample *out)
@@ -781,6 +810,9 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 	host_mark(&out->host, XG_H_LOST);
 	if (t->waits_on)
 		host_mark(&out->host, XG_H_WAITS);
+	else
+		out->wait_why = sample_reason(out, "not kept (XGTOP_TRACE_WAITS=0)");
+	t->fills++;
 	for (size_t i = 0; i < out->ndom; i++) {
 		struct xg_dom *d = &out->dom[i];
 		uint32_t nv = dom_has(d, XG_F_VCPUS_MAX) ? (uint32_t)d->v[XG_F_VCPUS_MAX] : d->vcpu_count;
@@ -813,6 +845,7 @@ static void fill_active(struct xtl *t, struct xg_sample *out)
 			for (int f = XG_F_BEHIND_WAIT_NS; f <= XG_F_WAIT_P99_NS; f++)
 				dom_invalid(out, d, (enum xg_field)f, "not kept (XGTOP_TRACE_WAITS=0)");
 	}
+	wsum_sweep(t);
 }
 
 void xen_tl_fill(struct xtl *t, struct xg_sample *out)

@@ -30,6 +30,9 @@ seed_record() {  # first byte odd = a recording file, even = its text
 	rm -f "$1"/seed[123].xgrec
 	build/tools/xgtop-gen --domains 4 --samples 3 --hosts 2 --vms --pcpus 2 "$1/pool.xgrec" >/dev/null &&
 		{ printf '\000'; zcat "$1/pool.xgrec"; } >"$1/text-pool" && rm -f "$1/pool.xgrec"
+	# 'w' lines (1.7): wait totals by culprit and length.
+	build/tools/xgtop-gen --domains 4 --samples 3 --waits "$1/waits.xgrec" >/dev/null &&
+		{ printf '\000'; zcat "$1/waits.xgrec"; } >"$1/text-waits" && rm -f "$1/waits.xgrec"
 }
 
 seed_guestpub() {  # publications split by 0xff: time step, key mask (2 x 7 bits), values

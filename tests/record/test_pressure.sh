@@ -10,7 +10,7 @@
 
 "$gen" --domains 14 --samples 8 --steady --psi "$d/psi.xgrec" || exit 1
 zcat "$d/psi.xgrec" | head -n 2 >"$d/hdr"
-head -n 1 "$d/hdr" | grep -q $'^xgtop-recording\t1\t6\t' || { echo "FAIL: not format 1.6"; exit 1; }
+head -n 1 "$d/hdr" | grep -q $'^xgtop-recording\t1\t7\t' || { echo "FAIL: not format 1.7"; exit 1; }
 sed -n 2p "$d/hdr" | grep -q $'\tswap_bytes\tpsi_cpu_some_ns\tpsi_cpu_full_ns\tpsi_memory_some_ns\tpsi_memory_full_ns\tpsi_io_some_ns\tpsi_io_full_ns\tbehind_wait_ns\tbehind_top_ns\tbehind_top_id\twait_p50_ns\twait_p99_ns$' ||
 	{ echo "FAIL: the fields line does not end in the pressure fields, then 1.6's wait fields"; exit 1; }
 

@@ -68,6 +68,7 @@ struct opts {
 	unsigned long hosts;         /* a pool of this many hosts (0 = one host, no pool) */
 	bool vms;                    /* KVM VMs: the VM fields and the host's VM flag */
 	bool psi;                    /* Linux pressure: the PSI fields and the host's flag */
+	bool waits;                  /* wait attribution: the wait fields, totals and host flag */
 	unsigned long churn;         /* vm-NNN domains destroyed (and back) per sample */
 };
 
@@ -81,6 +82,12 @@ struct dstate {
 	uint64_t pmu[XG_PMU_WHERE_COUNT][XG_PMU_EVENT_COUNT];
 	uint64_t vc[8][4];
 	uint64_t sk[SOCK_MAX][2];    /* per-socket MBM total, local */
+	/* --waits: every culprit's total, the last interval's parts and WAIT */
+	struct xg_wait_part wb[16];
+	unsigned nwb;
+	struct xg_wait_part wlast[5];
+	uint64_t wait_ival;
+	uint64_t wtotal, wcount, wsum, wbucket[XG_WAIT_LE_N + 1];
 };
 
 /* Socket k's share of an amount split over n sockets: weights 1, 2, .. n
@@ -212,6 +219,78 @@ static bool is_wait_field(int f)
 	return f >= XG_F_BEHIND_WAIT_NS && f <= XG_F_WAIT_P99_NS;
 }
 
+/* With --waits, domain i's WAIT of interval k goes 40 % behind domain
+ * i+1, 25 % behind i+2, 15 % idle, 10 % Xen and 10 % behind one of
+ * i+3 .. i+6 in turn (so the top culprits are stable and 'other' grows);
+ * its waits are half 0.5 ms and half 4 ms long. */
+static void step_waits(const struct opts *o, unsigned long i, unsigned long k, struct dstate *st, uint64_t w)
+{
+	uint32_t n = (uint32_t)o->domains;
+	uint32_t who[5] = { (uint32_t)((i + 1) % n), (uint32_t)((i + 2) % n), XG_BEHIND_IDLE, XG_BEHIND_XEN,
+		(uint32_t)((i + 3 + k % 4) % n) };
+	static const unsigned pct[5] = { 40, 25, 15, 10, 10 };
+	uint64_t left = w;
+	for (int p = 0; p < 5; p++) {
+		uint64_t ns = p == 4 ? left : w / 100 * pct[p] + w % 100 * pct[p] / 100;
+		left -= ns;
+		st->wlast[p] = (struct xg_wait_part){ who[p], ns };
+		unsigned q = 0;
+		while (q < st->nwb && st->wb[q].who != who[p])
+			q++;
+		if (q == st->nwb && st->nwb < 16)
+			st->wb[st->nwb++] = (struct xg_wait_part){ who[p], 0 };
+		if (q < 16)
+			st->wb[q].ns += ns;
+	}
+	st->wait_ival = w;
+	st->wtotal += w;
+	uint64_t pairs = w / 4500000;
+	st->wcount += 2 * pairs;
+	st->wsum += pairs * 4500000;
+	st->wbucket[4] += pairs;   /* 0.5 ms < 2^19 ns */
+	st->wbucket[7] += pairs;   /* 4 ms < 2^22 ns */
+}
+
+/* The top n parts of p (biggest first, ties by id) into out. */
+static uint32_t gen_top(const struct xg_wait_part *p, unsigned np, struct xg_wait_part *out)
+{
+	bool used[16] = { false };
+	uint32_t k = 0;
+	for (; k < XG_BEHIND_TOP; k++) {
+		int best = -1;
+		for (unsigned q = 0; q < np; q++)
+			if (!used[q] && p[q].ns &&
+			    (best < 0 || p[q].ns > p[best].ns || (p[q].ns == p[best].ns && p[q].who < p[best].who)))
+				best = (int)q;
+		if (best < 0)
+			break;
+		used[best] = true;
+		out[k] = p[best];
+	}
+	return k;
+}
+
+static void fill_waits(struct xg_sample *s, struct xg_dom *d, const struct dstate *st)
+{
+	struct xg_waits *w = sample_add_waits(s, d);
+	w->total_ns = st->wtotal;
+	w->ntop = gen_top(st->wb, st->nwb, w->top);
+	w->nlast = gen_top(st->wlast, st->wait_ival ? 5 : 0, w->last);
+	w->count = st->wcount;
+	w->sum_ns = st->wsum;
+	memcpy(w->bucket, st->wbucket, sizeof(w->bucket));
+	dom_set(d, XG_F_BEHIND_WAIT_NS, st->wait_ival);
+	if (w->nlast) {
+		dom_set(d, XG_F_BEHIND_ID, w->last[0].who);
+		dom_set(d, XG_F_BEHIND_NS, w->last[0].ns);
+		dom_set(d, XG_F_WAIT_P50_NS, 500000);
+		dom_set(d, XG_F_WAIT_P99_NS, 4000000);
+	} else {
+		for (int f = XG_F_BEHIND_NS; f <= XG_F_WAIT_P99_NS; f++)
+			dom_invalid(s, d, (enum xg_field)f, "no wait ended in the interval");
+	}
+}
+
 /* With --psi, domain i's pressure in % of the interval: cpu some 2 (i mod
  * 5), full half of it; memory some i mod 3, full 0; io some i mod 4, full
  * half of it (counters of stall ns). */
@@ -243,6 +322,7 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
                      struct dstate *st, uint64_t ival_ns)
 {
 	uint32_t id = (uint32_t)i, g = st->gen;
+	uint64_t wait_all = 0;
 	for (unsigned v = 0; v < r->vcpus && v < 8; v++) {
 		uint64_t run = (uint64_t)llround(r->cpu / 100 * (double)ival_ns * (1 + jitter(o, id, g, 100 + v, k)));
 		uint64_t wait = (uint64_t)llround(r->wait / 100 * (double)ival_ns * (1 + jitter(o, id, g, 200 + v, k)));
@@ -250,7 +330,10 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
 		st->vc[v][0] += run;
 		st->vc[v][1] += wait;
 		st->vc[v][2] += blk;
+		wait_all += wait;
 	}
+	if (o->waits)
+		step_waits(o, i, k, st, wait_all);
 	uint64_t rx = inc(o, id, g, 1, k, r->rx), tx = inc(o, id, g, 2, k, r->tx);
 	st->v[XG_F_NET_RX_BYTES] += rx;
 	st->v[XG_F_NET_TX_BYTES] += tx;
@@ -360,6 +443,8 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 	dom_set(d, XG_F_WAIT_NS, sums[1]);
 	dom_set(d, XG_F_BLK_NS, sums[2]);
 	dom_set(d, XG_F_OFF_NS, sums[3]);
+	if (o->waits)
+		fill_waits(s, d, st);
 	dom_set(d, XG_F_VCPUS, r->vcpus);
 	dom_set(d, XG_F_VCPUS_MAX, r->vcpus_max);
 	uint64_t mem = i == 0 ? 4 * GIB : (1 + i % 4) * GIB;
@@ -479,7 +564,8 @@ static int generate(const struct opts *o, const char *out)
 		self += 2000000 + 2000 * n;
 		s.host.self_cpu_ns = self;
 		s.host.valid = 1u << XG_H_PCPUS | 1u << XG_H_CPU_KHZ | 1u << XG_H_MEM | 1u << XG_H_SELF_CPU |
-			       (o->vms ? 1u << XG_H_VMS : 0) | (o->psi ? 1u << XG_H_PSI : 0);
+			       (o->vms ? 1u << XG_H_VMS : 0) | (o->psi ? 1u << XG_H_PSI : 0) |
+			       (o->waits ? 1u << XG_H_WAITS : 0);
 		sample_invalid_all(&s, XG_F_SSID, "no XSM/FLASK policy (xgtop-gen)");
 		fill_pcpus(o, &s, pc, k, ival);
 		uint64_t used = 0;
@@ -686,6 +772,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
 	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms] [--psi]\n"
+	           "                 [--waits]\n"
 	           "                 [--slow MS] [--churn N] [--duel]\n"
 	           "                 [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE | --dump-hosts FILE\n"
@@ -750,6 +837,9 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--vms")) {
 			o.vms = true;
+			continue;
+		} else if (!strcmp(a, "--waits")) {
+			o.waits = true;
 			continue;
 		} else if (!strcmp(a, "--psi")) {
 			o.psi = true;

@@ -22,6 +22,10 @@ static void put(const struct xg_metric *m, const char **last)
 	if (*last && !strcmp(*last, m->name))
 		return;
 	*last = m->name;
+	if (m->type == XG_MT_HISTOGRAM) {
+		printf("%s_bucket\n%s_sum\n%s_count\n", m->name, m->name, m->name);
+		return;
+	}
 	printf("%s\n", sample_name(m));
 }
 

@@ -13,6 +13,7 @@ enum xg_unit {
 	XG_UNIT_BPS,     /* bytes per second */
 	XG_UNIT_PER_S,   /* events per second */
 	XG_UNIT_RATIO,   /* a plain ratio (MPKI) */
+	XG_UNIT_MS,      /* milliseconds (WAIT-P50), shown as a ratio is */
 };
 
 #endif

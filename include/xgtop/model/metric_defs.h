@@ -16,6 +16,7 @@ enum xg_mtype {
 	XG_MT_COUNTER,  /* samples are NAME_total */
 	XG_MT_GAUGE,    /* samples are NAME */
 	XG_MT_INFO,     /* samples are NAME_info, value 1, identity in labels */
+	XG_MT_HISTOGRAM, /* samples are NAME_bucket{le}, NAME_sum, NAME_count */
 };
 
 struct xg_metric {
@@ -57,6 +58,8 @@ enum xg_mfam {
 	XG_MF_SOCK_L3_OCC,      /* {socket} */
 	XG_MF_SOCK_MBM_TOTAL,   /* {socket} */
 	XG_MF_SOCK_MBM_LOCAL,   /* {socket} */
+	XG_MF_WAIT_BEHIND,      /* {behind}: a domain's top culprits and 'other' */
+	XG_MF_WAIT_LATENCY,     /* histogram of the waits' lengths */
 	XG_MF_COUNT
 };
 extern const struct xg_metric xg_fixed_metric[XG_MF_COUNT];

@@ -164,6 +164,7 @@ struct xg_dom {
 	uint32_t sock_first, sock_count;  /* slice of xg_sample.sock */
 	uint16_t host;              /* index in xg_sample.peer (pool view), else 0;
 	                               (host, id) is the domain's identity */
+	uint32_t wait_ix;           /* its xg_waits entry + 1 in xg_sample.wait, 0 none */
 };
 
 /* "Is this the same domain as before?" Ids alone do not say it: Xen reuses
@@ -234,6 +235,36 @@ struct xg_sock {
 	uint32_t socket;      /* socket index, 0.. */
 	uint8_t valid;        /* bit e set: v[e] measured (enum xg_sock_event) */
 	uint64_t v[XG_SOCK_EVENT_COUNT]; /* same units and rules as the sums */
+};
+
+/* Who a domain waited behind, by culprit, and how long its waits were:
+ * cumulative counters since the source began attributing waits (Xen's
+ * live trace), kept in a pool beside the domains (most sources have
+ * none). Culprits are domids, XG_BEHIND_IDLE or XG_BEHIND_XEN. Bounded:
+ * the source keeps every culprit's running total and gives the
+ * XG_BEHIND_TOP largest; the rest is total_ns minus them, which never
+ * decreases (it is the sum of the smallest totals). */
+#define XG_BEHIND_TOP 3
+/* Wait-length buckets: bucket i counts the waits shorter than
+ * xg_wait_le_ns[i] and not shorter than xg_wait_le_ns[i - 1]; the last
+ * one (i == XG_WAIT_LE_N) the longer ones. Powers of two of ns, so they
+ * are edges of the trace accounting's finer histogram. */
+#define XG_WAIT_LE_N 13
+extern const uint64_t xg_wait_le_ns[XG_WAIT_LE_N];
+struct xg_wait_part {
+	uint32_t who;
+	uint64_t ns;
+};
+struct xg_waits {
+	uint64_t total_ns;          /* C WAIT of the waits that ended, all culprits */
+	uint32_t ntop;              /* entries of top[] in use */
+	struct xg_wait_part top[XG_BEHIND_TOP]; /* C the largest culprits' totals, biggest first */
+	uint32_t nlast;             /* entries of last[] in use */
+	struct xg_wait_part last[XG_BEHIND_TOP]; /* G the last interval's largest parts of
+	                               XG_F_BEHIND_WAIT_NS, biggest first */
+	uint64_t count;             /* C waits that ended in running (the lengths) */
+	uint64_t sum_ns;            /* C their lengths */
+	uint64_t bucket[XG_WAIT_LE_N + 1]; /* C of those waits, per length bucket */
 };
 
 /* One physical CPU's time: cumulative ns since an origin the source
@@ -318,6 +349,10 @@ struct xg_sample {
 	size_t npcpu, pcpu_cap;
 	uint8_t pcpu_why;           /* reason index: why there are none (or some
 	                               are invalid), 0 = none given */
+	struct xg_waits *wait;      /* per-domain wait totals (xg_dom.wait_ix) */
+	size_t nwait, wait_cap;
+	uint8_t wait_why;           /* reason index: why a domain has no entry,
+	                               0 = the reason of its XG_F_BEHIND_WAIT_NS */
 	/* Reason strings, interned; reason[0] is unused (no reason). Reasons
 	 * that apply to every domain may be given once via host_why. */
 	char *reason[XG_REASON_MAX];
@@ -347,6 +382,14 @@ static inline struct xg_sock *sample_socks(const struct xg_sample *s, const stru
 {
 	return s->sock ? s->sock + d->sock_first : NULL;
 }
+/* d's wait totals: a zeroed entry the first time; returns it. */
+struct xg_waits *sample_add_waits(struct xg_sample *s, struct xg_dom *d);
+static inline const struct xg_waits *sample_waits(const struct xg_sample *s, const struct xg_dom *d)
+{
+	return d->wait_ix && d->wait_ix <= s->nwait ? &s->wait[d->wait_ix - 1] : NULL;
+}
+/* Why d has no wait totals (NULL when it has them). */
+const char *sample_waits_why(const struct xg_sample *s, const struct xg_dom *d);
 /* Appends n zeroed pCPU entries (all invalid); returns the first. */
 struct xg_pcpu *sample_add_pcpus(struct xg_sample *s, size_t n);
 /* Interns reason text; returns its index (1..), or 0 if the table is full. */

@@ -31,6 +31,7 @@ struct xt_vcpu_acct {
 	struct xt_wait_by *by;   /* WAIT cycles by culprit, nby entries */
 	uint32_t nby, cby;
 	uint32_t *whist;         /* wait lengths in ns (XT_WH_N buckets), NULL none */
+	uint64_t wsum_ns;        /* the sum of those lengths */
 };
 
 /* Wait attribution ("behind"): a culprit is a domain id (0..32767, the
@@ -78,6 +79,7 @@ struct xt_dom_waits {
 	struct xt_wait_by *by;    /* by culprit, biggest first (ties: lower id) */
 	size_t nby, cby;
 	uint64_t nwaits;          /* lengths in hist */
+	uint64_t sum_ns;          /* their sum */
 	uint64_t hist[XT_WH_N];
 };
 

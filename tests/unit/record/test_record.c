@@ -606,7 +606,7 @@ static void newer_minor_is_readable(void **state)
 {
 	(void)state;
 	struct xg_strbuf b = { 0 };
-	strbuf_puts(&b, "xgtop-recording\t1\t7\txgtop 1.7\nfields");
+	strbuf_puts(&b, "xgtop-recording\t1\t99\txgtop 1.99\nfields");
 	for (int f = 0; f < XG_F_COUNT; f++) {
 		strbuf_putc(&b, '\t');
 		strbuf_puts(&b, field_name((enum xg_field)f));

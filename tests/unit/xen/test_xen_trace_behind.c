@@ -318,6 +318,31 @@ static void check(const struct xg_sample *s, uint32_t dom, const struct want *w,
 	       p50 / 1e3, w->p50 / 1e3, p99 / 1e3, w->p99 / 1e3);
 }
 
+/* The sample's running totals: they grow by the interval's attributed
+ * WAIT to the ns, the interval's top part is BEHIND's, the top culprits'
+ * totals fit in the whole, the length buckets hold every wait counted. */
+static void check_totals(const struct xg_sample *s, const struct xg_dom *x, uint64_t *tot0, size_t nwaits)
+{
+	const struct xg_waits *ws = sample_waits(s, x);
+	assert_non_null(ws);
+	assert_null(sample_waits_why(s, x));
+	assert_int_equal(ws->total_ns - *tot0, x->v[XG_F_BEHIND_WAIT_NS]);
+	*tot0 = ws->total_ns;
+	assert_true(ws->nlast >= 1 && ws->ntop >= 1);
+	assert_int_equal(ws->last[0].who, x->v[XG_F_BEHIND_ID]);
+	assert_int_equal(ws->last[0].ns, x->v[XG_F_BEHIND_NS]);
+	uint64_t top = 0, nb = 0;
+	for (uint32_t i = 0; i < ws->ntop; i++) {
+		top += ws->top[i].ns;
+		assert_true(i == 0 || ws->top[i].ns <= ws->top[i - 1].ns);
+	}
+	assert_true(top <= ws->total_ns);
+	for (int b = 0; b <= XG_WAIT_LE_N; b++)
+		nb += ws->bucket[b];
+	assert_int_equal(nb, ws->count);
+	assert_true(ws->count >= nwaits && ws->sum_ns > 0);
+}
+
 static void behind_live(void **state)
 {
 	(void)state;
@@ -345,7 +370,7 @@ static void behind_live(void **state)
 	}
 	struct xg_sample s;
 	sample_init(&s);
-	uint64_t wait0[NDOM + 1] = { 0 };
+	uint64_t wait0[NDOM + 1] = { 0 }, tot0[NDOM + 1] = { 0 };
 
 	for (int round = 0; round < 2; round++) {
 		size_t r0[NP], w0[NP];
@@ -369,6 +394,7 @@ static void behind_live(void **state)
 			assert_true(dom_has(x, XG_F_WAIT_NS));
 			check(&s, d, &w, (double)(x->v[XG_F_WAIT_NS] - wait0[d]));
 			wait0[d] = x->v[XG_F_WAIT_NS];
+			check_totals(&s, x, &tot0[d], w.n);
 		}
 		assert_true((s.host.valid >> XG_H_WAITS) & 1);
 	}
@@ -380,6 +406,11 @@ static void behind_live(void **state)
 	assert_false(dom_has(d, XG_F_BEHIND_ID));
 	assert_string_equal(dom_why(&s, d, XG_F_BEHIND_ID), "no wait ended in the interval");
 	assert_string_equal(dom_why(&s, d, XG_F_WAIT_P99_NS), "no wait ended in the interval");
+	/* ... and the totals stay as they were, with no part this time */
+	const struct xg_waits *ws = sample_waits(&s, d);
+	assert_non_null(ws);
+	assert_int_equal(ws->total_ns, tot0[2]);
+	assert_int_equal(ws->nlast, 0);
 
 	xen_tl_close(t);
 	sample_free(&s);
@@ -407,6 +438,8 @@ static void reasons(void **state)
 		assert_false(dom_has(&s.dom[0], (enum xg_field)f));
 		assert_string_equal(dom_why(&s, &s.dom[0], (enum xg_field)f), "not collected (--notrace)");
 	}
+	assert_null(sample_waits(&s, &s.dom[0]));
+	assert_string_equal(sample_waits_why(&s, &s.dom[0]), "not collected (--notrace)");
 	assert_false((s.host.valid >> XG_H_WAITS) & 1);
 	xen_tl_close(t);
 	sample_free(&s);
