@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Rows that hold still: the full-screen view's order after the exact sort.
+/* Rows that hold still: the full-screen view's order.
  * Each refresh starts from the order shown last time (a domain new to the
- * list, or one without a figure last time, goes where the exact sort put
+ * list, or one without a figure last time, goes where the exact sort puts
  * it, after the row it follows there),
  * and a row moves up past its neighbour only when it is ahead of it in the
  * sort's direction by more than a margin: 10 % of the larger of the two
@@ -12,8 +12,16 @@
  *
  * The exact order comes back at once on a new sort column or direction, a
  * new filter, and when the caller asks (v->stable_reset: Ctrl-L, a
- * freeze); text columns (NAME, STATE, HOST) always sort exactly. */
+ * freeze); text columns (NAME, STATE, HOST) always sort exactly.
+ *
+ * The exact sort (view_sort_rows) is done here, and only when it is
+ * needed: when few rows are new to the order (at most FEW_NEW), the row
+ * each follows in the exact order is found by comparing sort keys
+ * (view_sort_key) in one pass, and the order to start from is built
+ * without sorting; it is the order the exact sort would have led to. So
+ * holding rows still costs about what the exact sort it replaces does. */
 #include "view_stable.h"
+#include "view_sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +32,8 @@
 /* Marks a place whose row had no figure to sort by (the first refresh,
  * before rates): the row then goes where the exact sort puts it. */
 #define RANK_UNMEASURED (1u << 31)
+/* Rows new to the order that are placed without the exact sort. */
+#define FEW_NEW 64
 
 /* The last order shown, by table row of that frame: who each row was and
  * its place (NO_RANK: not shown). Table rows come in (host, id) order, so
@@ -33,11 +43,14 @@ struct xg_stable {
 	uint64_t *key;        /* (pool host) << 32 | id */
 	uint32_t *rank;
 	size_t n, cap, rank_cap;
-	/* This frame's table rows: who each is (it becomes key) and whether
-	 * it is new (no baseline: placed afresh). */
-	uint64_t *ckey;
+	/* This frame's table rows: who each is (it becomes key), whether it
+	 * is new (no baseline: placed afresh), its value (the sort column
+	 * times the sort's sign, NaN when not measured) and its sort key. */
+	uint64_t *ckey, *skey;
 	uint8_t *cnew;
-	size_t ccap;
+	double *rval;
+	size_t ccap, skey_cap, rval_cap;
+	bool cin_order;       /* ckey strictly increasing */
 	uint32_t *cat;        /* this frame's row -> the last frame's row (match_rows) */
 	size_t cat_cap;
 	bool sorted;          /* key strictly increasing: binary search works */
@@ -46,12 +59,23 @@ struct xg_stable {
 	bool reverse, has_filter;
 	char filter[256];
 	size_t nvmnames;
-	/* Scratch, by row of this frame: its last place; and the order built. */
-	uint32_t *prev;
-	size_t *start, *slot, *out;
-	double *val, *oval, *rval;   /* the sort column times the sort's sign: by exact-order
-	                                index, by place shown, by row */
-	size_t prev_cap, start_cap, slot_cap, out_cap, val_cap, oval_cap, rval_cap;
+	/* Scratch: the order built (row indexes, or exact-order indexes on
+	 * the general path); by exact-order index, each row's last place and
+	 * value; by last place, 1 + who is there now. */
+	size_t *start, *out;
+	uint32_t *prev, *slot;
+	double *val;
+	size_t start_cap, out_cap, prev_cap, slot_cap, val_cap;
+	/* The rows new to the order (placed without the exact sort), and
+	 * after which known row each goes. */
+	size_t fresh[FEW_NEW], after[FEW_NEW];
+	uint64_t fkey[FEW_NEW];
+	uint8_t *known;       /* by v->order index: the row was shown last time */
+	size_t known_cap;
+	struct group {
+		uint32_t place;   /* of the known row */
+		size_t first;     /* its first new row in fresh[] */
+	} group[FEW_NEW];
 };
 
 double view_stable_floor(enum xg_unit u)
@@ -70,11 +94,13 @@ double view_stable_floor(enum xg_unit u)
 /* Is a value ahead of another by more than the margin? Values are the
  * sort column's times the sort's sign (smaller comes first), NaN when not
  * measured (last). */
-static bool clearly_ahead(double a, double b, double floor_)
+static inline bool clearly_ahead(double a, double b, double floor_)
 {
 	if (isnan(a) || isnan(b))
 		return !isnan(a) && isnan(b);
-	return b - a > fmax(STABLE_REL * fmax(fabs(a), fabs(b)), floor_);
+	double fa = fabs(a), fb = fabs(b);
+	double m = STABLE_REL * (fa > fb ? fa : fb);
+	return b - a > (m > floor_ ? m : floor_);
 }
 
 /* Who row r is: (pool host, id). The domain's incarnation needs no more:
@@ -99,13 +125,17 @@ static uint32_t last_rank(const struct xg_stable *s, size_t i)
 /* cat[i]: where this frame's row i was in the last frame's table
  * (NO_RANK: not there). Both tables come in (host, id) order, so one walk
  * through both finds them all; should this table not be in order, a
- * binary search in the last one does. */
-static void match_rows(struct xg_stable *s, size_t rows)
+ * binary search in the last one does. same: the same domains in the same
+ * rows as last time. */
+static void match_rows(struct xg_stable *s, size_t rows, bool same)
 {
 	xg_grow(&s->cat, &s->cat_cap, rows ? rows : 1, sizeof(*s->cat));
-	bool in_order = true;
-	for (size_t i = 1; i < rows && in_order; i++)
-		in_order = s->ckey[i] > s->ckey[i - 1];
+	if (same) {
+		for (size_t i = 0; i < rows; i++)
+			s->cat[i] = (uint32_t)i;
+		return;
+	}
+	bool in_order = s->cin_order;
 	size_t j = 0;
 	for (size_t i = 0; i < rows; i++) {
 		uint64_t k = s->ckey[i];
@@ -139,10 +169,11 @@ static bool order_changed(const struct xg_stable *s, const struct xg_view *v)
 	       s->nvmnames != v->nvmnames;
 }
 
-/* Keeps the order shown (v->order[0..n), its values val[0..n) when known,
- * else read from the rows) for the next refresh. */
+/* Keeps the order shown (v->order[0..n)) for the next refresh: a row has
+ * a figure when its value (rval, by row) is known, or, with rval NULL
+ * (the exact order shown), when the row has one. */
 static void remember(struct xg_stable *s, const struct xg_view *v, const struct xg_table *t, size_t n,
-		     const double *val)
+		     const double *rval)
 {
 	size_t rows = t->ndom_rows;
 	/* This frame's identities become the last frame's: swap the arrays. */
@@ -151,15 +182,12 @@ static void remember(struct xg_stable *s, const struct xg_view *v, const struct 
 	s->key = s->ckey, s->cap = s->ccap;
 	s->ckey = okey, s->ccap = ocap;
 	xg_grow(&s->rank, &s->rank_cap, rows ? rows : 1, sizeof(*s->rank));
-	s->sorted = true;
-	for (size_t i = 0; i < rows; i++) {
-		s->rank[i] = NO_RANK;
-		if (i && s->key[i] <= s->key[i - 1])
-			s->sorted = false;
-	}
+	memset(s->rank, 0xff, rows * sizeof(*s->rank));   /* NO_RANK */
+	s->sorted = s->cin_order;
 	for (size_t k = 0; k < n; k++) {
-		bool has = val ? !isnan(val[k]) : row_has(&t->rows[v->order[k]], v->sort_col);
-		s->rank[v->order[k]] = (uint32_t)k | (has ? 0 : RANK_UNMEASURED);
+		size_t row = v->order[k];
+		bool has = rval ? !isnan(rval[row]) : row_has(&t->rows[row], v->sort_col);
+		s->rank[row] = (uint32_t)k | (has ? 0 : RANK_UNMEASURED);
 	}
 	s->n = rows;
 	s->have = true;
@@ -170,11 +198,12 @@ static void remember(struct xg_stable *s, const struct xg_view *v, const struct 
 	s->nvmnames = v->nvmnames;
 }
 
-/* The order to start from, as indexes into the exact order (s->start):
- * the rows shown last time in their places, each new row right after the
- * row it follows in the exact order (those above every known row first).
- * Gathers each row's value once (s->val, by exact-order index). Returns
- * false when no row was shown last time (nothing to hold still). */
+/* The order to start from, from the exact order in v->order, as indexes
+ * into it (s->start): the rows shown last time in their places, each new
+ * row right after the row it follows in the exact order (those above
+ * every known row first). Gathers each row's value (s->val, by exact-order
+ * index). Returns false when no row was shown last time (nothing to hold
+ * still). */
 static bool start_order(struct xg_stable *s, struct xg_view *v, size_t n)
 {
 	xg_grow(&s->prev, &s->prev_cap, n ? n : 1, sizeof(*s->prev));
@@ -184,12 +213,11 @@ static bool start_order(struct xg_stable *s, struct xg_view *v, size_t n)
 	xg_grow(&s->slot, &s->slot_cap, s->n + 1, sizeof(*s->slot));
 	memset(s->slot, 0, (s->n + 1) * sizeof(*s->slot));
 	size_t first_known = n;
-	/* s->rval: each row's value, read with its identity (view_stable_apply). */
 	for (size_t k = 0; k < n; k++) {
 		s->val[k] = s->rval[v->order[k]];
 		uint32_t p = last_rank(s, v->order[k]);
 		if (p != NO_RANK && p <= s->n) {
-			s->slot[p] = k + 1;
+			s->slot[p] = (uint32_t)k + 1;
 			if (first_known == n)
 				first_known = k;
 		} else {
@@ -209,6 +237,114 @@ static bool start_order(struct xg_stable *s, struct xg_view *v, size_t n)
 		s->start[o++] = k;
 		for (size_t q = k + 1; q < n && s->prev[q] == NO_RANK; q++)
 			s->start[o++] = q;
+	}
+	return o == n;
+}
+
+/* Does row a come before row b in the exact order (by sort key, then by
+ * table row)? */
+static inline bool before(uint64_t ka, size_t a, uint64_t kb, size_t b)
+{
+	return ka < kb || (ka == kb && a < b);
+}
+
+/* How many of the new rows (in exact order) come before row r, key k? */
+static size_t fresh_before(const struct xg_stable *s, size_t nfresh, uint64_t k, size_t r)
+{
+	size_t lo = 0, hi = nfresh;
+	if (nfresh <= 8) {
+		for (size_t i = 0; i < nfresh; i++)
+			lo += before(s->fkey[i], s->fresh[i], k, r);
+		return lo;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (before(s->fkey[mid], s->fresh[mid], k, r))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The same order as start_order builds, as rows (s->start), without the
+ * exact order: the rows shown last time go to their places; the few new
+ * ones (at most FEW_NEW) are put in exact order among themselves, and
+ * each goes after the known row nearest above it in the exact order.
+ * Returns false when the exact order is needed to build it (more new
+ * rows, none known, two rows in one place). */
+static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t n)
+{
+	xg_grow(&s->start, &s->start_cap, n ? n : 1, sizeof(*s->start));
+	xg_grow(&s->known, &s->known_cap, n ? n : 1, sizeof(*s->known));
+	xg_grow(&s->slot, &s->slot_cap, s->n + 1, sizeof(*s->slot));
+	memset(s->slot, 0, (s->n + 1) * sizeof(*s->slot));
+	size_t nfresh = 0, nknown = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t row = v->order[k];
+		uint32_t p = last_rank(s, row);
+		s->known[k] = p != NO_RANK;
+		if (p != NO_RANK && p <= s->n && !s->slot[p]) {
+			s->slot[p] = (uint32_t)row + 1;
+			nknown++;
+		} else if (p != NO_RANK || nfresh == FEW_NEW) {
+			return false;
+		} else {
+			/* In exact order among themselves (insertion: few). */
+			uint64_t key = s->skey[row];
+			size_t j = nfresh++;
+			while (j > 0 && before(key, row, s->fkey[j - 1], s->fresh[j - 1])) {
+				s->fresh[j] = s->fresh[j - 1];
+				s->fkey[j] = s->fkey[j - 1];
+				j--;
+			}
+			s->fresh[j] = row;
+			s->fkey[j] = key;
+		}
+	}
+	if (!nknown)
+		return false;
+	/* after[i]: 1 + the known row nearest above fresh[i] in the exact
+	 * order, 0 for none: per gap between new rows, the latest known row
+	 * in it, then the latest of all gaps up to each new row. */
+	memset(s->after, 0, nfresh * sizeof(*s->after));
+	for (size_t k = 0; k < n && nfresh; k++) {
+		if (!s->known[k])
+			continue;
+		size_t row = v->order[k];
+		uint64_t key = s->skey[row];
+		size_t gap = fresh_before(s, nfresh, key, row);
+		if (gap < nfresh && (!s->after[gap] || before(s->skey[s->after[gap] - 1], s->after[gap] - 1, key, row)))
+			s->after[gap] = row + 1;
+	}
+	for (size_t i = 1; i < nfresh; i++)
+		if (!s->after[i])
+			s->after[i] = s->after[i - 1];
+	/* The new rows after one known row come together in fresh[]: one
+	 * group each, in the order of the known rows' places. */
+	size_t ngroup = 0, o = 0, f = 0;
+	while (f < nfresh && !s->after[f])
+		s->start[o++] = s->fresh[f++];
+	for (size_t i = f; i < nfresh; i++) {
+		if (i > f && s->after[i] == s->after[i - 1])
+			continue;
+		struct group g = { last_rank(s, s->after[i] - 1), i };
+		size_t j = ngroup++;
+		while (j > 0 && s->group[j - 1].place > g.place) {
+			s->group[j] = s->group[j - 1];
+			j--;
+		}
+		s->group[j] = g;
+	}
+	size_t gi = 0;
+	for (size_t p = 0; p <= s->n; p++) {
+		if (!s->slot[p])
+			continue;
+		size_t row = s->slot[p] - 1;
+		s->start[o++] = row;
+		for (; gi < ngroup && s->group[gi].place == p; gi++)
+			for (size_t i = s->group[gi].first; i < nfresh && s->after[i] == row + 1; i++)
+				s->start[o++] = s->fresh[i];
 	}
 	return o == n;
 }
@@ -235,10 +371,36 @@ static bool settle(size_t *o, size_t n, const double *val, double floor_)
 	return true;
 }
 
-void view_stable_apply(struct xg_view *v, const struct xg_table *t, size_t n)
+/* Off only in the unit test that compares the two ways to the order. */
+static bool unsorted_way = true;
+
+void view_stable_unsorted(bool on)
+{
+	unsorted_way = on;
+}
+
+/* The general path: the exact sort, then the order to start from built
+ * from it, settled. */
+static void settle_sorted(struct xg_stable *s, struct xg_view *v, const struct xg_table *t, size_t n,
+			  bool exact, double floor_)
+{
+	view_sort_rows(v, t, n);
+	if (exact || !start_order(s, v, n) || !settle(s->start, n, s->val, floor_)) {
+		remember(s, v, t, n, NULL);
+		return;
+	}
+	xg_grow(&s->out, &s->out_cap, n ? n : 1, sizeof(*s->out));
+	for (size_t o = 0; o < n; o++)
+		s->out[o] = v->order[s->start[o]];
+	memcpy(v->order, s->out, n * sizeof(*v->order));
+	remember(s, v, t, n, s->rval);
+}
+
+void view_stable_sort(struct xg_view *v, const struct xg_table *t, size_t n)
 {
 	if (!v->stable || !v->stable_live) {
 		v->stable_reset = false;
+		view_sort_rows(v, t, n);
 		return;
 	}
 	if (!v->stab)
@@ -249,36 +411,47 @@ void view_stable_apply(struct xg_view *v, const struct xg_table *t, size_t n)
 	xg_grow(&s->ckey, &s->ccap, rows ? rows : 1, sizeof(*s->ckey));
 	if (s->ccap != had || !s->cnew)
 		s->cnew = xg_realloc(s->cnew, s->ccap * sizeof(*s->cnew));
+	xg_grow(&s->rval, &s->rval_cap, rows ? rows : 1, sizeof(*s->rval));
+	xg_grow(&s->skey, &s->skey_cap, rows ? rows : 1, sizeof(*s->skey));
 	double sign = xg_columns[c].descending ? -1.0 : 1.0;
 	if (v->reverse)
 		sign = -sign;
-	/* One pass through the rows in table order (one after another, not
-	 * scattered as in the sorted order): who each is, and its value. */
-	xg_grow(&s->rval, &s->rval_cap, rows ? rows : 1, sizeof(*s->rval));
-	for (size_t i = 0; i < rows; i++) {
-		const struct xg_row *r = &t->rows[i];
-		s->ckey[i] = row_ident(t, r);
-		s->cnew[i] = r->base_index == XG_NO_BASE;
-		s->rval[i] = row_has(r, c) ? sign * r->v[c] : NAN;
-	}
 	bool exact = v->stable_reset || order_changed(s, v) || xg_columns[c].unit == XG_UNIT_TEXT;
 	v->stable_reset = false;
-	if (!exact)
-		match_rows(s, rows);
-	if (exact || !start_order(s, v, n) ||
-	    !settle(s->start, n, s->val, view_stable_floor(xg_columns[c].unit))) {
+	/* One pass through the rows in table order (one after another, not
+	 * scattered as in the sorted order): who each is, whether new, its
+	 * value and sort key; whether they are the rows of last time. */
+	bool same = s->sorted && rows == s->n, in_order = true;
+	uint64_t last = 0;
+	for (size_t i = 0; i < rows; i++) {
+		const struct xg_row *r = &t->rows[i];
+		uint64_t key = row_ident(t, r);
+		s->ckey[i] = key;
+		s->cnew[i] = r->base_index == XG_NO_BASE;
+		s->rval[i] = row_has(r, c) ? sign * r->v[c] : NAN;
+		s->skey[i] = view_sort_key(r, c, sign);
+		in_order = in_order && (!i || key > last);
+		same = same && key == s->key[i];
+		last = key;
+	}
+	s->cin_order = in_order;
+	double floor_ = view_stable_floor(xg_columns[c].unit);
+	if (exact) {
+		settle_sorted(s, v, t, n, true, floor_);
+		return;
+	}
+	match_rows(s, rows, same);
+	if (!unsorted_way || !start_unsorted(s, v, n)) {
+		settle_sorted(s, v, t, n, false, floor_);
+		return;
+	}
+	if (!settle(s->start, n, s->rval, floor_)) {
+		view_sort_rows(v, t, n);   /* as settle_sorted would find */
 		remember(s, v, t, n, NULL);
 		return;
 	}
-	/* The settled order, as rows; and its values, by place, for next time. */
-	xg_grow(&s->out, &s->out_cap, n ? n : 1, sizeof(*s->out));
-	xg_grow(&s->oval, &s->oval_cap, n ? n : 1, sizeof(*s->oval));
-	for (size_t o = 0; o < n; o++) {
-		s->out[o] = v->order[s->start[o]];
-		s->oval[o] = s->val[s->start[o]];
-	}
-	memcpy(v->order, s->out, n * sizeof(*v->order));
-	remember(s, v, t, n, s->oval);
+	memcpy(v->order, s->start, n * sizeof(*v->order));
+	remember(s, v, t, n, s->rval);
 }
 
 void view_stable_free(struct xg_view *v)
@@ -288,16 +461,17 @@ void view_stable_free(struct xg_view *v)
 		return;
 	free(s->key);
 	free(s->ckey);
+	free(s->skey);
 	free(s->cnew);
 	free(s->out);
 	free(s->val);
-	free(s->oval);
 	free(s->rval);
 	free(s->cat);
 	free(s->rank);
 	free(s->prev);
 	free(s->start);
 	free(s->slot);
+	free(s->known);
 	free(s);
 	v->stab = NULL;
 }
