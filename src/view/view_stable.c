@@ -64,8 +64,8 @@ struct xg_stable {
 	 * value; by last place, 1 + who is there now. */
 	size_t *start, *out;
 	uint32_t *prev, *slot;
-	double *val;
-	size_t start_cap, out_cap, prev_cap, slot_cap, val_cap;
+	double *val, *pval;   /* pval: by place in start */
+	size_t start_cap, out_cap, prev_cap, slot_cap, val_cap, pval_cap;
 	/* The rows new to the order (placed without the exact sort), and
 	 * after which known row each goes. */
 	size_t fresh[FEW_NEW], after[FEW_NEW];
@@ -170,10 +170,10 @@ static bool order_changed(const struct xg_stable *s, const struct xg_view *v)
 }
 
 /* Keeps the order shown (v->order[0..n)) for the next refresh: a row has
- * a figure when its value (rval, by row) is known, or, with rval NULL
+ * a figure when its value (val, by place) is known, or, with val NULL
  * (the exact order shown), when the row has one. */
 static void remember(struct xg_stable *s, const struct xg_view *v, const struct xg_table *t, size_t n,
-		     const double *rval)
+		     const double *val)
 {
 	size_t rows = t->ndom_rows;
 	/* This frame's identities become the last frame's: swap the arrays. */
@@ -186,7 +186,7 @@ static void remember(struct xg_stable *s, const struct xg_view *v, const struct 
 	s->sorted = s->cin_order;
 	for (size_t k = 0; k < n; k++) {
 		size_t row = v->order[k];
-		bool has = rval ? !isnan(rval[row]) : row_has(&t->rows[row], v->sort_col);
+		bool has = val ? !isnan(val[k]) : row_has(&t->rows[row], v->sort_col);
 		s->rank[row] = (uint32_t)k | (has ? 0 : RANK_UNMEASURED);
 	}
 	s->n = rows;
@@ -276,6 +276,7 @@ static size_t fresh_before(const struct xg_stable *s, size_t nfresh, uint64_t k,
 static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t n)
 {
 	xg_grow(&s->start, &s->start_cap, n ? n : 1, sizeof(*s->start));
+	xg_grow(&s->pval, &s->pval_cap, n ? n : 1, sizeof(*s->pval));
 	xg_grow(&s->known, &s->known_cap, n ? n : 1, sizeof(*s->known));
 	xg_grow(&s->slot, &s->slot_cap, s->n + 1, sizeof(*s->slot));
 	memset(s->slot, 0, (s->n + 1) * sizeof(*s->slot));
@@ -308,14 +309,17 @@ static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t 
 	 * order, 0 for none: per gap between new rows, the latest known row
 	 * in it, then the latest of all gaps up to each new row. */
 	memset(s->after, 0, nfresh * sizeof(*s->after));
+	uint64_t akey[FEW_NEW];   /* after[i]'s key */
 	for (size_t k = 0; k < n && nfresh; k++) {
 		if (!s->known[k])
 			continue;
 		size_t row = v->order[k];
 		uint64_t key = s->skey[row];
 		size_t gap = fresh_before(s, nfresh, key, row);
-		if (gap < nfresh && (!s->after[gap] || before(s->skey[s->after[gap] - 1], s->after[gap] - 1, key, row)))
+		if (gap < nfresh && (!s->after[gap] || before(akey[gap], s->after[gap] - 1, key, row))) {
 			s->after[gap] = row + 1;
+			akey[gap] = key;
+		}
 	}
 	for (size_t i = 1; i < nfresh; i++)
 		if (!s->after[i])
@@ -323,8 +327,10 @@ static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t 
 	/* The new rows after one known row come together in fresh[]: one
 	 * group each, in the order of the known rows' places. */
 	size_t ngroup = 0, o = 0, f = 0;
-	while (f < nfresh && !s->after[f])
+	while (f < nfresh && !s->after[f]) {
+		s->pval[o] = s->rval[s->fresh[f]];
 		s->start[o++] = s->fresh[f++];
+	}
 	for (size_t i = f; i < nfresh; i++) {
 		if (i > f && s->after[i] == s->after[i - 1])
 			continue;
@@ -341,32 +347,38 @@ static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t 
 		if (!s->slot[p])
 			continue;
 		size_t row = s->slot[p] - 1;
+		s->pval[o] = s->rval[row];
 		s->start[o++] = row;
 		for (; gi < ngroup && s->group[gi].place == p; gi++)
-			for (size_t i = s->group[gi].first; i < nfresh && s->after[i] == row + 1; i++)
+			for (size_t i = s->group[gi].first; i < nfresh && s->after[i] == row + 1; i++) {
+				s->pval[o] = s->rval[s->fresh[i]];
 				s->start[o++] = s->fresh[i];
+			}
 	}
 	return o == n;
 }
 
 /* Lets each entry rise past its upper neighbours while clearly ahead of
- * them (insertion with the margin as the test), on the gathered values.
+ * them (insertion with the margin as the test); val[i] is o[i]'s value
+ * and moves with it.
  * Few rows move on a calm refresh, so this is one pass; when more than a
  * budget of moves is needed the exact order is kept instead (the list
  * changed beyond following anyway). Returns false then. */
-static bool settle(size_t *o, size_t n, const double *val, double floor_)
+static bool settle(size_t *o, double *val, size_t n, double floor_)
 {
 	size_t budget = 8 * n + 1024, moves = 0;
 	for (size_t i = 1; i < n; i++) {
 		size_t x = o[i], j = i;
-		double vx = val[x];
-		while (j > 0 && clearly_ahead(vx, val[o[j - 1]], floor_)) {
+		double vx = val[i];
+		while (j > 0 && clearly_ahead(vx, val[j - 1], floor_)) {
 			o[j] = o[j - 1];
+			val[j] = val[j - 1];
 			j--;
 			if (++moves > budget)
 				return false;
 		}
 		o[j] = x;
+		val[j] = vx;
 	}
 	return true;
 }
@@ -385,7 +397,14 @@ static void settle_sorted(struct xg_stable *s, struct xg_view *v, const struct x
 			  bool exact, double floor_)
 {
 	view_sort_rows(v, t, n);
-	if (exact || !start_order(s, v, n) || !settle(s->start, n, s->val, floor_)) {
+	bool ok = !exact && start_order(s, v, n);
+	if (ok) {
+		xg_grow(&s->pval, &s->pval_cap, n ? n : 1, sizeof(*s->pval));
+		for (size_t o = 0; o < n; o++)
+			s->pval[o] = s->val[s->start[o]];
+		ok = settle(s->start, s->pval, n, floor_);
+	}
+	if (!ok) {
 		remember(s, v, t, n, NULL);
 		return;
 	}
@@ -393,7 +412,7 @@ static void settle_sorted(struct xg_stable *s, struct xg_view *v, const struct x
 	for (size_t o = 0; o < n; o++)
 		s->out[o] = v->order[s->start[o]];
 	memcpy(v->order, s->out, n * sizeof(*v->order));
-	remember(s, v, t, n, s->rval);
+	remember(s, v, t, n, s->pval);
 }
 
 void view_stable_sort(struct xg_view *v, const struct xg_table *t, size_t n)
@@ -422,16 +441,23 @@ void view_stable_sort(struct xg_view *v, const struct xg_table *t, size_t n)
 	 * scattered as in the sorted order): who each is, whether new, its
 	 * value and sort key; whether they are the rows of last time. */
 	bool same = s->sorted && rows == s->n, in_order = true;
+	/* Compared with last time's identities while they are the same size
+	 * (else with this frame's own, a comparison that says nothing). */
+	const uint64_t *was = same ? s->key : s->ckey;
+	const struct xg_sample *cur = t->cur;
+	bool peers = cur && cur->npeer;
 	uint64_t last = 0;
 	for (size_t i = 0; i < rows; i++) {
 		const struct xg_row *r = &t->rows[i];
-		uint64_t key = row_ident(t, r);
+		uint64_t key = peers ? row_ident(t, r) : r->id;
+		bool has = row_has(r, c);
+		double x = sign * r->v[c];
 		s->ckey[i] = key;
 		s->cnew[i] = r->base_index == XG_NO_BASE;
-		s->rval[i] = row_has(r, c) ? sign * r->v[c] : NAN;
-		s->skey[i] = view_sort_key(r, c, sign);
-		in_order = in_order && (!i || key > last);
-		same = same && key == s->key[i];
+		s->rval[i] = has ? x : NAN;
+		s->skey[i] = has ? view_order_bits(x) >> 1 : ~0ull;   /* view_sort_key */
+		in_order &= !i || key > last;
+		same &= key == was[i];
 		last = key;
 	}
 	s->cin_order = in_order;
@@ -445,13 +471,13 @@ void view_stable_sort(struct xg_view *v, const struct xg_table *t, size_t n)
 		settle_sorted(s, v, t, n, false, floor_);
 		return;
 	}
-	if (!settle(s->start, n, s->rval, floor_)) {
+	if (!settle(s->start, s->pval, n, floor_)) {
 		view_sort_rows(v, t, n);   /* as settle_sorted would find */
 		remember(s, v, t, n, NULL);
 		return;
 	}
 	memcpy(v->order, s->start, n * sizeof(*v->order));
-	remember(s, v, t, n, s->rval);
+	remember(s, v, t, n, s->pval);
 }
 
 void view_stable_free(struct xg_view *v)
@@ -465,6 +491,7 @@ void view_stable_free(struct xg_view *v)
 	free(s->cnew);
 	free(s->out);
 	free(s->val);
+	free(s->pval);
 	free(s->rval);
 	free(s->cat);
 	free(s->rank);
