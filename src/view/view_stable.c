@@ -34,6 +34,9 @@
 #define RANK_UNMEASURED (1u << 31)
 /* Rows new to the order that are placed without the exact sort. */
 #define FEW_NEW 64
+/* cnew's bits: the row has no baseline; it has a figure in the sort column. */
+#define ROW_NEW 1u
+#define ROW_HAS 2u
 
 /* The last order shown, by table row of that frame: who each row was and
  * its place (NO_RANK: not shown). Table rows come in (host, id) order, so
@@ -44,12 +47,12 @@ struct xg_stable {
 	uint32_t *rank;
 	size_t n, cap, rank_cap;
 	/* This frame's table rows: who each is (it becomes key), whether it
-	 * is new (no baseline: placed afresh), its value (the sort column
-	 * times the sort's sign, NaN when not measured) and its sort key. */
-	uint64_t *ckey, *skey;
-	uint8_t *cnew;
+	 * is new (no baseline: placed afresh) and has a figure, and its value
+	 * (the sort column times the sort's sign, NaN when not measured). */
+	uint64_t *ckey;
+	uint8_t *cnew;        /* ROW_NEW, ROW_HAS */
 	double *rval;
-	size_t ccap, skey_cap, rval_cap;
+	size_t ccap, rval_cap;
 	bool cin_order;       /* ckey strictly increasing */
 	uint32_t *cat;        /* this frame's row -> the last frame's row (match_rows) */
 	size_t cat_cap;
@@ -117,7 +120,7 @@ static uint64_t row_ident(const struct xg_table *t, const struct xg_row *r)
 static uint32_t last_rank(const struct xg_stable *s, size_t i)
 {
 	uint32_t at = s->cat[i];
-	if (s->cnew[i] || at == NO_RANK || (s->rank[at] & RANK_UNMEASURED))
+	if ((s->cnew[i] & ROW_NEW) || at == NO_RANK || (s->rank[at] & RANK_UNMEASURED))
 		return NO_RANK;
 	return s->rank[at];
 }
@@ -241,6 +244,13 @@ static bool start_order(struct xg_stable *s, struct xg_view *v, size_t n)
 	return o == n;
 }
 
+/* Row r's key in the exact sort (view_sort_key), from what the row pass
+ * gathered. */
+static inline uint64_t sort_key(const struct xg_stable *s, size_t r)
+{
+	return s->cnew[r] & ROW_HAS ? view_order_bits(s->rval[r]) >> 1 : ~0ull;
+}
+
 /* Does row a come before row b in the exact order (by sort key, then by
  * table row)? */
 static inline bool before(uint64_t ka, size_t a, uint64_t kb, size_t b)
@@ -292,7 +302,7 @@ static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t 
 			return false;
 		} else {
 			/* In exact order among themselves (insertion: few). */
-			uint64_t key = s->skey[row];
+			uint64_t key = sort_key(s, row);
 			size_t j = nfresh++;
 			while (j > 0 && before(key, row, s->fkey[j - 1], s->fresh[j - 1])) {
 				s->fresh[j] = s->fresh[j - 1];
@@ -314,7 +324,7 @@ static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t 
 		if (!s->known[k])
 			continue;
 		size_t row = v->order[k];
-		uint64_t key = s->skey[row];
+		uint64_t key = sort_key(s, row);
 		size_t gap = fresh_before(s, nfresh, key, row);
 		if (gap < nfresh && (!s->after[gap] || before(akey[gap], s->after[gap] - 1, key, row))) {
 			s->after[gap] = row + 1;
@@ -431,7 +441,6 @@ void view_stable_sort(struct xg_view *v, const struct xg_table *t, size_t n)
 	if (s->ccap != had || !s->cnew)
 		s->cnew = xg_realloc(s->cnew, s->ccap * sizeof(*s->cnew));
 	xg_grow(&s->rval, &s->rval_cap, rows ? rows : 1, sizeof(*s->rval));
-	xg_grow(&s->skey, &s->skey_cap, rows ? rows : 1, sizeof(*s->skey));
 	double sign = xg_columns[c].descending ? -1.0 : 1.0;
 	if (v->reverse)
 		sign = -sign;
@@ -453,9 +462,8 @@ void view_stable_sort(struct xg_view *v, const struct xg_table *t, size_t n)
 		bool has = row_has(r, c);
 		double x = sign * r->v[c];
 		s->ckey[i] = key;
-		s->cnew[i] = r->base_index == XG_NO_BASE;
+		s->cnew[i] = (r->base_index == XG_NO_BASE ? ROW_NEW : 0) | (has ? ROW_HAS : 0);
 		s->rval[i] = has ? x : NAN;
-		s->skey[i] = has ? view_order_bits(x) >> 1 : ~0ull;   /* view_sort_key */
 		in_order &= !i || key > last;
 		same &= key == was[i];
 		last = key;
@@ -487,7 +495,6 @@ void view_stable_free(struct xg_view *v)
 		return;
 	free(s->key);
 	free(s->ckey);
-	free(s->skey);
 	free(s->cnew);
 	free(s->out);
 	free(s->val);
