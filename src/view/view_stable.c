@@ -37,6 +37,8 @@
 /* cnew's bits: the row has no baseline; it has a figure in the sort column. */
 #define ROW_NEW 1u
 #define ROW_HAS 2u
+#define ROW_SEL 4u      /* start_unsorted: to be shown */
+#define ROW_PLACED 8u   /* start_unsorted: in its last place */
 
 /* The last order shown, by table row of that frame: who each row was and
  * its place (NO_RANK: not shown). Table rows come in (host, id) order, so
@@ -44,8 +46,15 @@
  * binary search. */
 struct xg_stable {
 	uint64_t *key;        /* (pool host) << 32 | id */
+	size_t n, cap;
+	/* The order shown, in that frame's table rows, and whether each place
+	 * had a figure; rank: by row, its place (only the general path builds
+	 * it, from these). */
+	size_t *shown;
+	uint8_t *shown_has;
+	size_t nshown, shown_cap, shown_has_cap;
 	uint32_t *rank;
-	size_t n, cap, rank_cap;
+	size_t rank_cap;
 	/* This frame's table rows: who each is (it becomes key), whether it
 	 * is new (no baseline: placed afresh) and has a figure, and its value
 	 * (the sort column times the sort's sign, NaN when not measured). */
@@ -55,7 +64,8 @@ struct xg_stable {
 	size_t ccap, rval_cap;
 	bool cin_order;       /* ckey strictly increasing */
 	uint32_t *cat;        /* this frame's row -> the last frame's row (match_rows) */
-	size_t cat_cap;
+	uint32_t *icat;       /* the last frame's row -> this frame's (match_back) */
+	size_t cat_cap, icat_cap;
 	bool sorted;          /* key strictly increasing: binary search works */
 	bool have;            /* a last order to start from */
 	enum xg_col col;
@@ -73,10 +83,8 @@ struct xg_stable {
 	 * after which known row each goes. */
 	size_t fresh[FEW_NEW], after[FEW_NEW];
 	uint64_t fkey[FEW_NEW];
-	uint8_t *known;       /* by v->order index: the row was shown last time */
-	size_t known_cap;
 	struct group {
-		uint32_t place;   /* of the known row */
+		size_t at;        /* the known row's index in start */
 		size_t first;     /* its first new row in fresh[] */
 	} group[FEW_NEW];
 };
@@ -178,27 +186,35 @@ static bool order_changed(const struct xg_stable *s, const struct xg_view *v)
 static void remember(struct xg_stable *s, const struct xg_view *v, const struct xg_table *t, size_t n,
 		     const double *val)
 {
-	size_t rows = t->ndom_rows;
 	/* This frame's identities become the last frame's: swap the arrays. */
 	uint64_t *okey = s->key;
 	size_t ocap = s->cap;
 	s->key = s->ckey, s->cap = s->ccap;
 	s->ckey = okey, s->ccap = ocap;
-	xg_grow(&s->rank, &s->rank_cap, rows ? rows : 1, sizeof(*s->rank));
-	memset(s->rank, 0xff, rows * sizeof(*s->rank));   /* NO_RANK */
 	s->sorted = s->cin_order;
-	for (size_t k = 0; k < n; k++) {
-		size_t row = v->order[k];
-		bool has = val ? !isnan(val[k]) : row_has(&t->rows[row], v->sort_col);
-		s->rank[row] = (uint32_t)k | (has ? 0 : RANK_UNMEASURED);
-	}
-	s->n = rows;
+	xg_grow(&s->shown, &s->shown_cap, n ? n : 1, sizeof(*s->shown));
+	xg_grow(&s->shown_has, &s->shown_has_cap, n ? n : 1, sizeof(*s->shown_has));
+	memcpy(s->shown, v->order, n * sizeof(*s->shown));
+	for (size_t k = 0; k < n; k++)
+		s->shown_has[k] = val ? !isnan(val[k]) : row_has(&t->rows[v->order[k]], v->sort_col);
+	s->nshown = n;
+	s->n = t->ndom_rows;
 	s->have = true;
 	s->col = v->sort_col;
 	s->reverse = v->reverse;
 	s->has_filter = v->has_filter;
 	memcpy(s->filter, v->filter_text, sizeof(s->filter));
 	s->nvmnames = v->nvmnames;
+}
+
+/* rank[row of the last frame]: its place then (RANK_UNMEASURED when it had
+ * no figure), NO_RANK when not shown. */
+static void ranks(struct xg_stable *s)
+{
+	xg_grow(&s->rank, &s->rank_cap, s->n ? s->n : 1, sizeof(*s->rank));
+	memset(s->rank, 0xff, s->n * sizeof(*s->rank));   /* NO_RANK */
+	for (size_t p = 0; p < s->nshown; p++)
+		s->rank[s->shown[p]] = (uint32_t)p | (s->shown_has[p] ? 0 : RANK_UNMEASURED);
 }
 
 /* The order to start from, from the exact order in v->order, as indexes
@@ -277,57 +293,81 @@ static size_t fresh_before(const struct xg_stable *s, size_t nfresh, uint64_t k,
 	return lo;
 }
 
-/* The same order as start_order builds, as rows (s->start), without the
- * exact order: the rows shown last time go to their places; the few new
- * ones (at most FEW_NEW) are put in exact order among themselves, and
- * each goes after the known row nearest above it in the exact order.
- * Returns false when the exact order is needed to build it (more new
- * rows, none known, two rows in one place). */
-static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t n)
+/* icat[j]: this frame's row of the last frame's row j, NO_RANK when gone.
+ * Both tables are in strictly increasing (host, id) order: one walk. */
+static void match_back(struct xg_stable *s, size_t rows)
 {
+	xg_grow(&s->icat, &s->icat_cap, s->n ? s->n : 1, sizeof(*s->icat));
+	size_t i = 0;
+	for (size_t j = 0; j < s->n; j++) {
+		uint64_t k = s->key[j];
+		while (i < rows && s->ckey[i] < k)
+			i++;
+		s->icat[j] = i < rows && s->ckey[i] == k ? (uint32_t)i : NO_RANK;
+	}
+}
+
+/* The same order as start_order builds, as rows (s->start, their values
+ * in s->pval), without the exact order: the rows shown last time, each
+ * with a figure then and no new baseline now, in their places; the few
+ * others (at most FEW_NEW) are new to the order: in exact order among
+ * themselves, each goes after the known row nearest above it in the
+ * exact order. Returns false when the exact order is needed to build it
+ * (more new rows, none known, tables not in (host, id) order). same: the
+ * same domains in the same rows as last time. */
+static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t n, size_t rows, bool same)
+{
+	if (!s->sorted || !s->cin_order)
+		return false;
+	if (!same)
+		match_back(s, rows);
 	xg_grow(&s->start, &s->start_cap, n ? n : 1, sizeof(*s->start));
 	xg_grow(&s->pval, &s->pval_cap, n ? n : 1, sizeof(*s->pval));
-	xg_grow(&s->known, &s->known_cap, n ? n : 1, sizeof(*s->known));
-	xg_grow(&s->slot, &s->slot_cap, s->n + 1, sizeof(*s->slot));
-	memset(s->slot, 0, (s->n + 1) * sizeof(*s->slot));
-	size_t nfresh = 0, nknown = 0;
-	for (size_t k = 0; k < n; k++) {
-		size_t row = v->order[k];
-		uint32_t p = last_rank(s, row);
-		s->known[k] = p != NO_RANK;
-		if (p != NO_RANK && p <= s->n && !s->slot[p]) {
-			s->slot[p] = (uint32_t)row + 1;
-			nknown++;
-		} else if (p != NO_RANK || nfresh == FEW_NEW) {
-			return false;
-		} else {
-			/* In exact order among themselves (insertion: few). */
-			uint64_t key = sort_key(s, row);
-			size_t j = nfresh++;
-			while (j > 0 && before(key, row, s->fkey[j - 1], s->fresh[j - 1])) {
-				s->fresh[j] = s->fresh[j - 1];
-				s->fkey[j] = s->fkey[j - 1];
-				j--;
-			}
-			s->fresh[j] = row;
-			s->fkey[j] = key;
-		}
+	for (size_t k = 0; k < n; k++)
+		s->cnew[v->order[k]] |= ROW_SEL;
+	size_t o = 0;
+	for (size_t p = 0; p < s->nshown; p++) {
+		size_t row = same ? s->shown[p] : s->icat[s->shown[p]];
+		if (!s->shown_has[p] || row == NO_RANK || (s->cnew[row] & (ROW_SEL | ROW_NEW)) != ROW_SEL)
+			continue;
+		s->cnew[row] |= ROW_PLACED;
+		s->pval[o] = s->rval[row];
+		s->start[o++] = row;
 	}
+	size_t nknown = o, nfresh = 0;
 	if (!nknown)
 		return false;
-	/* after[i]: 1 + the known row nearest above fresh[i] in the exact
-	 * order, 0 for none: per gap between new rows, the latest known row
-	 * in it, then the latest of all gaps up to each new row. */
+	for (size_t k = 0; k < n && nknown < n; k++) {
+		size_t row = v->order[k];
+		if (s->cnew[row] & ROW_PLACED)
+			continue;
+		if (nfresh == FEW_NEW)
+			return false;
+		/* In exact order among themselves (insertion: few). */
+		uint64_t key = sort_key(s, row);
+		size_t j = nfresh++;
+		while (j > 0 && before(key, row, s->fkey[j - 1], s->fresh[j - 1])) {
+			s->fresh[j] = s->fresh[j - 1];
+			s->fkey[j] = s->fkey[j - 1];
+			j--;
+		}
+		s->fresh[j] = row;
+		s->fkey[j] = key;
+	}
+	if (!nfresh)
+		return true;
+	/* after[i]: 1 + the index in start of the known row nearest above
+	 * fresh[i] in the exact order, 0 for none: per gap between new rows,
+	 * the latest known row in it, then the latest of all gaps up to each
+	 * new row. */
 	memset(s->after, 0, nfresh * sizeof(*s->after));
 	uint64_t akey[FEW_NEW];   /* after[i]'s key */
-	for (size_t k = 0; k < n && nfresh; k++) {
-		if (!s->known[k])
-			continue;
-		size_t row = v->order[k];
+	for (size_t q = 0; q < nknown; q++) {
+		size_t row = s->start[q];
 		uint64_t key = sort_key(s, row);
 		size_t gap = fresh_before(s, nfresh, key, row);
-		if (gap < nfresh && (!s->after[gap] || before(akey[gap], s->after[gap] - 1, key, row))) {
-			s->after[gap] = row + 1;
+		if (gap < nfresh && (!s->after[gap] || before(akey[gap], s->start[s->after[gap] - 1], key, row))) {
+			s->after[gap] = q + 1;
 			akey[gap] = key;
 		}
 	}
@@ -336,36 +376,47 @@ static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t 
 			s->after[i] = s->after[i - 1];
 	/* The new rows after one known row come together in fresh[]: one
 	 * group each, in the order of the known rows' places. */
-	size_t ngroup = 0, o = 0, f = 0;
-	while (f < nfresh && !s->after[f]) {
-		s->pval[o] = s->rval[s->fresh[f]];
-		s->start[o++] = s->fresh[f++];
-	}
-	for (size_t i = f; i < nfresh; i++) {
+	size_t ngroup = 0, f = 0;
+	for (size_t i = 0; i < nfresh; i++) {
+		if (!s->after[i]) {
+			f = i + 1;
+			continue;
+		}
 		if (i > f && s->after[i] == s->after[i - 1])
 			continue;
-		struct group g = { last_rank(s, s->after[i] - 1), i };
+		struct group g = { s->after[i] - 1, i };
 		size_t j = ngroup++;
-		while (j > 0 && s->group[j - 1].place > g.place) {
+		while (j > 0 && s->group[j - 1].at > g.at) {
 			s->group[j] = s->group[j - 1];
 			j--;
 		}
 		s->group[j] = g;
 	}
-	size_t gi = 0;
-	for (size_t p = 0; p <= s->n; p++) {
-		if (!s->slot[p])
-			continue;
-		size_t row = s->slot[p] - 1;
-		s->pval[o] = s->rval[row];
-		s->start[o++] = row;
-		for (; gi < ngroup && s->group[gi].place == p; gi++)
-			for (size_t i = s->group[gi].first; i < nfresh && s->after[i] == row + 1; i++) {
-				s->pval[o] = s->rval[s->fresh[i]];
-				s->start[o++] = s->fresh[i];
+	/* Into out and val, then swapped with start and pval. */
+	xg_grow(&s->out, &s->out_cap, n ? n : 1, sizeof(*s->out));
+	xg_grow(&s->val, &s->val_cap, n ? n : 1, sizeof(*s->val));
+	size_t w = 0, gi = 0;
+	for (size_t i = 0; i < f; i++) {
+		s->val[w] = s->rval[s->fresh[i]];
+		s->out[w++] = s->fresh[i];
+	}
+	for (size_t q = 0; q < nknown; q++) {
+		s->val[w] = s->pval[q];
+		s->out[w++] = s->start[q];
+		for (; gi < ngroup && s->group[gi].at == q; gi++)
+			for (size_t i = s->group[gi].first; i < nfresh && s->after[i] == q + 1; i++) {
+				s->val[w] = s->rval[s->fresh[i]];
+				s->out[w++] = s->fresh[i];
 			}
 	}
-	return o == n;
+	size_t *ts = s->start, tsc = s->start_cap;
+	s->start = s->out, s->start_cap = s->out_cap;
+	s->out = ts, s->out_cap = tsc;
+	double *tv = s->pval;
+	size_t tvc = s->pval_cap;
+	s->pval = s->val, s->pval_cap = s->val_cap;
+	s->val = tv, s->val_cap = tvc;
+	return w == n;
 }
 
 /* Lets each entry rise past its upper neighbours while clearly ahead of
@@ -404,9 +455,13 @@ void view_stable_unsorted(bool on)
 /* The general path: the exact sort, then the order to start from built
  * from it, settled. */
 static void settle_sorted(struct xg_stable *s, struct xg_view *v, const struct xg_table *t, size_t n,
-			  bool exact, double floor_)
+			  bool exact, bool same, double floor_)
 {
 	view_sort_rows(v, t, n);
+	if (!exact) {
+		match_rows(s, t->ndom_rows, same);
+		ranks(s);
+	}
 	bool ok = !exact && start_order(s, v, n);
 	if (ok) {
 		xg_grow(&s->pval, &s->pval_cap, n ? n : 1, sizeof(*s->pval));
@@ -470,13 +525,8 @@ void view_stable_sort(struct xg_view *v, const struct xg_table *t, size_t n)
 	}
 	s->cin_order = in_order;
 	double floor_ = view_stable_floor(xg_columns[c].unit);
-	if (exact) {
-		settle_sorted(s, v, t, n, true, floor_);
-		return;
-	}
-	match_rows(s, rows, same);
-	if (!unsorted_way || !start_unsorted(s, v, n)) {
-		settle_sorted(s, v, t, n, false, floor_);
+	if (exact || !unsorted_way || !start_unsorted(s, v, n, rows, same)) {
+		settle_sorted(s, v, t, n, exact, same, floor_);
 		return;
 	}
 	if (!settle(s->start, s->pval, n, floor_)) {
@@ -505,7 +555,9 @@ void view_stable_free(struct xg_view *v)
 	free(s->prev);
 	free(s->start);
 	free(s->slot);
-	free(s->known);
+	free(s->shown);
+	free(s->shown_has);
+	free(s->icat);
 	free(s);
 	v->stab = NULL;
 }
