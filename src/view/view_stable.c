@@ -363,8 +363,8 @@ static bool start_unsorted(struct xg_stable *s, const struct xg_view *v, size_t 
 	memset(s->after, 0, nfresh * sizeof(*s->after));
 	uint64_t akey[FEW_NEW];   /* after[i]'s key */
 	for (size_t q = 0; q < nknown; q++) {
-		size_t row = s->start[q];
-		uint64_t key = sort_key(s, row);
+		size_t row = s->start[q];   /* its value at hand: pval[q] */
+		uint64_t key = s->cnew[row] & ROW_HAS ? view_order_bits(s->pval[q]) >> 1 : ~0ull;
 		size_t gap = fresh_before(s, nfresh, key, row);
 		if (gap < nfresh && (!s->after[gap] || before(akey[gap], s->start[s->after[gap] - 1], key, row))) {
 			s->after[gap] = q + 1;
