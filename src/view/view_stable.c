@@ -15,11 +15,12 @@
  * freeze); text columns (NAME, STATE, HOST) always sort exactly.
  *
  * The exact sort (view_sort_rows) is done here, and only when it is
- * needed: when few rows are new to the order (at most FEW_NEW), the row
- * each follows in the exact order is found by comparing sort keys
- * (view_sort_key) in one pass, and the order to start from is built
- * without sorting; it is the order the exact sort would have led to. So
- * holding rows still costs about what the exact sort it replaces does. */
+ * needed: when few rows are new to the order (at most FEW_NEW), the order
+ * to start from is the last one shown, walked once, with each new row
+ * after the row it follows in the exact order, found by comparing sort
+ * keys (view_sort_key) in one pass: the order the exact sort would have
+ * led to, without sorting. So holding rows still costs about what the
+ * exact sort it replaces does. */
 #include "view_stable.h"
 #include "view_sort.h"
 
@@ -40,10 +41,9 @@
 #define ROW_SEL 4u      /* start_unsorted: to be shown */
 #define ROW_PLACED 8u   /* start_unsorted: in its last place */
 
-/* The last order shown, by table row of that frame: who each row was and
- * its place (NO_RANK: not shown). Table rows come in (host, id) order, so
- * a domain is found again at the same index, at its baseline's, or by a
- * binary search. */
+/* The last order shown, as table rows of that frame, and who each row
+ * was. Table rows come in (host, id) order, so a domain is found again at
+ * the same index, by one walk through both tables, or by a binary search. */
 struct xg_stable {
 	uint64_t *key;        /* (pool host) << 32 | id */
 	size_t n, cap;
@@ -73,8 +73,9 @@ struct xg_stable {
 	char filter[256];
 	size_t nvmnames;
 	/* Scratch: the order built (row indexes, or exact-order indexes on
-	 * the general path); by exact-order index, each row's last place and
-	 * value; by last place, 1 + who is there now. */
+	 * the general path) and its values by place (pval); on the general
+	 * path, by exact-order index, each row's last place and value, and by
+	 * last place, 1 + who is there now. */
 	size_t *start, *out;
 	uint32_t *prev, *slot;
 	double *val, *pval;   /* pval: by place in start */
