@@ -10,7 +10,8 @@
 # Then the real program: its own figure for CPU per refresh and its peak
 # resident set while replaying 10,000 domains, with the history (at most
 # 32 MiB of it) and without (--history 0). Runs with --no-config, so
-# nobody's settings file changes the figures.
+# nobody's settings file changes the figures. And what rows that hold
+# still cost: on and off in alternating runs.
 cd "$(dirname "$0")/.." || exit 2
 make -s tools >/dev/null || exit 2
 tmp=$(mktemp -d)
@@ -37,9 +38,37 @@ stages() {
 	done
 	echo "CPU per refresh, median [best] of $rounds runs (ncurses: its own update of the terminal, part of draw)"
 }
+# Rows that hold still (--stable-order, on by default in the full-screen
+# view; the runs above have it on): the filter+sort stage and the whole
+# refresh with it on and off, in alternating runs (on first in odd rounds,
+# off first in even ones) so both see the same neighbours.
+stable_cost() {
+	: >"$tmp/on"
+	: >"$tmp/off"
+	for i in $(seq "$rounds"); do
+		order="on off"
+		[ $((i % 2)) = 0 ] && order="off on"
+		for s in $order; do
+			build/tools/xgtop-tuibench --rows 60 --cols 200 --refreshes "${REFRESHES:-300}" --stable-order "$s" \
+				"$tmp/rec.xgr" >"$tmp/out" || return 1
+			sed -n 2p "$tmp/out" >>"$tmp/$s"
+		done
+	done
+	for s in on off; do
+		printf 'stable order %-3s ' "$s"
+		for k in 8 14; do   # filter+sort, total
+			sort -n -k "$k,$k" "$tmp/$s" | awk -v k="$k" -v n="$rounds" \
+				'{ x[NR] = $k } END { m = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2;
+				   printf "%s %.3f [%.3f] ms  ", k == 8 ? "filter+sort" : "total", m, x[1] }'
+		done
+		echo
+	done
+	echo "(rows that hold still, on and off in alternating runs: median [best] of $rounds each)"
+}
 echo "tui_refresh: target under 1 ms CPU per refresh with meters and history on (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 stages || exit 1
 stages --history 0 || exit 1
+stable_cost || exit 1
 echo "history memory: target under 32 MB for 1,000 domains x 300 samples"
 build/tools/xgtop-gen --domains 1000 --samples 4 "$tmp/rec1k.xgr" || exit 1
 build/tools/xgtop-tuibench --refreshes 50 "$tmp/rec1k.xgr" | grep '^history of' || exit 1

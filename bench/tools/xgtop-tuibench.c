@@ -28,7 +28,7 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: xgtop-tuibench [--rows N] [--cols N] [--refreshes N] [--history N] [--no-meters]\n"
-		"                      RECORDING\n");
+		"                      [--stable-order on|off] RECORDING\n");
 	exit(2);
 }
 
@@ -148,10 +148,16 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL;
 	uint64_t rows = 60, cols = 200, n = 200, hist = XG_HIST_DEFAULT;
-	bool meters = true;
+	bool meters = true, stable = true;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--no-meters")) {
 			meters = false;
+			continue;
+		}
+		if (!strcmp(argv[i], "--stable-order")) {
+			if (i + 1 >= argc || (strcmp(argv[i + 1], "on") && strcmp(argv[i + 1], "off")))
+				usage();
+			stable = !strcmp(argv[++i], "on");
 			continue;
 		}
 		uint64_t *dst = !strcmp(argv[i], "--rows") ? &rows : !strcmp(argv[i], "--cols") ? &cols :
@@ -196,6 +202,7 @@ int main(int argc, char **argv)
 	e.view.show_meters = meters;
 	e.rows_on_demand = true;
 	e.view.stable_live = true;   /* rows that hold still, as tui_run has them */
+	e.view.stable = stable;
 	if (bench_refresh(&e, s, rows, cols, n) < 0)
 		return 1;
 	if (hist)

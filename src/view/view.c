@@ -320,8 +320,7 @@ void view_apply(struct xg_view *v, const struct xg_table *t)
 	for (size_t i = 0; i < t->ndom_rows; i++)
 		if (row_selected(v, &t->rows[i]))
 			v->order[n++] = i;
-	view_sort_rows(v, t, n);
-	view_stable_apply(v, t, n);
+	view_stable_sort(v, t, n);   /* the exact sort, or rows held still */
 	bool vcpus = v->show_vcpus, socks = view_socket_rows(v);
 	if ((vcpus || socks) && t->n > t->ndom_rows) {
 		/* Expand from the end so each domain is followed by its shown

@@ -47,23 +47,6 @@ struct sort_key {
 	uint32_t row;
 };
 
-/* A double as an unsigned integer with the same order. */
-static uint64_t order_bits(double v)
-{
-	uint64_t b;
-	if (v == 0)
-		v = 0;   /* -0.0 and 0.0 are equal: give them one key */
-	memcpy(&b, &v, sizeof(b));
-	return b >> 63 ? ~b : b | 1ull << 63;
-}
-
-/* Row r's key: its value in the sort's order, unmeasured values after
- * every measured one in both directions. */
-static uint64_t row_key(const struct xg_row *r, enum xg_col c, double sign)
-{
-	return row_has(r, c) ? order_bits(sign * r->v[c]) >> 1 : ~0ull;
-}
-
 static double key_sign(const struct xg_view *v)
 {
 	double sign = xg_columns[v->sort_col].descending ? -1.0 : 1.0;
@@ -115,7 +98,7 @@ static void sort_numeric(struct xg_view *v, const struct xg_table *t, size_t n)
 	uint32_t all_or = 0, all_and = ~0u;
 	for (size_t i = 0; i < n; i++) {
 		size_t row = v->order[i];
-		uint64_t k = row_key(&t->rows[row], c, sign);
+		uint64_t k = view_sort_key(&t->rows[row], c, sign);
 		v->full[row] = k;
 		/* Bits 31..62 of a measured key; all ones for an unmeasured one. */
 		a[i].hi = (uint32_t)(k >> 31);
@@ -176,9 +159,9 @@ static bool in_order(const struct xg_view *v, const struct xg_table *t, const si
 		return true;
 	}
 	double sign = key_sign(v);
-	uint64_t k = n ? row_key(&t->rows[s[0]], c, sign) : 0;
+	uint64_t k = n ? view_sort_key(&t->rows[s[0]], c, sign) : 0;
 	for (size_t i = 1; i < n; i++) {
-		uint64_t next = row_key(&t->rows[s[i]], c, sign);
+		uint64_t next = view_sort_key(&t->rows[s[i]], c, sign);
 		if (next < k || (next == k && s[i] < s[i - 1]))
 			return false;
 		k = next;
