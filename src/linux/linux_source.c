@@ -102,8 +102,13 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	s->sc.want_io = !s->nodisk;
 	lx_node_open(&s->node);
 	lx_pressure_open(&s->psi);
+	/* XGTOP_TRACE_WAITS=0 leaves the BPF program out, as on Xen, to
+	 * measure what it costs (bench/linux_waits_cost.sh) */
+	const char *keep_waits = getenv("XGTOP_TRACE_WAITS");
 	if (s->notrace)
 		snprintf(s->waits.why, sizeof(s->waits.why), "scheduler split not shown (--notrace)");
+	else if (keep_waits && !strcmp(keep_waits, "0"))
+		snprintf(s->waits.why, sizeof(s->waits.why), "not kept (XGTOP_TRACE_WAITS=0)");
 	else
 		lx_waits_open(&s->waits);
 	/* NULL only for a bad --events; a host without a PMU still opens and

@@ -113,10 +113,10 @@ static void fill_behind(struct lx_waits *w, const struct lx_scan *sc, const stru
 	uint64_t *pairs = w->order;
 	for (size_t i = 0; i < w->npair; i++) {
 		uint32_t d = waiter_dom(w, sc, ds, w->pk[i].tid);
-		if (d == NO_DOM || !w->pv[i])
+		if (d == NO_DOM || !w->pv[i].ns)
 			continue;
 		pairs[2 * n] = (uint64_t)d << 32 | culprit_id(w, sc, ds, cg, vm_mode, &w->pk[i].who);
-		pairs[2 * n + 1] = w->pv[i];
+		pairs[2 * n + 1] = w->pv[i].ns;
 		n++;
 	}
 	qsort(pairs, n, 2 * sizeof(*pairs), cmp_u64);
@@ -143,14 +143,15 @@ static void fill_behind(struct lx_waits *w, const struct lx_scan *sc, const stru
 	}
 }
 
-/* Each domain's wait lengths: its threads' histograms summed. */
+/* Each domain's wait lengths: its threads' histograms summed (over all
+ * their culprits). */
 static void fill_latency(struct lx_waits *w, const struct lx_scan *sc, const struct lx_doms *ds,
 			 struct xg_sample *out, size_t first)
 {
 	size_t n = 0;
-	xg_grow(&w->order, &w->order_cap, w->nhist + 1, sizeof(*w->order));
-	for (size_t i = 0; i < w->nhist; i++) {
-		uint32_t d = waiter_dom(w, sc, ds, w->hk[i]);
+	xg_grow(&w->order, &w->order_cap, w->npair + 1, sizeof(*w->order));
+	for (size_t i = 0; i < w->npair; i++) {
+		uint32_t d = waiter_dom(w, sc, ds, w->pk[i].tid);
 		if (d != NO_DOM)
 			w->order[n++] = (uint64_t)d << 32 | i;
 	}
@@ -161,7 +162,7 @@ static void fill_latency(struct lx_waits *w, const struct lx_scan *sc, const str
 		uint32_t d = (uint32_t)(w->order[i] >> 32);
 		memset(w->hsum, 0, LW_BUCKETS * sizeof(*w->hsum));
 		for (; i < n && (uint32_t)(w->order[i] >> 32) == d; i++) {
-			const struct lw_hist *h = &w->hv[(uint32_t)w->order[i]];
+			const struct lw_part *h = &w->pv[(uint32_t)w->order[i]];
 			for (unsigned b = 0; b < LW_BUCKETS; b++)
 				w->hsum[b] += h->n[b];
 		}

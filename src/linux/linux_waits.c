@@ -33,7 +33,7 @@ extern const char lx_waits_obj[], lx_waits_obj_end[];
 
 #define BPF_API(F) \
 	F(libbpf_set_print) F(bpf_object__open_mem) F(bpf_object__load) F(bpf_object__close) \
-	F(bpf_object__find_map_by_name) F(bpf_map__set_max_entries) F(bpf_map__fd) \
+	F(bpf_object__find_map_by_name) F(bpf_map__fd) \
 	F(bpf_object__next_program) F(bpf_program__attach) F(bpf_link__destroy) \
 	F(bpf_map_lookup_and_delete_batch) F(bpf_map_lookup_elem) F(libbpf_num_possible_cpus)
 struct bpf_api {
@@ -51,7 +51,7 @@ struct lx_waits_bpf {
 	struct bpf_object *obj;
 	struct bpf_link *link[LINKS_MAX];
 	int nlink;
-	int fd_pairs, fd_hists, fd_stats;
+	int fd_pairs, fd_stats;
 	int ncpu;
 };
 
@@ -83,7 +83,8 @@ static const char *load_why(int e)
 		return geteuid() ? "loading BPF needs root (CAP_BPF and CAP_PERFMON)"
 				 : "the kernel refused to load BPF (lockdown, or a security module?)";
 	if (e == ENOENT || e == ESRCH || e == EOPNOTSUPP || e == EINVAL)
-		return "this kernel cannot run xgtop's BPF program (BTF tracepoints, task storage: Linux 5.11 or later)";
+		return "this kernel cannot run xgtop's BPF program (it needs BTF tracepoints, "
+		       "Linux 5.5 or later, CONFIG_SCHED_INFO and CONFIG_FAIR_GROUP_SCHED)";
 	return NULL;
 }
 
@@ -112,8 +113,7 @@ void lx_waits_open(struct lx_waits *w)
 		goto fail;
 	}
 	b->ncpu = b->f.libbpf_num_possible_cpus();
-	struct bpf_map *logs = b->f.bpf_object__find_map_by_name(b->obj, "cpu_logs");
-	if (b->ncpu <= 0 || !logs || b->f.bpf_map__set_max_entries(logs, (__u32)b->ncpu)) {
+	if (b->ncpu <= 0) {
 		err = EINVAL;
 		goto fail;
 	}
@@ -130,9 +130,9 @@ void lx_waits_open(struct lx_waits *w)
 		}
 		b->link[b->nlink++] = l;
 	}
-	const char *names[] = { "behind", "hists", "stats" };
-	int *fds[] = { &b->fd_pairs, &b->fd_hists, &b->fd_stats };
-	for (size_t i = 0; i < 3; i++) {
+	const char *names[] = { "behind", "stats" };
+	int *fds[] = { &b->fd_pairs, &b->fd_stats };
+	for (size_t i = 0; i < 2; i++) {
 		struct bpf_map *m = b->f.bpf_object__find_map_by_name(b->obj, names[i]);
 		if (!m || (*fds[i] = b->f.bpf_map__fd(m)) < 0) {
 			err = ENOENT;
@@ -195,23 +195,17 @@ static long drain_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, 
 
 int lx_waits_drain(struct lx_waits *w, struct xg_err *err)
 {
-	w->npair = w->nhist = 0;
+	w->npair = 0;
 	struct lx_waits_bpf *b = w->b;
 	if (!b)
 		return 0;
-	size_t pcap = w->pcap, hcap = w->hcap;
+	size_t pcap = w->pcap;
 	long np = drain_map(b, b->fd_pairs, (void **)&w->pk, (void **)&w->pv, &pcap, sizeof(*w->pk),
 			    sizeof(*w->pv));
 	w->pcap = pcap;
 	if (np < 0)
 		return xg_fail_errno(err, (int)-np, "wait attribution: reading its BPF map");
-	long nh = drain_map(b, b->fd_hists, (void **)&w->hk, (void **)&w->hv, &hcap, sizeof(*w->hk),
-			    sizeof(*w->hv));
-	w->hcap = hcap;
-	if (nh < 0)
-		return xg_fail_errno(err, (int)-nh, "wait attribution: reading its BPF map");
 	w->npair = (size_t)np;
-	w->nhist = (size_t)nh;
 	__u64 sum[LW_STAT_COUNT] = { 0 };
 	__u64 *per = xg_calloc((size_t)b->ncpu, sizeof(*per));
 	for (__u32 k = 0; k < LW_STAT_COUNT; k++) {
@@ -239,7 +233,7 @@ void lx_waits_open(struct lx_waits *w)
 int lx_waits_drain(struct lx_waits *w, struct xg_err *err)
 {
 	(void)err;
-	w->npair = w->nhist = 0;
+	w->npair = 0;
 	return 0;
 }
 
@@ -255,8 +249,6 @@ void lx_waits_close(struct lx_waits *w)
 	bpf_free(w->b);
 	free(w->pk);
 	free(w->pv);
-	free(w->hk);
-	free(w->hv);
 	lx_index_free(&w->tidx);
 	lx_index_free(&w->pidx);
 	free(w->thr_proc);

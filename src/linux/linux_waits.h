@@ -15,11 +15,8 @@ struct lx_waits {
 	char why[200];
 	/* drained at the last refresh: what ended since the one before */
 	struct lw_pair *pk;
-	__u64 *pv;
+	struct lw_part *pv;
 	size_t npair, pcap;
-	__u32 *hk;
-	struct lw_hist *hv;
-	size_t nhist, hcap;
 	__u64 lost_ns, lost_waits, beyond_log;   /* cumulative (the BPF side's stats) */
 	/* linux_waitfill.c's scratch */
 	struct lx_index tidx, pidx;

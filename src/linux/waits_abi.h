@@ -8,8 +8,8 @@
 #include <linux/types.h>
 
 #define LW_LOG 128              /* segments each CPU remembers (a power of two) */
-#define LW_PAIRS_MAX 65536      /* (thread, culprit) pairs per refresh */
-#define LW_THREADS_MAX 16384    /* threads whose waits ended, per refresh */
+#define LW_PAIRS_MAX 16384      /* (thread, culprit) pairs per refresh: user space
+                                   walks every bucket of the hash at each read */
 #define LW_TGID_UNKNOWN 0xffffffffu  /* before the log's memory: nobody known */
 
 /* Who ran on a CPU: a process (tgid, 0 = the CPU was idle) and its cgroup
@@ -32,7 +32,11 @@ struct lw_pair {
 #define LW_SUB (1u << LW_SUB_BITS)
 #define LW_MSB_MAX 35
 #define LW_BUCKETS ((LW_MSB_MAX - LW_SUB_BITS + 2) * LW_SUB)
-struct lw_hist {
+/* What a thread waited behind one culprit: ns, and the lengths of the
+ * waits that ended behind it (each wait counts once, with the culprit it
+ * waited behind last: one hash update per switch, not two). */
+struct lw_part {
+	__u64 ns;
 	__u32 n[LW_BUCKETS];
 };
 /* The bucket of ns, whose highest set bit is msb. */
@@ -47,7 +51,7 @@ static inline __u32 lw_bucket_of(__u64 ns, unsigned msb)
 
 enum lw_stat {
 	LW_STAT_LOST_NS,        /* ns of waits not kept: the pair hash was full */
-	LW_STAT_LOST_WAITS,     /* waits not counted: the histogram hash was full */
+	LW_STAT_LOST_WAITS,     /* waits not counted: the same */
 	LW_STAT_BEYOND_LOG,     /* waits longer than the CPU's log remembers */
 	LW_STAT_COUNT
 };
