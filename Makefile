@@ -125,7 +125,7 @@ $(BUILD)/obj/remote/remote_qapi.o: CFLAGS += $(CJSON_SO_CFLAGS)
 endif
 CRYPT_SO_CFLAGS := -DCRYPT_SO='"$(call SONAME,crypt)"'
 # Optional: BPF for the Linux source's wait attribution (BEHIND, WAIT-P50):
-# clang compiles src/linux/bpf/waits.bpf.c for the BPF target against
+# clang compiles src/linux/linux_waits.bpf.c for the BPF target against
 # libbpf's headers, the object is embedded in linux_waits.o, and libbpf is
 # loaded by soname when the Linux source opens (CO-RE: no kernel headers,
 # the kernel's own BTF at run time).
@@ -137,7 +137,7 @@ BPF_SO_CFLAGS := -DHAVE_BPF -DBPF_SO='"$(call SONAME,bpf)"' -DLW_BPF_OBJ='"$(BPF
 $(BUILD)/obj/linux/linux_waits.o: CFLAGS += $(BPF_SO_CFLAGS)
 $(BUILD)/obj/linux/linux_waits.o: $(BPF_OBJ)
 BPF_ARCH_INC := $(shell $(PROBE_CC) -print-multiarch 2>/dev/null)
-$(BPF_OBJ): src/linux/bpf/waits.bpf.c src/linux/waits_abi.h $(BUILD)/CFLAGS
+$(BPF_OBJ): src/linux/linux_waits.bpf.c src/linux/waits_abi.h $(BUILD)/CFLAGS
 	@mkdir -p $(@D)
 	$(BPF_CLANG) -g -O2 -target bpf $(if $(BPF_ARCH_INC),-I/usr/include/$(BPF_ARCH_INC)) -Wall -Werror \
 		-c -o $@ $<
@@ -145,7 +145,8 @@ endif
 $(BUILD)/obj/exporter/expo_auth.o: CFLAGS += $(CRYPT_SO_CFLAGS)
 
 # src/<stage>/*.c: one folder per pipeline stage (see src/README.md).
-SRCS    := $(wildcard src/*/*.c)
+# (*.bpf.c: programs for the kernel's BPF machine, compiled by clang alone)
+SRCS    := $(filter-out %.bpf.c,$(wildcard src/*/*.c))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/app/main.o,$(OBJS))
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Loads the wait-attribution BPF program (bpf/waits.bpf.c, embedded at
+/* Loads the wait-attribution BPF program (linux_waits.bpf.c, embedded at
  * build time) through libbpf, loaded by soname like the other optional
  * libraries, and drains its maps once per refresh. Why BPF and not perf's
  * ring buffers: doc/linux-source.md ("Reader: perf or BPF"). */

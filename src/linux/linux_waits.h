@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to src/linux: wait attribution and run-queue latency from the
- * kernel's scheduler tracepoints (a BPF program, bpf/waits.bpf.c, loaded
+ * kernel's scheduler tracepoints (a BPF program, linux_waits.bpf.c, loaded
  * with libbpf by soname: linux_waits.c), and their sharing out to the
  * domains of a refresh (linux_waitfill.c). */
 #ifndef XGTOP_SRC_LINUX_LINUX_WAITS_H

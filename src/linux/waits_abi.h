@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to src/linux: what the wait-attribution BPF program
- * (bpf/waits.bpf.c) and its loader (linux_waits.c) share: the layout of
+ * (linux_waits.bpf.c) and its loader (linux_waits.c) share: the layout of
  * its maps' keys and values, and the histogram's buckets. */
 #ifndef XGTOP_SRC_LINUX_WAITS_ABI_H
 #define XGTOP_SRC_LINUX_WAITS_ABI_H

@@ -23,7 +23,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "../waits_abi.h"
+#include "waits_abi.h"
 
 /* The kernel's structures, only the fields read here: CO-RE relocates
  * each access against /sys/kernel/btf/vmlinux when the object loads. */
