@@ -63,19 +63,19 @@ static uint32_t waiter_dom(const struct lx_waits *w, const struct lx_scan *sc,
 /* The culprit's id as XG_F_BEHIND_ID holds it. */
 static uint32_t culprit_id(const struct lx_waits *w, const struct lx_scan *sc,
 			   const struct lx_doms *ds, const struct lx_cgroup *cg, bool vm_mode,
-			   const struct lw_who *who)
+			   uint32_t tgid, uint64_t cgid)
 {
-	if (who->tgid == 0)
+	if (tgid == 0)
 		return XG_BEHIND_IDLE;
-	if (who->tgid == LW_TGID_UNKNOWN)
+	if (tgid == LW_TGID_UNKNOWN)
 		return XG_BEHIND_XEN;
-	int64_t pi = lx_index_get(&w->pidx, who->tgid);
+	int64_t pi = lx_index_get(&w->pidx, tgid);
 	if (pi >= 0 && sc->proc[pi].dom >= 0)
 		return ds->dom[sc->proc[pi].dom].id;
 	/* gone before the scan: its cgroup may still be a domain's */
-	if (cg && who->cgid)
+	if (cg && cgid)
 		for (size_t j = 0; j < cg->ndom && j < ds->ndom; j++)
-			if (cg->dom[j].ino == who->cgid && ds->dom[j].cg == (int32_t)j)
+			if (cg->dom[j].ino == cgid && ds->dom[j].cg == (int32_t)j)
 				return ds->dom[j].id;
 	return vm_mode ? LX_HOST_ID : XG_BEHIND_XEN;
 }
@@ -115,7 +115,8 @@ static void fill_behind(struct lx_waits *w, const struct lx_scan *sc, const stru
 		uint32_t d = waiter_dom(w, sc, ds, w->pk[i].tid);
 		if (d == NO_DOM || !w->pv[i].ns)
 			continue;
-		pairs[2 * n] = (uint64_t)d << 32 | culprit_id(w, sc, ds, cg, vm_mode, &w->pk[i].who);
+		pairs[2 * n] = (uint64_t)d << 32 | culprit_id(w, sc, ds, cg, vm_mode, w->pk[i].tgid,
+								       w->pv[i].cgid);
 		pairs[2 * n + 1] = w->pv[i].ns;
 		n++;
 	}

@@ -70,6 +70,14 @@ struct {
 	__type(value, struct lw_part);
 } behind SEC(".maps");
 
+/* A new entry, made here: too big for the stack. Its counts stay 0. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lw_part);
+} scratch SEC(".maps");
+
 /* Counters of what could not be kept (the maps were full). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -114,11 +122,15 @@ static __always_inline unsigned msb64(__u64 v)
  * walk, which would take it over its limit. */
 __noinline int charge(__u32 tid, __u32 tgid, __u64 cgid, __u64 ns, __u64 len)
 {
-	struct lw_pair k = { .tid = tid, .who = { .tgid = tgid, .cgid = cgid } };
+	struct lw_pair k = { .tid = tid, .tgid = tgid };
 	struct lw_part *v = bpf_map_lookup_elem(&behind, &k);
 	if (!v) {
-		static const struct lw_part zero;
-		bpf_map_update_elem(&behind, &k, &zero, BPF_NOEXIST);
+		__u32 zero = 0;
+		struct lw_part *fresh = bpf_map_lookup_elem(&scratch, &zero);
+		if (!fresh)
+			return 0;
+		fresh->cgid = cgid;
+		bpf_map_update_elem(&behind, &k, fresh, BPF_NOEXIST);
 		v = bpf_map_lookup_elem(&behind, &k);
 		if (!v) {
 			stat_add(LW_STAT_LOST_NS, ns);

@@ -19,11 +19,11 @@ struct lw_who {
 	__u32 pad;
 	__u64 cgid;
 };
-/* A waiting thread and one culprit: the key of the ns it waited behind. */
+/* A waiting thread and one culprit process: the key of what it waited
+ * behind it (8 bytes: the hash of a key this short is the cheapest). */
 struct lw_pair {
 	__u32 tid;
-	__u32 pad;
-	struct lw_who who;
+	__u32 tgid;
 };
 
 /* Wait lengths in ns: log2 octaves cut in 8 (as Xen's histograms, doc
@@ -37,6 +37,7 @@ struct lw_pair {
  * waited behind last: one hash update per switch, not two). */
 struct lw_part {
 	__u64 ns;
+	__u64 cgid;             /* the culprit's cgroup when the entry was made */
 	__u32 n[LW_BUCKETS];
 };
 /* The bucket of ns, whose highest set bit is msb. */

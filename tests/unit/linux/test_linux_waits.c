@@ -71,8 +71,8 @@ static void add_pair(struct lx_waits *w, uint32_t tid, uint32_t tgid, uint64_t n
 	memset(&w->pk[i], 0, sizeof(w->pk[i]));
 	memset(&w->pv[i], 0, sizeof(w->pv[i]));
 	w->pk[i].tid = tid;
-	w->pk[i].who.tgid = tgid;
-	w->pk[i].who.cgid = tgid ? 77 : 0;
+	w->pk[i].tgid = tgid;
+	w->pv[i].cgid = tgid ? 77 : 0;
 	w->pv[i].ns = ns;
 	if (nlen)
 		w->pv[i].n[lw_bucket_of(len, msb(len))] = nlen;
