@@ -156,22 +156,27 @@ fail:;
  * vs bytes, into *keys and *vals (grown as needed). Returns the count, or
  * -errno. An update racing the read can be lost: the kernel frees an
  * element once no program still runs with it, so a program in flight adds
- * to the element being deleted (microseconds at a refresh). */
+ * to the element being deleted (microseconds at a refresh). Each batch
+ * asks for room it has zeroed first, twice the last one's: the kernel
+ * fills it, and valgrind, which cannot tell that bpf() wrote it, then
+ * sees it written; the zeroing stays in proportion to what is read. */
 static long drain_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, size_t *cap,
 		      size_t ks, size_t vs)
 {
-	size_t n = 0;
+	size_t n = 0, ask = 64;
 	__u32 token = 0;
 	bool first = true;
 	for (;;) {
-		if (*cap < n + 1024) {
+		if (*cap < n + ask) {
 			size_t c = *cap;
-			xg_grow(keys, &c, n + 1024, ks);
+			xg_grow(keys, &c, n + ask, ks);
 			c = *cap;
-			xg_grow(vals, &c, n + 1024, vs);
+			xg_grow(vals, &c, n + ask, vs);
 			*cap = c;
 		}
-		__u32 count = (__u32)(*cap - n);
+		memset((char *)*keys + n * ks, 0, ask * ks);
+		memset((char *)*vals + n * vs, 0, ask * vs);
+		__u32 count = (__u32)ask;
 		int r = b->f.bpf_map_lookup_and_delete_batch(fd, first ? NULL : &token, &token,
 							     (char *)*keys + n * ks, (char *)*vals + n * vs,
 							     &count, NULL);
@@ -180,16 +185,10 @@ static long drain_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, 
 		first = false;
 		if (r < 0 && e == ENOENT)
 			return (long)n;
-		if (r < 0 && e == ENOSPC) {   /* one bucket holds more than the room left */
-			size_t c = *cap;
-			xg_grow(keys, &c, *cap * 2, ks);
-			c = *cap;
-			xg_grow(vals, &c, *cap * 2, vs);
-			*cap = c;
-			continue;
-		}
-		if (r < 0)
+		if (r < 0 && e != ENOSPC)   /* ENOSPC: one bucket holds more than ask */
 			return -e;
+		if (ask < 4096)
+			ask *= 2;
 	}
 }
 
