@@ -490,6 +490,8 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 		fill_dom(s, out, &s->ds.dom[i]);
 	if (s->waits.b)
 		lx_waits_fill(&s->waits, &s->sc, &s->ds, s->cgroup_mode ? &s->cg : NULL, s->vm_mode, out, first);
+	else if (!s->notrace)
+		host_mark(&out->host, XG_H_WAITS);   /* the columns show '-' and why (not root ...) */
 	if (s->pmu)
 		pmu_sweep(s->pmu);   /* counters of vanished domains are closed */
 	sample_sort(out);
