@@ -482,8 +482,11 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 		lx_vms_update(&s->vms, &s->sc, &s->cg);
 	}
 	lx_doms_build(&s->ds, &s->sc, s->cgroup_mode ? &s->cg : NULL, s->vm_mode ? &s->vms : NULL);
-	if (s->waits.b && lx_waits_drain(&s->waits, err) < 0)
-		return XG_COLLECT_ERROR;
+	/* a failed read ends the attribution, not the monitor: the columns
+	 * say why from then on */
+	struct xg_err werr = { 0 };
+	if (s->waits.b && lx_waits_drain(&s->waits, &werr) < 0)
+		lx_waits_stop(&s->waits, werr.msg);
 	fill_absent(s, out);
 	size_t first = out->ndom;
 	for (size_t i = 0; i < s->ds.ndom; i++)

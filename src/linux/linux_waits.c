@@ -243,6 +243,14 @@ static void bpf_free(struct lx_waits_bpf *b)
 
 #endif
 
+void lx_waits_stop(struct lx_waits *w, const char *why)
+{
+	bpf_free(w->b);
+	w->b = NULL;
+	w->npair = 0;
+	snprintf(w->why, sizeof(w->why), "%.190s", why);
+}
+
 void lx_waits_close(struct lx_waits *w)
 {
 	bpf_free(w->b);

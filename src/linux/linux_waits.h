@@ -32,6 +32,8 @@ struct lx_waits {
 void lx_waits_open(struct lx_waits *w);
 /* Reads and empties the program's maps into w. */
 int lx_waits_drain(struct lx_waits *w, struct xg_err *err);
+/* Unloads the program after a failure; why becomes the columns' reason. */
+void lx_waits_stop(struct lx_waits *w, const char *why);
 void lx_waits_close(struct lx_waits *w);
 
 /* Puts the last drain into the domains of out: ds->dom[i] is out->dom[first + i]. */
