@@ -124,10 +124,29 @@ CJSON_SO_CFLAGS := -DHAVE_CJSON -DCJSON_SO='"$(call SONAME,cjson)"'
 $(BUILD)/obj/remote/remote_qapi.o: CFLAGS += $(CJSON_SO_CFLAGS)
 endif
 CRYPT_SO_CFLAGS := -DCRYPT_SO='"$(call SONAME,crypt)"'
+# Optional: BPF for the Linux source's wait attribution (BEHIND, WAIT-P50):
+# clang compiles src/linux/linux_waits.bpf.c for the BPF target against
+# libbpf's headers, the object is embedded in linux_waits.o, and libbpf is
+# loaded by soname when the Linux source opens (CO-RE: no kernel headers,
+# the kernel's own BTF at run time).
+BPF_CLANG ?= clang
+ifeq ($(shell command -v $(BPF_CLANG) >/dev/null && [ -f /usr/include/bpf/bpf_helpers.h ] && \
+	$(PROBE_CC) -print-file-name=libbpf.so | grep -q / && echo y),y)
+BPF_OBJ := $(BUILD)/bpf/waits.bpf.o
+BPF_SO_CFLAGS := -DHAVE_BPF -DBPF_SO='"$(call SONAME,bpf)"' -DLW_BPF_OBJ='"$(BPF_OBJ)"'
+$(BUILD)/obj/linux/linux_waits.o: CFLAGS += $(BPF_SO_CFLAGS)
+$(BUILD)/obj/linux/linux_waits.o: $(BPF_OBJ)
+BPF_ARCH_INC := $(shell $(PROBE_CC) -print-multiarch 2>/dev/null)
+$(BPF_OBJ): src/linux/linux_waits.bpf.c src/linux/waits_abi.h $(BUILD)/CFLAGS
+	@mkdir -p $(@D)
+	$(BPF_CLANG) -g -O2 -target bpf $(if $(BPF_ARCH_INC),-I/usr/include/$(BPF_ARCH_INC)) -Wall -Werror \
+		-c -o $@ $<
+endif
 $(BUILD)/obj/exporter/expo_auth.o: CFLAGS += $(CRYPT_SO_CFLAGS)
 
 # src/<stage>/*.c: one folder per pipeline stage (see src/README.md).
-SRCS    := $(wildcard src/*/*.c)
+# (*.bpf.c: programs for the kernel's BPF machine, compiled by clang alone)
+SRCS    := $(filter-out %.bpf.c,$(wildcard src/*/*.c))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/app/main.o,$(OBJS))
 
@@ -158,7 +177,7 @@ REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 # whichever target asks for the file first.
 TRACK_CFLAGS  := $(CC) | $(CPPFLAGS) $(CFLAGS) | $(XEN_SO_CFLAGS) $(PFM_SO_CFLAGS) $(MHD_SO_CFLAGS) \
 		 $(WEBCFG_SO_CFLAGS) $(CRYPT_SO_CFLAGS) $(CURL_SO_CFLAGS) \
-		 $(CJSON_SO_CFLAGS)
+		 $(CJSON_SO_CFLAGS) $(BPF_SO_CFLAGS)
 TRACK_LDFLAGS := $(CC) | $(LDFLAGS) | $(LDLIBS) | $(XEN_LIBS) | $(CMOCKA)
 # $(call WRITE_FLAGS,CONTENT): the recipe that writes CONTENT to $@ when it
 # differs from what $@ holds, and leaves $@ alone (its date too) otherwise.

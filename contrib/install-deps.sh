@@ -4,7 +4,7 @@ set -e
 PKGS="build-essential pkg-config libncurses-dev zlib1g-dev libxen-dev libpfm4-dev
 libmicrohttpd-dev libyaml-dev libgnutls28-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev tmux xen-utils-common python3 procps clang libclang-rt-14-dev iproute2
 curl prometheus victoria-metrics prometheus-alertmanager python3-prometheus-client wrk debhelper dpkg-dev lintian rpm rpmlint cpio
-qemu-system-x86 busybox-static cpio util-linux valgrind"
+qemu-system-x86 busybox-static cpio util-linux valgrind libbpf-dev bpftool"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

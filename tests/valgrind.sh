@@ -18,13 +18,18 @@ mkdir -p "$out/logs"
 cat >"$out/xgtop" <<EOF
 #!/bin/sh
 exec valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite \\
+	--suppressions=$PWD/tests/valgrind.supp \\
 	--errors-for-leak-kinds=definite --log-file=$out/logs/vg.%p $PWD/xgtop "\$@"
 EOF
 chmod +x "$out/xgtop"
 XGTOP=$out/xgtop tests/run.sh "${suites[@]}"
 rc=$?
 runs=$(find "$out/logs" -type f | wc -l)
-bad=$(find "$out/logs" -type f -size +0)
+# (valgrind warns that it does not model some bpf() commands, the Linux
+# source's wait attribution: a note about valgrind, not about xgtop)
+bad=$(for f in "$out"/logs/*; do
+	[ -f "$f" ] && grep -qv 'WARNING: unhandled eBPF command' "$f" && echo "$f"
+done)
 if [ -n "$bad" ]; then
 	echo
 	for f in $bad; do echo "--- $f"; head -n 40 "$f"; done

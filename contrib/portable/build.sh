@@ -37,7 +37,8 @@ if [ -d "/usr/include/$ma/asm" ]; then ln -s "/usr/include/$ma/asm" "$KERNELINC/
 else ln -s /usr/include/asm "$KERNELINC/asm"; fi
 [ -f "$KERNELINC/linux/kvm.h" ] || { echo "portable: no kernel headers in /usr/include/linux (linux-libc-dev)" >&2; exit 1; }
 for f in /usr/include/xen* /usr/include/perfmon /usr/include/microhttpd.h \
-	/usr/include/gnutls /usr/include/yaml.h /usr/include/cjson /usr/include/curl "/usr/include/$ma/curl"; do
+	/usr/include/gnutls /usr/include/yaml.h /usr/include/cjson /usr/include/curl "/usr/include/$ma/curl" \
+	/usr/include/bpf; do
 	if [ -e "$f" ]; then ln -s "$f" "$HOSTINC/"; fi
 done
 

@@ -354,6 +354,10 @@ static void fill_waits(struct fill *r, const struct pair *pr, uint64_t cols)
 			const struct xg_dom *b = id == XG_BEHIND_IDLE || id == XG_BEHIND_XEN ? NULL : behind_dom(pr, id);
 			r->r->behind_id = id;
 			r->r->behind_name = b ? b->name : NULL;
+			/* on Linux nothing of a hypervisor runs: the culprit no
+			 * domain holds is the host (its kernel, a process gone) */
+			if (id == XG_BEHIND_XEN && !strcmp(sample_dom_host(pr->cs, c)->source, "linux"))
+				r->r->behind_name = "host";
 			set(r, XG_COL_BEHIND, pct);
 			set(r, XG_COL_BEHIND_PCT, pct);
 		}

@@ -8,6 +8,7 @@
 #include "xgtop/pmu/pmu.h"
 #include "xgtop/linux/linux_source.h"
 #include "linux_pressure.h"
+#include "linux_waits.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,7 @@ struct xg_source {
 	struct xg_pmu *pmu;     /* cache counters; NULL with --nocache */
 	pid_t *tids;            /* scratch: one process group's threads */
 	size_t tids_cap;
+	struct lx_waits waits;  /* BEHIND, WAIT-P50/P99 (waits.b NULL: waits.why) */
 };
 
 static bool linux_probe(void)
@@ -57,6 +59,7 @@ static void linux_close(struct xg_source *s)
 	lx_doms_free(&s->ds);
 	lx_vms_close(&s->vms);
 	pmu_close(s->pmu);
+	lx_waits_close(&s->waits);
 	free(s->vtmp);
 	free(s->tids);
 	free(s);
@@ -99,6 +102,15 @@ static int linux_open(struct xg_source **out, const struct xg_config *cfg, struc
 	s->sc.want_io = !s->nodisk;
 	lx_node_open(&s->node);
 	lx_pressure_open(&s->psi);
+	/* XGTOP_TRACE_WAITS=0 leaves the BPF program out, as on Xen, to
+	 * measure what it costs (bench/linux_waits_cost.sh) */
+	const char *keep_waits = getenv("XGTOP_TRACE_WAITS");
+	if (s->notrace)
+		snprintf(s->waits.why, sizeof(s->waits.why), "scheduler split not shown (--notrace)");
+	else if (keep_waits && !strcmp(keep_waits, "0"))
+		snprintf(s->waits.why, sizeof(s->waits.why), "not kept (XGTOP_TRACE_WAITS=0)");
+	else
+		lx_waits_open(&s->waits);
 	/* NULL only for a bad --events; a host without a PMU still opens and
 	 * the counters show '-' with the reason. */
 	if (!s->nocache_cfg && !(s->pmu = pmu_open(cfg, err))) {
@@ -435,9 +447,9 @@ static void fill_absent(struct xg_source *s, struct xg_sample *out)
 	sample_invalid_all(out, XG_F_DISK_OO, "no blkback out-of-request events on Linux");
 	sample_invalid_all(out, XG_F_OFF_NS, "no offline state for Linux tasks");
 	sample_invalid_all(out, XG_F_SSID, "no XSM labels on Linux");
-	for (enum xg_field f = XG_F_BEHIND_WAIT_NS; f <= XG_F_WAIT_P99_NS; f++)
-		sample_invalid_all(out, f, "wait attribution and run-queue latency come from Xen's scheduler "
-				   "trace; the Linux source does not read sched_switch yet");
+	if (!s->waits.b)
+		for (enum xg_field f = XG_F_BEHIND_WAIT_NS; f <= XG_F_WAIT_P99_NS; f++)
+			sample_invalid_all(out, f, s->waits.why);
 	if (!s->pmu)
 		for (enum xg_field f = XG_F_LLC_REF; f <= XG_F_CYCLES; f++)
 			sample_invalid_all(out, f, "cache counters not collected (--nocache)");
@@ -470,9 +482,19 @@ static int linux_collect(struct xg_source *s, struct xg_sample *out, struct xg_e
 		lx_vms_update(&s->vms, &s->sc, &s->cg);
 	}
 	lx_doms_build(&s->ds, &s->sc, s->cgroup_mode ? &s->cg : NULL, s->vm_mode ? &s->vms : NULL);
+	/* a failed read ends the attribution, not the monitor: the columns
+	 * say why from then on */
+	struct xg_err werr = { 0 };
+	if (s->waits.b && lx_waits_drain(&s->waits, &werr) < 0)
+		lx_waits_stop(&s->waits, werr.msg);
 	fill_absent(s, out);
+	size_t first = out->ndom;
 	for (size_t i = 0; i < s->ds.ndom; i++)
 		fill_dom(s, out, &s->ds.dom[i]);
+	if (s->waits.b)
+		lx_waits_fill(&s->waits, &s->sc, &s->ds, s->cgroup_mode ? &s->cg : NULL, s->vm_mode, out, first);
+	else if (!s->notrace)
+		host_mark(&out->host, XG_H_WAITS);   /* the columns show '-' and why (not root ...) */
 	if (s->pmu)
 		pmu_sweep(s->pmu);   /* counters of vanished domains are closed */
 	sample_sort(out);

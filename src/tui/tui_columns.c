@@ -43,7 +43,7 @@ static void item(WINDOW *win, int y, int w, const struct xg_view *v, enum xg_col
 	else if (!k && !view_group_visible(v, c))   /* no key shows them: HOST, VM */
 		snprintf(note, sizeof(note), "%s",
 			 xg_columns[c].group == XG_GRP_VM ? "KVM VMs only" :
-			 xg_columns[c].group == XG_GRP_WAITS ? "Xen trace only" :
+			 xg_columns[c].group == XG_GRP_WAITS ? "Xen trace, Linux BPF" :
 			 "pool view only");
 	else if (!view_group_visible(v, c))
 		snprintf(note, sizeof(note), "its group is off (%c)", k);

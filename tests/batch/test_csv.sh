@@ -19,7 +19,7 @@ for r in rows[1:]:
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", d["time"]), d["time"]
     times.add(d["time"])
     for k, v in d.items():
-        if k in ("time", "name", "state"):
+        if k in ("time", "name", "state", "behind"):   # behind: a culprit's name
             continue
         if v != "":
             f = float(v)

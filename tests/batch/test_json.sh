@@ -28,7 +28,9 @@ for n, l in enumerate(lines):
             assert k in d, "domain lacks " + k
         assert isinstance(d["name"], str) and re.fullmatch(r"[-dsbcpr]{6}", d["state"]), d
         for k, v in d.items():
-            if k not in ("name", "state", "why", "vcpu_rows"):
+            if k == "behind":   # the top culprit's name (as root on Linux)
+                assert v is None or (isinstance(v, str) and v), (k, v)
+            elif k not in ("name", "state", "why", "vcpu_rows"):
                 assert v is None or isinstance(v, (int, float)), (k, v)
         for k, why in d["why"].items():
             assert d[k] is None and isinstance(why, str) and why, (k, why)

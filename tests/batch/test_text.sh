@@ -20,7 +20,7 @@ for b in blocks:
     # Numeric headers are right-aligned: every row ends a cell where the
     # header word ends, and the next character is the column gap.
     for m in re.finditer(r"\S+", head):
-        if m.group() in ("NAME", "STATE"):
+        if m.group() in ("NAME", "STATE", "BEHIND"):   # text: left-aligned
             continue
         e = m.end()
         for r in rows:
