@@ -206,7 +206,8 @@ for sig in ("TERM", "INT", "HUP"):
     check("sig-%s-exit" % sig, rc_of("sig-" + sig) == 0 and any(pct(r, "run_pct") is not None for r in out),
           "rc=%s %d rows %s" % (rc_of("sig-" + sig), len(out), (read("sig-%s.err" % sig) or "")[:200]))
 terr = read("tui-wq.err")
-if terr is not None and re.search(r"no TUI in this|needs a terminal|TERM", terr):
+if terr is not None and re.search(r"no TUI in this|needs a terminal|TERM", terr) \
+        and "no terminfo entry" not in terr:  # the lab's own initrd lacks it: a failure
     print("INFO the full-screen view could not run here (%s): w/q checks not run" % terr.strip()[:120])
 elif terr is None:
     check("tui-wq", False, "not run")

@@ -142,8 +142,14 @@ for f in "$HERE/../../build/tools/xg-tbuf-state" "$HERE/../../build/tools/xg-pty
 	elf "$R" "$f"
 	mv "$R$f" "$R/usr/local/bin/$(basename "$f")"
 done
-mkdir -p "$R/lib"
-cp -a /lib/terminfo "$R/lib/" 2>/dev/null || true
+# ncurses-base's entries: /lib/terminfo on Debian 12, /usr/share/terminfo
+# on Debian 13 (without it the 4.20 lab's full-screen checks could not run:
+# "no terminfo entry for TERM=dumb").
+for d in /lib/terminfo /usr/share/terminfo; do
+	[ -d "$d" ] || continue
+	mkdir -p "$R$(dirname "$d")"
+	cp -a "$d" "$R$(dirname "$d")/"
+done
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' > "$R/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$R/etc/group"
 modules "$R" xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xenfs xen-blkback xen-netback \
