@@ -8,6 +8,7 @@
 
 #include "xgtop/core/strbuf.h"
 #include "xgtop/model/config.h"
+#include "xgtop/model/source.h"
 #include "remote_parts.h"
 
 /* The counters this source makes advance PS_SCALE times the server's
@@ -35,12 +36,15 @@ struct ps_host {
 struct ps_dom {
 	uint16_t host;
 	char name[XG_NAME_MAX];
+	char label[4 * XG_NAME_MAX + 8];  /* the domain label as the server holds it */
 	uint32_t id;
 	uint64_t acc[XG_F_COUNT];
 	bool seen;
 	double v[XG_F_COUNT];
 	uint64_t got;                 /* bit f: v[f] came this refresh */
 	uint64_t back;                /* bit f: the counter went back in the window */
+	uint64_t asked;               /* bit f: asked for this refresh */
+	bool shown;                   /* on screen: every field asked for */
 	uint32_t domid;
 	bool has_domid;
 	bool started;                 /* acc[] has its origin */
@@ -77,6 +81,12 @@ struct xg_source {
 	size_t ndown;
 	unsigned window;
 	char hostname[64];
+	/* What the view shows next (set_wanted): every field of the domains
+	 * on screen, `fields` of the others; all: every field of every one. */
+	bool want_all;
+	uint64_t want_fields;
+	struct xg_dom_key *want;      /* sorted by (host, id) */
+	size_t nwant, want_cap;
 };
 
 /* FNV-1a of s, from h. */
@@ -103,6 +113,9 @@ bool rm_ps_host_stale(const struct xg_source *s, const struct ps_host *h);
 /* ---- remote_ps_doms.c ---- */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b);
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
+
+/* Marks the domains on screen (s->want) and what each is asked for. */
+void rm_ps_doms_mark(struct xg_source *s);
 
 /* ---- remote_ps_fill.c ---- */
 /* The sample from this refresh's answers: each host a peer, each domain

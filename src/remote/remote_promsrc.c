@@ -65,6 +65,7 @@ static void ps_close(struct xg_source *s)
 	free(s->d);
 	free(s->hix.slot);
 	free(s->dix.slot);
+	free(s->want);
 	free(s);
 }
 
@@ -127,6 +128,7 @@ static int ps_open(struct xg_source **out, const struct xg_config *cfg, struct x
 		snprintf(s->sel_dom, sizeof(s->sel_dom), "%s", s->sel_host);
 	}
 	s->next_id = 1u << 30;
+	s->want_all = true;
 	rm_fetch_init(&s->f, &s->t);
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		snprintf(s->hostname, sizeof(s->hostname), "?");
@@ -207,6 +209,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 			s->d[i].state = 0;
 			s->d[i].cpu_total = -1;
 		}
+		rm_ps_doms_mark(s);
 		double eval = s->eval;
 		b.len = 0;
 		b.p[0] = 0;
@@ -221,6 +224,17 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	return XG_COLLECT_OK;
 }
 
+static void ps_set_wanted(struct xg_source *s, const struct xg_wanted *w)
+{
+	s->want_all = w->all;
+	s->want_fields = w->fields;
+	s->nwant = 0;
+	if (w->nkeys)
+		xg_grow(&s->want, &s->want_cap, w->nkeys, sizeof(*s->want));
+	for (size_t i = 0; i < w->nkeys; i++)
+		s->want[s->nwant++] = w->keys[i];
+}
+
 static bool ps_probe(void)
 {
 	return false;   /* never picked by --source auto */
@@ -232,4 +246,5 @@ const struct xg_source_ops source_prometheus_ops = {
 	.open = ps_open,
 	.collect = ps_collect,
 	.close = ps_close,
+	.set_wanted = ps_set_wanted,
 };

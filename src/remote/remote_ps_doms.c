@@ -67,6 +67,8 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	struct ps_dom *d = dom_of(s, (uint16_t)(h - s->h), raw);
 	if (!d)
 		return xg_fail(err, "more than %d domains", XG_PS_DOMS_MAX);
+	if (!d->seen)
+		snprintf(d->label, sizeof(d->label), "%s", name);
 	d->seen = true;
 	if (!strcmp(f, "info")) {
 		const char *id = rm_qlabel(p, "domid");
@@ -102,16 +104,84 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	return 0;
 }
 
-/* Every field of every domain the selectors match. A counter's change
- * over the window is divided by the change of its host's own sample clock
- * (xgtop_sample_monotonic_seconds) over the same window: the figure is
- * then the change of the counter over the change of that clock between
- * the window's first and last scrape, as the pool view and the host's own
- * xgtop compute it, whatever the scrapes' jitter. delta(), not rate():
- * both series are extrapolated alike, where rate() stops a counter's
- * extrapolation at zero and so skews a young counter's figure. A counter
- * that went back (its domain restarted) in the window comes out negative,
- * and that figure is `-` for that window. */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct xg_dom_key *x = a, *y = b;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void rm_ps_doms_mark(struct xg_source *s)
+{
+	qsort(s->want, s->nwant, sizeof(*s->want), key_cmp);
+	for (size_t i = 0; i < s->nd; i++) {
+		struct ps_dom *d = &s->d[i];
+		struct xg_dom_key k = { .host = d->host, .id = d->has_domid ? d->domid : d->id };
+		d->shown = s->want_all || (s->nwant && bsearch(&k, s->want, s->nwant, sizeof(k), key_cmp));
+		d->asked = d->shown ? ~0ull : s->want_fields;
+	}
+}
+
+/* Field f's term: a counter's change over the window is divided by the
+ * change of its host's own sample clock (xgtop_sample_monotonic_seconds)
+ * over the same window: the figure is then the change of the counter
+ * over the change of that clock between the window's first and last
+ * scrape, as the pool view and the host's own xgtop compute it, whatever
+ * the scrapes' jitter. delta(), not rate(): both series are extrapolated
+ * alike, where rate() stops a counter's extrapolation at zero and so
+ * skews a young counter's figure. A counter that went back (its domain
+ * restarted) in the window comes out negative, and that figure is `-`
+ * for that window. */
+static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead)
+{
+	const struct xg_metric *m = &xg_field_metric[f];
+	char sel[1700];
+	snprintf(sel, sizeof(sel), "{domain!=\"\"%s%s%s}", s->sel_dom, m->label ? "," : "",
+		 m->label ? m->label : "");
+	if (m->type == XG_MT_COUNTER)
+		strbuf_printf(b, "%slabel_replace(delta(%s_total%s[%us]) / on(instance,job) group_left "
+			      "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%d\","
+			      "\"\",\"\")", lead, m->name, sel, s->window, s->sel_host, s->window, f);
+	else
+		strbuf_printf(b, "%slabel_replace(%s%s,\"xgtop_f\",\"%d\",\"\",\"\")", lead, m->name, sel, f);
+}
+
+/* text as label_replace's replacement: a PromQL string whose $ are
+ * literal ($$). */
+static void put_replacement(struct xg_strbuf *b, const char *text)
+{
+	char e[4 * sizeof(((struct ps_dom *)0)->label)];
+	rm_ps_promql_string(e, sizeof(e), text);
+	for (const char *p = e; *p; p++) {
+		strbuf_put(b, p, 1);
+		if (*p == '$')
+			strbuf_put(b, "$", 1);
+	}
+}
+
+/* The domains on screen as a vector of (instance, domain) label pairs,
+ * for `and on(instance,domain)`. */
+static void shown_vector(const struct xg_source *s, struct xg_strbuf *b)
+{
+	const char *lead = "";
+	for (size_t i = 0; i < s->nd; i++) {
+		const struct ps_dom *d = &s->d[i];
+		if (!d->shown || !d->label[0])
+			continue;
+		strbuf_printf(b, "%slabel_replace(label_replace(vector(1),\"instance\",\"", lead);
+		put_replacement(b, s->h[d->host].name);
+		strbuf_printf(b, "\",\"\",\"\"),\"domain\",\"");
+		put_replacement(b, d->label);
+		strbuf_printf(b, "\",\"\",\"\")");
+		lead = " or ";
+	}
+}
+
+/* Every field of every domain the selectors match; in the full-screen
+ * view, only what sorting and the summary need of all of them, and the
+ * other fields of the domains on screen (the server still evaluates
+ * those terms for all, but sends only theirs). */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 {
 	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
@@ -119,16 +189,22 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 	strbuf_printf(b, " or label_replace(xgtop_domain_state{domain!=\"\"%s} == 1,\"xgtop_f\",\"state\",\"\",\"\")"
 		      " or label_replace(xgtop_domain_cpu_seconds_total{domain!=\"\"%s},\"xgtop_f\",\"cpu\",\"\",\"\")",
 		      s->sel_dom, s->sel_dom);
-	for (int f = 0; f < XG_F_COUNT; f++) {
-		const struct xg_metric *m = &xg_field_metric[f];
-		char sel[1700];
-		snprintf(sel, sizeof(sel), "{domain!=\"\"%s%s%s}", s->sel_dom, m->label ? "," : "",
-			 m->label ? m->label : "");
-		if (m->type == XG_MT_COUNTER)
-			strbuf_printf(b, " or label_replace(delta(%s_total%s[%us]) / on(instance,job) group_left "
-				      "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%d\","
-				      "\"\",\"\")", m->name, sel, s->window, s->sel_host, s->window, f);
-		else
-			strbuf_printf(b, " or label_replace(%s%s,\"xgtop_f\",\"%d\",\"\",\"\")", m->name, sel, f);
-	}
+	uint64_t all = s->want_all ? ~0ull : s->want_fields;
+	for (int f = 0; f < XG_F_COUNT; f++)
+		if (all >> f & 1)
+			field_term(s, b, f, " or ");
+	bool any = false;
+	for (size_t i = 0; !s->want_all && i < s->nd && !any; i++)
+		any = s->d[i].shown && s->d[i].label[0];
+	if (!any || !~all)
+		return;
+	const char *lead = " or (";
+	for (int f = 0; f < XG_F_COUNT; f++)
+		if (!(all >> f & 1)) {
+			field_term(s, b, f, lead);
+			lead = " or ";
+		}
+	strbuf_printf(b, ") and on(instance,domain) (");
+	shown_vector(s, b);
+	strbuf_printf(b, ")");
 }

@@ -65,6 +65,9 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 	uint8_t absent = sample_reason(out, "the server holds no such series for this domain now");
 	uint8_t went_back = sample_reason(out, "the counter went back within the rate window (the domain "
 					   "or its exporter restarted)");
+	uint8_t hidden = sample_reason(out, "not asked for: the row was off screen at the last refresh "
+				       "(the server sends every figure of the rows shown only); it comes "
+				       "with the next refreshes");
 	for (size_t i = 0; i < s->nd; i++) {
 		struct ps_dom *pd = &s->d[i];
 		if (!pd->seen)
@@ -84,7 +87,8 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 				/* A stale host's series are gone: its reason, not theirs. */
 				uint8_t stale = pd->host < out->npeer && out->peer[pd->host].stale ?
 						out->peer[pd->host].why : 0;
-				d->why[f] = stale ? stale : pd->back >> f & 1 ? went_back : absent;
+				d->why[f] = stale ? stale : pd->back >> f & 1 ? went_back :
+					    !(pd->asked >> f & 1) ? hidden : absent;
 				continue;
 			}
 			if (m->type == XG_MT_COUNTER)

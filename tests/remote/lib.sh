@@ -69,8 +69,8 @@ while time.time() < end:
 # POOL_B_FLAGS: more xgtop-gen options for B (--vms --psi: a KVM host
 # whose VM and pressure columns the other host lacks).
 make_recs() {
-	"$POOL_GEN" --steady --samples 3000 "$1/a.xgrec" >/dev/null &&
 	# shellcheck disable=SC2086
+	"$POOL_GEN" --steady --samples 3000 "$1/a.xgrec" >/dev/null &&
 	"$POOL_GEN" --steady --samples 3000 --domains 5 --seed 7 ${POOL_B_FLAGS:-} "$1/b.xgrec" >/dev/null
 }
 
