@@ -4,7 +4,8 @@
 (50 domains of a generated recording) made into HOSTS hosts, each a copy
 with its own instance label and its own load (counters scaled by a factor
 per host and domain), as series of SAMPLES points STEP seconds apart
-ending now, in VictoriaMetrics' JSON-line import format on stdout.
+ending FUTURE seconds from now (so that the hosts stay live while a bench
+runs), in VictoriaMetrics' JSON-line import format on stdout.
 
 Counters grow linearly at their snapshot value / 1000 per second, times
 the factor; gauges stay; the host's sample clocks follow the time. The
@@ -16,6 +17,7 @@ import sys
 import time
 
 snap, hosts, samples, step = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+future = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 line_re = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)')
 label_re = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
 series = []
@@ -30,7 +32,7 @@ for line in open(snap):
         continue
     series.append((m.group(1), labels, v))
 
-end = int(time.time()) * 1000
+end = (int(time.time()) + future) * 1000
 ts = [end - int((samples - 1 - i) * step * 1000) for i in range(samples)]
 secs = [(t - ts[0]) / 1000 for t in ts]
 out = sys.stdout
