@@ -2,6 +2,7 @@
 /* One refresh: collect, record, compute, select. Shared by the TUI, batch
  * mode and --explain so all of them show the same numbers. */
 #include "xgtop/engine/engine.h"
+#include "xgtop/model/columns.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,53 @@ static int at_eof(struct xg_engine *e)
 	return 1;
 }
 
+/* The fields of every domain that sorting by c and the summary line
+ * need: those of every column in c's group (WAIT% needs all four
+ * runstates, HIT% references and misses), CPU and the runstates (the
+ * summary), memory and vCPUs (cheap, and MEM% sorts by them). */
+static uint64_t sort_fields(enum xg_col c)
+{
+	uint64_t f = 1ull << XG_F_CPU_NS | 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS | 1ull << XG_F_BLK_NS |
+		     1ull << XG_F_OFF_NS | 1ull << XG_F_MEM | 1ull << XG_F_MAXMEM | 1ull << XG_F_VCPUS;
+	for (int k = 0; k < XG_COL_COUNT; k++) {
+		const struct xg_metric *m = xg_columns[k].metric;
+		if (xg_columns[k].group == xg_columns[c].group && m && m >= xg_field_metric &&
+		    m < xg_field_metric + XG_F_COUNT)
+			f |= 1ull << (m - xg_field_metric);
+	}
+	return f;
+}
+
+/* Tells the source what the view shows next: in the full-screen view,
+ * once the table has a sorted order (two samples), the rows on screen
+ * (and half a screen on either side, for small moves) with every field,
+ * the others with what sorting needs; elsewhere everything. */
+static void tell_wanted(struct xg_engine *e)
+{
+	struct xg_wanted w = { .all = true };
+	if (e->rows_on_demand && e->have_prev && e->screen_rows) {
+		const struct xg_view *v = &e->view;
+		const struct xg_sample *cur = &e->sample[e->cur];
+		size_t margin = e->screen_rows / 2 + 1;
+		size_t from = e->screen_first > margin ? e->screen_first - margin : 0;
+		size_t to = e->screen_first + e->screen_rows + margin;
+		if (to > v->norder)
+			to = v->norder;
+		size_t n = 0;
+		if (to > from)
+			xg_grow(&e->want_keys, &e->want_cap, to - from, sizeof(*e->want_keys));
+		for (size_t k = from; k < to; k++) {
+			const struct xg_row *r = &e->table.rows[v->order[k]];
+			if (r->dom_index >= cur->ndom)
+				continue;
+			const struct xg_dom *d = &cur->dom[r->dom_index];
+			e->want_keys[n++] = (struct xg_dom_key){ .host = d->host, .id = d->id };
+		}
+		w = (struct xg_wanted){ .fields = sort_fields(v->sort_col), .keys = e->want_keys, .nkeys = n };
+	}
+	e->ops->set_wanted(e->src, &w);
+}
+
 /* Collects the next sample into the free slot and records it (record).
  * Returns 0, 1 at the end of a replay/trace, -1 on error. */
 static int take(struct xg_engine *e, bool record, struct xg_err *err)
@@ -60,6 +108,8 @@ static int take(struct xg_engine *e, bool record, struct xg_err *err)
 	sample_clear(s);
 	if (e->ops->set_trace)
 		e->ops->set_trace(e->src, e->view.show_sched);
+	if (e->ops->set_wanted)
+		tell_wanted(e);
 	int rc = e->ops->collect(e->src, s, err);
 	if (rc == XG_COLLECT_EOF)
 		return at_eof(e);
@@ -247,6 +297,7 @@ void engine_close(struct xg_engine *e)
 	sample_free(&e->sample[0]);
 	sample_free(&e->sample[1]);
 	table_free(&e->table);
+	free(e->want_keys);
 	view_free(&e->view);
 	if (e->hist)
 		hist_free(e->hist);

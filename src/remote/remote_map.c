@@ -424,12 +424,12 @@ static void emit(struct build *b)
 /* The exporter has no line for the host's "domains are VMs" flag; a host
  * that publishes any VM figure runs them, so the pool view shows the vm
  * columns as that host's own view does. */
-static bool any_figure(const struct xg_sample *s, uint64_t fields)
+static uint64_t any_figure(const struct xg_sample *s)
 {
+	uint64_t any = 0;
 	for (size_t i = 0; i < s->ndom; i++)
-		if (s->dom[i].valid & fields)
-			return true;
-	return false;
+		any |= s->dom[i].valid;
+	return any;
 }
 #define VM_FIELDS (1ull << XG_F_EMU_NS | 1ull << XG_F_VM_EXITS | 1ull << XG_F_HALT_POLL_NS | \
 		   1ull << XG_F_SWAP)
@@ -438,6 +438,16 @@ static bool any_figure(const struct xg_sample *s, uint64_t fields)
 
 /* And the wait columns: a host that publishes them attributes waits. */
 #define WAITS_FIELDS (1ull << XG_F_BEHIND_WAIT_NS | 1ull << XG_F_WAIT_P50_NS)
+
+void rm_host_flags(struct xg_host *h, uint64_t published)
+{
+	if (published & VM_FIELDS)
+		host_mark(h, XG_H_VMS);
+	if (published & PSI_FIELDS)
+		host_mark(h, XG_H_PSI);
+	if (published & WAITS_FIELDS)
+		host_mark(h, XG_H_WAITS);
+}
 
 int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err *err)
 {
@@ -448,12 +458,7 @@ int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err
 		rc = xg_fail(err, "no %s series: not an xgtop exporter?", xg_fixed_metric[XG_MF_SAMPLE_MONO].name);
 	if (rc == 0) {
 		emit(&b);
-		if (any_figure(out, VM_FIELDS))
-			host_mark(&out->host, XG_H_VMS);
-		if (any_figure(out, PSI_FIELDS))
-			host_mark(&out->host, XG_H_PSI);
-		if (any_figure(out, WAITS_FIELDS))
-			host_mark(&out->host, XG_H_WAITS);
+		rm_host_flags(&out->host, any_figure(out));
 		uint8_t why = sample_reason(out, "not published by that host's exporter (not measured there: "
 					    "xgtop --explain on that host says why)");
 		memset(out->host_why, why, sizeof(out->host_why));

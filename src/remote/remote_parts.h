@@ -125,5 +125,16 @@ const char *rm_qlabel(const struct rm_qpoint *p, const char *name);
 /* Fills out (cleared) with the host sample an exporter's text describes.
  * Returns 0, or -1 with err. */
 int rm_map_text(const char *text, size_t n, struct xg_sample *out, struct xg_err *err);
+/* Marks h's VMS, PSI and WAITS flags from the fields its exporter
+ * publishes (bit f: some domain has field f): the exporter has no line
+ * for the flags themselves. */
+void rm_host_flags(struct xg_host *h, uint64_t published);
+
+/* ---- remote_pool.c ---- */
+/* Fills out's own line for a pool of peers (out->peer[]): this host's
+ * clocks and CPU, the peers' sums and flags, summary as its hypervisor
+ * text, pcpu_why as the reason the pCPU meters are empty. */
+void rm_pool_line(struct xg_sample *out, const char *source, const char *hostname, const char *summary,
+		  const char *pcpu_why);
 
 #endif

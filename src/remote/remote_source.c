@@ -204,34 +204,13 @@ static void merge_host(struct xg_sample *out, const struct xg_sample *in, uint16
 /* The pool's own line: this host's clocks, the hosts' sums. */
 static void pool_host(struct xg_source *s, struct xg_sample *out)
 {
-	struct xg_host *h = &out->host;
-	snprintf(h->source, sizeof(h->source), "remote");
-	snprintf(h->hostname, sizeof(h->hostname), "%s", s->hostname);
 	size_t up = 0;
 	for (size_t i = 0; i < s->n; i++)
 		up += s->h[i].fresh;
-	snprintf(h->hypervisor, sizeof(h->hypervisor), "pool of %zu hosts, %zu answering", s->n, up);
-	h->mono_ns = xg_now_mono_ns();
-	h->real_ns = xg_now_real_ns();
-	h->self_cpu_ns = xg_self_cpu_ns();
-	host_mark(h, XG_H_SELF_CPU);
-	for (size_t i = 0; i < out->npeer; i++) {
-		const struct xg_host *p = &out->peer[i].host;
-		h->pcpus += p->pcpus;
-		h->mem_total += p->mem_total;
-		h->mem_free += p->mem_free;
-		if (host_has(p, XG_H_VMS))
-			host_mark(h, XG_H_VMS);
-		if (host_has(p, XG_H_PSI))
-			host_mark(h, XG_H_PSI);
-		if (host_has(p, XG_H_WAITS))
-			host_mark(h, XG_H_WAITS);
-	}
-	host_mark(h, XG_H_PCPUS);
-	host_mark(h, XG_H_MEM);
-	/* The exporter publishes no per-pCPU times, and one meter per pCPU of
-	 * every host would not fit anyway: the meters say why they are empty. */
-	out->pcpu_why = sample_reason(out, "pool view: the hosts' exporters publish no per-pCPU times");
+	char text[64];
+	snprintf(text, sizeof(text), "pool of %zu hosts, %zu answering", s->n, up);
+	rm_pool_line(out, "remote", s->hostname, text,
+		     "pool view: the hosts' exporters publish no per-pCPU times");
 }
 
 static int remote_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)

@@ -29,6 +29,10 @@ static int name_pref_w(struct tui *t)
 	char buf[TUI_CELL_BYTES];
 	int pref = (int)strlen(xg_columns[XG_COL_NAME].header);
 
+	/* The rows on screen: a source that computes remotely is asked for
+	 * every figure of these only. */
+	t->e->screen_first = t->top;
+	t->e->screen_rows = t->list_h > 0 ? (size_t)t->list_h : 0;
 	for (int i = 0; i < t->list_h; i++) {
 		size_t k = t->top + (size_t)i;
 		if (k >= v->norder)
@@ -376,6 +380,10 @@ static void draw_rows(struct tui *t)
 		xg_grow(&t->line_row, &t->line_cap, (size_t)t->list_h, sizeof(*t->line_row));
 		memset(t->line_row + had, 0xff, (t->line_cap - had) * sizeof(*t->line_row));
 	}
+	/* The rows on screen: a source that computes remotely is asked for
+	 * every figure of these only. */
+	t->e->screen_first = t->top;
+	t->e->screen_rows = t->list_h > 0 ? (size_t)t->list_h : 0;
 	for (int i = 0; i < t->list_h; i++) {
 		size_t k = t->top + (size_t)i;
 		if (k >= v->norder)

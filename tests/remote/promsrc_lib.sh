@@ -73,7 +73,9 @@ sys.exit(0 if len(d) >= int(sys.argv[1]) and all(x["cpu_pct"] is not None for x 
 # check_table SOURCE.csv A.csv B.csv HOST_A HOST_B: the Prometheus source's
 # last refresh (SOURCE.csv, --sort cpu) has every domain of both hosts,
 # HOST their instance, sorted by CPU%, each figure within 0.5 % of the
-# host's own xgtop's (A.csv, B.csv: the replays' own batch CSV).
+# host's own xgtop's (A.csv, B.csv: the replays' own batch CSV), and every
+# column either host shows is there (B's VM and pressure columns: the
+# hosts' flags carried).
 check_table() {
 	python3 - "$@" <<'PY'
 import csv, sys
@@ -83,6 +85,8 @@ prom = load(tab)
 local = {ha: load(fa), hb: load(fb)}
 own = {h: {r["name"]: r for r in rows if r["time"] == rows[-1]["time"]} for h, rows in local.items()}
 rows = [r for r in prom if r["time"] == prom[-1]["time"]]
+lack = [k for h in own for k in local[h][0] if k not in prom[0] and k != "interval_s"]
+assert not lack, f"columns the hosts show and this source does not: {sorted(set(lack))}"
 got = {h: sum(r["host"] == h for r in rows) for h in own}
 want = {h: len(own[h]) for h in own}
 assert got == want and len(rows) == sum(want.values()), f"rows per host {got}, want {want}"

@@ -14,6 +14,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/remote/lib.sh
 . tests/remote/promsrc_lib.sh
+POOL_B_FLAGS="--vms --psi"
 two_hosts prometheus
 pp=$(free_port)
 scrape_config "$TMP/prom.yml" "$ha" "$hb"

@@ -13,6 +13,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/remote/lib.sh
 . tests/remote/promsrc_lib.sh
+POOL_B_FLAGS="--vms --psi"
 two_hosts victoria-metrics
 pv=$(free_port)
 scrape_config "$TMP/vm.yml" "$ha" "$hb"

@@ -28,6 +28,12 @@ struct xg_engine {
 	 * 10,000 domains. The table then computes for every domain only what
 	 * the sort, the history and the summary need. */
 	bool rows_on_demand;
+	/* With rows_on_demand: the rows the screen shows (the view's order
+	 * from screen_first, screen_rows of them), so that a source that
+	 * computes remotely is asked for every figure of those rows only. */
+	size_t screen_first, screen_rows;
+	struct xg_dom_key *want_keys;
+	size_t want_cap;
 	struct xg_table table;
 	struct xg_view view;
 	uint64_t self_cpu_last;         /* to measure our own cost per refresh */

@@ -16,6 +16,23 @@ enum xg_collect_rc {
 	XG_COLLECT_EOF = 1,   /* replay / trace: nothing more to read */
 };
 
+/* A domain of the last sample: its peer (host) index and id. */
+struct xg_dom_key {
+	uint16_t host;
+	uint32_t id;
+};
+
+/* What the view will show next (set_wanted): a source that computes
+ * remotely (the Prometheus source) asks for every field only of the
+ * domains on screen, and for the rest only what sorting and the summary
+ * line need. */
+struct xg_wanted {
+	bool all;                   /* every field of every domain (batch, the first refreshes) */
+	uint64_t fields;            /* bit per enum xg_field: wanted of every domain */
+	const struct xg_dom_key *keys;  /* the domains on screen, with every field */
+	size_t nkeys;
+};
+
 struct xg_source_ops {
 	const char *name;
 	/* true when this source can work on this host (used by --source auto) */
@@ -41,6 +58,9 @@ struct xg_source_ops {
 	/* Optional, recorded sources: the next collect() returns sample
 	 * number index (0 = the first) again, as read the first time. */
 	int (*seek)(struct xg_source *src, uint64_t index, struct xg_err *err);
+	/* Optional: what the view shows next; called before each collect.
+	 * A source that ignores it fills every field of every domain. */
+	void (*set_wanted)(struct xg_source *src, const struct xg_wanted *w);
 };
 
 /* The registered sources, NULL-terminated. One compiled out (xen without

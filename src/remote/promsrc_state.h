@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Private to src/remote: the state of the `prometheus` source, shared by
+ * its files: the hosts (remote_ps_hosts.c), the domains (remote_ps_doms.c),
+ * the counters made from the server's rates (remote_ps_fill.c) and the
+ * source itself (remote_promsrc.c). */
+#ifndef XGTOP_PROMSRC_STATE_H
+#define XGTOP_PROMSRC_STATE_H
+
+#include "xgtop/core/strbuf.h"
+#include "xgtop/model/config.h"
+#include "xgtop/model/source.h"
+#include "remote_parts.h"
+
+/* The counters this source makes advance PS_SCALE times the server's
+ * rate times the interval, and each host's clock PS_SCALE times the
+ * interval, so that a rate of 5 requests/s is kept to 0.001 (at 1:1, a
+ * 0.5 s interval would round it to 4 or 6). */
+#define PS_SCALE 1000
+/* Domains this source keeps, of every host (the engine's own bounds
+ * apply after). */
+#define XG_PS_DOMS_MAX (1 << 20)
+
+struct ps_host {
+	char name[XG_PEER_NAME_MAX];  /* the instance label */
+	double last;                  /* its last sample's wall time, 0 = none */
+	double step;                  /* seconds between its scrapes */
+	double c15, c60;              /* its scrapes in the last 15 s and 1 min */
+	bool seen;                    /* in this refresh's host answer */
+	bool down;                    /* the server's last scrape of it failed */
+	uint32_t pcpus;
+	uint64_t mem, free;
+	uint64_t published;           /* bit f: some domain of it has field f */
+};
+
+/* A domain's synthetic counters, from one refresh to the next. */
+struct ps_dom {
+	uint16_t host;
+	char name[XG_NAME_MAX];
+	char label[4 * XG_NAME_MAX + 8];  /* the domain label as the server holds it */
+	uint32_t id;
+	uint64_t acc[XG_F_COUNT];
+	bool seen;
+	double v[XG_F_COUNT];
+	uint64_t got;                 /* bit f: v[f] came this refresh */
+	uint64_t back;                /* bit f: the counter went back in the window */
+	uint64_t asked;               /* bit f: asked for this refresh */
+	bool shown;                   /* on screen: every field asked for */
+	uint32_t domid;
+	bool has_domid;
+	bool started;                 /* acc[] has its origin */
+	uint32_t state;               /* enum xg_state bits */
+	double cpu_total;             /* the CPU time counter as scraped, -1: none */
+};
+
+/* Open addressing over the hosts or domains by name: each answer holds
+ * up to tens of fields per domain, of thousands of domains. Slots hold
+ * index + 1, 0 = empty; the table is at most half full. */
+struct ps_index {
+	uint32_t *slot;
+	size_t cap;                   /* a power of two */
+};
+
+struct xg_source {
+	struct rm_client *client;
+	struct rm_qapi *q;
+	struct rm_target t;
+	struct rm_fetch f;
+	const struct xg_config *cfg;
+	char sel_host[600];           /* matchers, comma-led, or "" */
+	char sel_dom[1200];
+	struct ps_host *h;
+	size_t nh;
+	struct ps_dom *d;
+	size_t nd, dcap;
+	uint32_t next_id;
+	struct ps_index hix, dix;
+	double eval;                  /* the server's evaluation time */
+	double prev_t;                /* our monotonic clock at the last refresh, s */
+	uint64_t clock_ns;            /* the hosts' clock: PS_SCALE x the time since the first */
+	char down[256][XG_PEER_NAME_MAX];  /* targets whose last scrape failed (up == 0) */
+	size_t ndown;
+	unsigned window;
+	char hostname[64];
+	/* What the view shows next (set_wanted): every field of the domains
+	 * on screen, `fields` of the others; all: every field of every one. */
+	bool want_all;
+	uint64_t want_fields;
+	struct xg_dom_key *want;      /* sorted by (host, id) */
+	size_t nwant, want_cap;
+};
+
+/* FNV-1a of s, from h. */
+uint64_t rm_ps_hash(uint64_t h, const char *s);
+/* Doubles ix to hold n entries at most half full; hash(s, i) rehashes entry i. */
+void rm_ps_index_grow(struct ps_index *ix, size_t n, uint64_t (*hash)(const struct xg_source *, size_t),
+		      const struct xg_source *s);
+/* text as a PromQL string's content: \ and " escaped. */
+void rm_ps_promql_string(char *dst, size_t n, const char *text);
+
+/* ---- remote_ps_hosts.c ---- */
+/* The host query's text (appended to b), and its answer's callback. */
+void rm_ps_host_query(const struct xg_source *s, struct xg_strbuf *b);
+int rm_ps_on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
+/* Host name's entry, added when new; NULL when the view holds no more. */
+struct ps_host *rm_ps_host_of(struct xg_source *s, const char *name);
+/* After the host answer: each host's scrape spacing and down flag, and
+ * the rate window (s->window). Returns 0 or -1 with err (no hosts). */
+int rm_ps_hosts_settle(struct xg_source *s, struct xg_err *err);
+/* The time the figures are of: the newest scrape of any host. */
+double rm_ps_figures_time(const struct xg_source *s);
+bool rm_ps_host_stale(const struct xg_source *s, const struct ps_host *h);
+
+/* ---- remote_ps_doms.c ---- */
+void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b);
+int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
+
+/* Marks the domains on screen (s->want) and what each is asked for. */
+void rm_ps_doms_mark(struct xg_source *s);
+
+/* ---- remote_ps_fill.c ---- */
+/* The sample from this refresh's answers: each host a peer, each domain
+ * with counters advanced by the server's rates, and the pool's own line. */
+void rm_ps_fill(struct xg_source *s, struct xg_sample *out);
+
+#endif

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The `prometheus` source's domains: the one query that asks every field
+ * of every domain the selectors match (rates computed by the server), and
+ * its answer, kept per (host, domain name) from one refresh to the next. */
+#include "promsrc_state.h"
+#include "xgtop/model/metric_defs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t dom_hash(uint16_t host, const char *name)
+{
+	return rm_ps_hash(14695981039346656037ull ^ host, name);
+}
+
+static uint64_t dom_hash_at(const struct xg_source *s, size_t i)
+{
+	return dom_hash(s->d[i].host, s->d[i].name);
+}
+
+static struct ps_dom *dom_of(struct xg_source *s, uint16_t host, const char *name)
+{
+	uint64_t hv = dom_hash(host, name);
+	size_t k = s->dix.cap ? hv & (s->dix.cap - 1) : 0;
+	for (; s->dix.cap && s->dix.slot[k]; k = (k + 1) & (s->dix.cap - 1)) {
+		struct ps_dom *d = &s->d[s->dix.slot[k] - 1];
+		if (d->host == host && !strncmp(d->name, name, XG_NAME_MAX - 1))
+			return d;
+	}
+	if (s->nd >= XG_PS_DOMS_MAX)
+		return NULL;
+	if (s->nd == s->dcap) {
+		s->dcap = s->dcap ? s->dcap * 2 : 64;
+		s->d = xg_realloc(s->d, s->dcap * sizeof(*s->d));
+	}
+	struct ps_dom *d = &s->d[s->nd++];
+	memset(d, 0, sizeof(*d));
+	d->host = host;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->id = s->next_id++;
+	d->cpu_total = -1;
+	if ((s->nd - 1) * 2 + 2 >= s->dix.cap) {
+		rm_ps_index_grow(&s->dix, s->nd, dom_hash_at, s);
+	} else {
+		k = hv & (s->dix.cap - 1);
+		while (s->dix.slot[k])
+			k = (k + 1) & (s->dix.cap - 1);
+		s->dix.slot[k] = (uint32_t)s->nd;
+	}
+	return d;
+}
+
+int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
+{
+	struct xg_source *s = ctx;
+	const char *inst = rm_qlabel(p, "instance"), *name = rm_qlabel(p, "domain"), *f = rm_qlabel(p, "xgtop_f");
+	if (!inst || !name || !f)
+		return 0;
+	struct ps_host *h = rm_ps_host_of(s, inst);
+	if (!h)
+		return 0;
+	/* The exporter escapes names as the screen shows them (\\, \xNN). */
+	char raw[XG_NAME_MAX];
+	rm_unescape_name(raw, sizeof(raw), name);
+	struct ps_dom *d = dom_of(s, (uint16_t)(h - s->h), raw);
+	if (!d)
+		return xg_fail(err, "more than %d domains", XG_PS_DOMS_MAX);
+	if (!d->seen)
+		snprintf(d->label, sizeof(d->label), "%s", name);
+	d->seen = true;
+	if (!strcmp(f, "info")) {
+		const char *id = rm_qlabel(p, "domid");
+		char *end;
+		unsigned long v = id ? strtoul(id, &end, 10) : 0;
+		if (id && !*end && v < (1ul << 30)) {
+			d->domid = (uint32_t)v;
+			d->has_domid = true;
+		}
+		return 0;
+	}
+	if (!strcmp(f, "state")) {
+		const char *st = rm_qlabel(p, "state");
+		for (int k = 0; st && k < XG_STATE_FLAGS; k++)
+			if (!strcmp(st, xg_state_label[k]))
+				d->state |= 1u << k;
+		return 0;
+	}
+	if (!strcmp(f, "cpu")) {
+		if (isfinite(p->v) && p->v >= 0 && p->v < 1.8e10)
+			d->cpu_total = p->v;
+		return 0;
+	}
+	unsigned long k = strtoul(f, NULL, 10);
+	if (k < XG_F_COUNT)
+		h->published |= 1ull << k;
+	if (k < XG_F_COUNT && isfinite(p->v) && p->v < 0)
+		d->back |= 1ull << k;
+	if (k < XG_F_COUNT && isfinite(p->v) && p->v >= 0) {
+		d->v[k] = p->v;
+		d->got |= 1ull << k;
+	}
+	return 0;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct xg_dom_key *x = a, *y = b;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void rm_ps_doms_mark(struct xg_source *s)
+{
+	qsort(s->want, s->nwant, sizeof(*s->want), key_cmp);
+	for (size_t i = 0; i < s->nd; i++) {
+		struct ps_dom *d = &s->d[i];
+		struct xg_dom_key k = { .host = d->host, .id = d->has_domid ? d->domid : d->id };
+		d->shown = s->want_all || (s->nwant && bsearch(&k, s->want, s->nwant, sizeof(k), key_cmp));
+		d->asked = d->shown ? ~0ull : s->want_fields;
+	}
+}
+
+/* Field f's term: a counter's change over the window is divided by the
+ * change of its host's own sample clock (xgtop_sample_monotonic_seconds)
+ * over the same window: the figure is then the change of the counter
+ * over the change of that clock between the window's first and last
+ * scrape, as the pool view and the host's own xgtop compute it, whatever
+ * the scrapes' jitter. delta(), not rate(): both series are extrapolated
+ * alike, where rate() stops a counter's extrapolation at zero and so
+ * skews a young counter's figure. A counter that went back (its domain
+ * restarted) in the window comes out negative, and that figure is `-`
+ * for that window. */
+static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead)
+{
+	const struct xg_metric *m = &xg_field_metric[f];
+	char sel[1700];
+	snprintf(sel, sizeof(sel), "{domain!=\"\"%s%s%s}", s->sel_dom, m->label ? "," : "",
+		 m->label ? m->label : "");
+	if (m->type == XG_MT_COUNTER)
+		strbuf_printf(b, "%slabel_replace(delta(%s_total%s[%us]) / on(instance,job) group_left "
+			      "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%d\","
+			      "\"\",\"\")", lead, m->name, sel, s->window, s->sel_host, s->window, f);
+	else
+		strbuf_printf(b, "%slabel_replace(%s%s,\"xgtop_f\",\"%d\",\"\",\"\")", lead, m->name, sel, f);
+}
+
+/* text as label_replace's replacement: a PromQL string whose $ are
+ * literal ($$). */
+static void put_replacement(struct xg_strbuf *b, const char *text)
+{
+	char e[4 * sizeof(((struct ps_dom *)0)->label)];
+	rm_ps_promql_string(e, sizeof(e), text);
+	for (const char *p = e; *p; p++) {
+		strbuf_put(b, p, 1);
+		if (*p == '$')
+			strbuf_put(b, "$", 1);
+	}
+}
+
+/* The domains on screen as a vector of (instance, domain) label pairs,
+ * for `and on(instance,domain)`. */
+static void shown_vector(const struct xg_source *s, struct xg_strbuf *b)
+{
+	const char *lead = "";
+	for (size_t i = 0; i < s->nd; i++) {
+		const struct ps_dom *d = &s->d[i];
+		if (!d->shown || !d->label[0])
+			continue;
+		strbuf_printf(b, "%slabel_replace(label_replace(vector(1),\"instance\",\"", lead);
+		put_replacement(b, s->h[d->host].name);
+		strbuf_printf(b, "\",\"\",\"\"),\"domain\",\"");
+		put_replacement(b, d->label);
+		strbuf_printf(b, "\",\"\",\"\")");
+		lead = " or ";
+	}
+}
+
+/* Every field of every domain the selectors match; in the full-screen
+ * view, only what sorting and the summary need of all of them, and the
+ * other fields of the domains on screen (the server still evaluates
+ * those terms for all, but sends only theirs). */
+void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
+{
+	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
+		      "\"xgtop_f\",\"info\",\"\",\"\")", s->sel_dom);
+	strbuf_printf(b, " or label_replace(xgtop_domain_state{domain!=\"\"%s} == 1,\"xgtop_f\",\"state\",\"\",\"\")"
+		      " or label_replace(xgtop_domain_cpu_seconds_total{domain!=\"\"%s},\"xgtop_f\",\"cpu\",\"\",\"\")",
+		      s->sel_dom, s->sel_dom);
+	uint64_t all = s->want_all ? ~0ull : s->want_fields;
+	for (int f = 0; f < XG_F_COUNT; f++)
+		if (all >> f & 1)
+			field_term(s, b, f, " or ");
+	bool any = false;
+	for (size_t i = 0; !s->want_all && i < s->nd && !any; i++)
+		any = s->d[i].shown && s->d[i].label[0];
+	if (!any || !~all)
+		return;
+	const char *lead = " or (";
+	for (int f = 0; f < XG_F_COUNT; f++)
+		if (!(all >> f & 1)) {
+			field_term(s, b, f, lead);
+			lead = " or ";
+		}
+	strbuf_printf(b, ") and on(instance,domain) (");
+	shown_vector(s, b);
+	strbuf_printf(b, ")");
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The `prometheus` source's sample: the server gives rates, the pipeline
+ * wants counters. Each refresh every domain's counter advances by its rate
+ * x the interval x PS_SCALE and each host's clock by the interval x
+ * PS_SCALE, so compute/metrics divides them back into exactly the
+ * server's rate; gauges pass as they are. Stale hosts, absent series and
+ * counters that went back keep their reasons. */
+#include "promsrc_state.h"
+#include "xgtop/model/metric_defs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t to_units(const struct xg_metric *m, double v)
+{
+	if (isinf(v))
+		return UINT64_MAX;
+	double x = v * pow(10, m->decimals);
+	return x >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(x);
+}
+
+static void clock_text(char *buf, size_t n, double t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	strftime(buf, n, "%H:%M:%S", localtime_r(&tt, &tm));
+}
+
+static void fill_hosts(struct xg_source *s, struct xg_sample *out)
+{
+	for (size_t i = 0; i < s->nh; i++) {
+		struct ps_host *h = &s->h[i];
+		struct xg_peer *p = sample_add_peer(out, h->name);
+		snprintf(p->host.source, sizeof(p->host.source), "prometheus");
+		snprintf(p->host.hostname, sizeof(p->host.hostname), "%s", h->name);
+		p->host.mono_ns = s->clock_ns;
+		p->counter_scale = PS_SCALE;
+		p->host.real_ns = (uint64_t)(s->eval * 1e9);
+		if (h->pcpus) {
+			p->host.pcpus = h->pcpus;
+			host_mark(&p->host, XG_H_PCPUS);
+		}
+		if (h->mem) {
+			p->host.mem_total = h->mem;
+			p->host.mem_free = h->free;
+			host_mark(&p->host, XG_H_MEM);
+		}
+		rm_host_flags(&p->host, h->published);
+		if (rm_ps_host_stale(s, h)) {
+			char when[32] = "never", text[300];
+			if (h->last)
+				clock_text(when, sizeof(when), h->last);
+			snprintf(text, sizeof(text), "host %s: last scrape %s, stale%s", h->name, when,
+				 h->down ? " (the server's scrapes of it fail: up == 0)" : "");
+			p->stale = 1;
+			p->why = sample_reason(out, text);
+		}
+	}
+}
+
+static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
+{
+	uint8_t absent = sample_reason(out, "the server holds no such series for this domain now");
+	uint8_t went_back = sample_reason(out, "the counter went back within the rate window (the domain "
+					   "or its exporter restarted)");
+	uint8_t hidden = sample_reason(out, "not asked for: the row was off screen at the last refresh "
+				       "(the server sends every figure of the rows shown only); it comes "
+				       "with the next refreshes");
+	for (size_t i = 0; i < s->nd; i++) {
+		struct ps_dom *pd = &s->d[i];
+		if (!pd->seen)
+			continue;
+		uint32_t id = pd->has_domid ? pd->domid : pd->id;
+		/* CPU(s) starts from the counter as scraped, then advances by
+		 * the server's rates like every other counter. */
+		if (!pd->started && pd->cpu_total >= 0)
+			pd->acc[XG_F_CPU_NS] = (uint64_t)(pd->cpu_total * 1e9 * PS_SCALE);
+		pd->started = true;
+		struct xg_dom *d = sample_add_dom(out, id);
+		d->host = pd->host;
+		snprintf(d->name, sizeof(d->name), "%s", pd->name);
+		for (int f = 0; f < XG_F_COUNT; f++) {
+			const struct xg_metric *m = &xg_field_metric[f];
+			if (!(pd->got >> f & 1)) {
+				/* A stale host's series are gone: its reason, not theirs. */
+				uint8_t stale = pd->host < out->npeer && out->peer[pd->host].stale ?
+						out->peer[pd->host].why : 0;
+				d->why[f] = stale ? stale : pd->back >> f & 1 ? went_back :
+					    !(pd->asked >> f & 1) ? hidden : absent;
+				continue;
+			}
+			if (m->type == XG_MT_COUNTER)
+				pd->acc[f] += to_units(m, pd->v[f] * dt * PS_SCALE);
+			d->v[f] = m->type == XG_MT_COUNTER ? pd->acc[f] : to_units(m, pd->v[f]);
+			d->valid |= 1ull << f;
+		}
+		d->state = pd->state;
+	}
+}
+
+static void pool_line(struct xg_source *s, struct xg_sample *out)
+{
+	char when[32];
+	double t = rm_ps_figures_time(s);
+	clock_text(when, sizeof(when), t);
+	double behind = (double)xg_now_real_ns() / 1e9 - t;
+	char text[160];
+	snprintf(text, sizeof(text), "%zu hosts, figures of %s (%.0f s ago), rate[%us]", s->nh, when,
+		 behind < 0 ? 0 : behind > 1e6 ? 1e6 : behind, s->window);
+	rm_pool_line(out, "prometheus", s->hostname, text,
+		     "Prometheus source: the exporters publish no per-pCPU times");
+}
+
+void rm_ps_fill(struct xg_source *s, struct xg_sample *out)
+{
+	/* Any interval will do, as long as the counters and the clock
+	 * advance by the same one: ours, since VictoriaMetrics rounds its
+	 * evaluation time to the second. */
+	double now = (double)xg_now_mono_ns() / 1e9;
+	double dt = s->prev_t > 0 && now > s->prev_t ? now - s->prev_t : 0;
+	s->prev_t = now;
+	s->clock_ns += (uint64_t)llround(dt * 1e9 * PS_SCALE);
+	fill_hosts(s, out);
+	fill_doms(s, out, dt);
+	sample_sort(out);
+	pool_line(s, out);
+}
