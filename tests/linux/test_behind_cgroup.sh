@@ -13,7 +13,8 @@
 # per-culprit counters (xgtop_domain_wait_behind_seconds_total, top 3 and
 # other) grow by its WAIT (the runnable counter) between the scrapes, the
 # other loop's domid is its largest culprit, and its wait-length
-# histogram counts waits, +Inf equal to _count.
+# histogram counts waits, +Inf equal to _count. And --explain ranks the
+# other loop first among the culprits since the source began.
 . "$(dirname "$0")/common.sh"
 . tests/listen-port.sh
 command -v taskset >/dev/null || skip "taskset (util-linux) is not installed"
@@ -141,3 +142,14 @@ for me, other in (("a", "b"), ("b", "a")):
     print("ok: %s's wait-length histogram counts %d waits" % (n, cnt))
 PY
 [ $? = 0 ] || { cp "$tmp/b.om" /tmp/xgtop-behind-last.om; exit 1; }
+
+# --explain's Behind section: the other loop first, since the start too
+./xgtop --source linux --group cgroup -d 1 --explain >"$tmp/explain" 2>&1 || fail "--explain failed: $(tail -n 1 "$tmp/explain")"
+for pair in a:b b:a; do
+	me=${pair%:*} other=${pair#*:}
+	first=$(awk -v d="$slice/$me" '/^Behind/ { on = 1; next }
+		on && $2 == d { hit = 1; next }
+		on && hit && /since the source began:/ { sub(/.*WAIT [0-9.]+ s: /, ""); sub(/ [0-9.]+ %.*/, ""); print; exit }' "$tmp/explain")
+	[ "$first" = "$slice/$other" ] || { cp "$tmp/explain" /tmp/xgtop-behind-explain.txt; fail "--explain: $me's largest culprit since the start is '$first', want $slice/$other"; }
+	echo "ok: --explain: $me's largest culprit since the start is $slice/$other"
+done
