@@ -36,8 +36,8 @@ const char *waits_culprit(const struct xg_sample *s, const struct xg_dom *d, uin
 {
 	if (who == XG_BEHIND_IDLE)
 		return "idle";
-	if (who == XG_BEHIND_XEN)
-		return "xen";
+	if (who == XG_BEHIND_XEN)   /* on Linux nothing of a hypervisor runs */
+		return strcmp(sample_dom_host(s, d)->source, "linux") ? "xen" : "host";
 	for (size_t i = 0; i < s->ndom; i++)
 		if (s->dom[i].id == who && s->dom[i].host == d->host)
 			return s->dom[i].name;

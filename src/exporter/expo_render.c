@@ -366,15 +366,16 @@ static void render_vcpus(struct rctx *c)
 		}
 }
 
-/* A culprit's label value: its domid, idle or xen (as xgtop trace
- * --behind names them), so a series keeps its name when the culprit is
+/* A culprit's label value: its domid (a Linux group's id), idle, or xen
+ * (as xgtop trace --behind names them; host on a Linux host, where no
+ * hypervisor runs), so a series keeps its name when the culprit is
  * renamed or gone. */
-static void behind_label(char *buf, size_t n, uint32_t who)
+static void behind_label(char *buf, size_t n, uint32_t who, bool on_linux)
 {
 	if (who == XG_BEHIND_IDLE)
 		snprintf(buf, n, "behind=\"idle\"");
 	else if (who == XG_BEHIND_XEN)
-		snprintf(buf, n, "behind=\"xen\"");
+		snprintf(buf, n, on_linux ? "behind=\"host\"" : "behind=\"xen\"");
 	else
 		snprintf(buf, n, "behind=\"%" PRIu32 "\"", who);
 }
@@ -394,7 +395,8 @@ static void render_wait_behind(struct rctx *c)
 			continue;
 		uint64_t top = 0;
 		for (uint32_t k = 0; k < w->ntop && k < XG_BEHIND_TOP; k++) {
-			behind_label(frag, sizeof(frag), w->top[k].who);
+			behind_label(frag, sizeof(frag), w->top[k].who,
+				     !strcmp(sample_dom_host(s, &s->dom[i])->source, "linux"));
 			series(c, m, w->top[k].ns, 2, lab(c, i), frag);
 			top += w->top[k].ns;
 		}

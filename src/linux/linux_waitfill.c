@@ -9,6 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bucket b's bounds in ns: [*lo, *hi). */
+static void bucket_bounds(unsigned b, uint64_t *lo, uint64_t *hi)
+{
+	if (b < LW_SUB) {
+		*lo = b;
+		*hi = b + 1;
+	} else {
+		unsigned shift = b / LW_SUB - 1;
+		*lo = (uint64_t)(LW_SUB + b % LW_SUB) << shift;
+		*hi = (uint64_t)(LW_SUB + b % LW_SUB + 1) << shift;
+	}
+}
+
 double lx_waits_quantile(const uint64_t *hist, double q)
 {
 	uint64_t total = 0;
@@ -24,16 +37,9 @@ double lx_waits_quantile(const uint64_t *hist, double q)
 		if (!hist[b])
 			continue;
 		if ((double)(seen + hist[b]) >= rank) {
-			double lo, hi;
-			if (b < LW_SUB) {
-				lo = b;
-				hi = b + 1;
-			} else {
-				unsigned shift = b / LW_SUB - 1;
-				lo = (double)((uint64_t)(LW_SUB + b % LW_SUB) << shift);
-				hi = (double)((uint64_t)(LW_SUB + b % LW_SUB + 1) << shift);
-			}
-			return lo + (rank - (double)seen) / (double)hist[b] * (hi - lo);
+			uint64_t lo, hi;
+			bucket_bounds(b, &lo, &hi);
+			return (double)lo + (rank - (double)seen) / (double)hist[b] * (double)(hi - lo);
 		}
 		seen += hist[b];
 	}
@@ -102,6 +108,40 @@ static void index_scan(struct lx_waits *w, const struct lx_scan *sc)
 	}
 }
 
+/* The running totals of this fill's domains, in ds order: each one's of
+ * the last fill when it is still that domain, else new ones; those of
+ * domains gone are dropped. */
+static void sums_for(struct lx_waits *w, const struct lx_doms *ds, const struct xg_sample *out, size_t first)
+{
+	xg_grow(&w->wnext, &w->cwnext, ds->ndom + 1, sizeof(*w->wnext));
+	for (size_t i = 0; i < ds->ndom; i++) {
+		const struct xg_dom *x = &out->dom[first + i];
+		struct lx_wsum *e = &w->wnext[i];
+		int64_t j = lx_index_get(&w->widx, x->id);
+		if (j >= 0 && w->wsum[j].used && dom_same(&w->wsum[j].ident, x, XG_SAME_OBJECT)) {
+			*e = w->wsum[j];
+			w->wsum[j].used = false;
+		} else {
+			memset(e, 0, sizeof(*e));
+			e->ident = dom_ident(x);
+			e->used = true;
+		}
+	}
+	for (size_t j = 0; j < w->nwsum; j++)
+		if (w->wsum[j].used)
+			waitsum_free(&w->wsum[j].s);
+	struct lx_wsum *t = w->wsum;
+	size_t c = w->cwsum;
+	w->wsum = w->wnext;
+	w->cwsum = w->cwnext;
+	w->wnext = t;
+	w->cwnext = c;
+	w->nwsum = ds->ndom;
+	lx_index_reset(&w->widx, ds->ndom);
+	for (size_t i = 0; i < ds->ndom; i++)
+		lx_index_put(&w->widx, out->dom[first + i].id, (uint32_t)i);
+}
+
 /* Each domain's waits: the culprits' parts (pairs sorted by domain, then
  * culprit), their sum and the top one. */
 static void fill_behind(struct lx_waits *w, const struct lx_scan *sc, const struct lx_doms *ds,
@@ -132,6 +172,7 @@ static void fill_behind(struct lx_waits *w, const struct lx_scan *sc, const stru
 			for (; i < n && pairs[2 * i] == ((uint64_t)d << 32 | c); i++)
 				part += pairs[2 * i + 1];
 			total += part;
+			waitsum_add(&w->wsum[d].s, c, part);
 			if (part > top_ns) {   /* ties: the lower id, met first */
 				top_ns = part;
 				top = c;
@@ -162,11 +203,22 @@ static void fill_latency(struct lx_waits *w, const struct lx_scan *sc, const str
 	for (size_t i = 0; i < n;) {
 		uint32_t d = (uint32_t)(w->order[i] >> 32);
 		memset(w->hsum, 0, LW_BUCKETS * sizeof(*w->hsum));
+		uint64_t len_ns = 0;
 		for (; i < n && (uint32_t)(w->order[i] >> 32) == d; i++) {
 			const struct lw_part *h = &w->pv[(uint32_t)w->order[i]];
 			for (unsigned b = 0; b < LW_BUCKETS; b++)
 				w->hsum[b] += h->n[b];
+			len_ns += h->len_ns;
 		}
+		struct xg_waitsum *sum = &w->wsum[d].s;
+		for (unsigned b = 0; b < LW_BUCKETS; b++)
+			if (w->hsum[b]) {
+				/* octaves cut in 8: a power of two of ns is an edge */
+				uint64_t lo, hi;
+				bucket_bounds(b, &lo, &hi);
+				waitsum_add_lengths(sum, lo, w->hsum[b]);
+			}
+		waitsum_add_length_ns(sum, len_ns);
 		struct xg_dom *x = &out->dom[first + d];
 		dom_set(x, XG_F_WAIT_P50_NS, (uint64_t)(lx_waits_quantile(w->hsum, 0.50) + 0.5));
 		dom_set(x, XG_F_WAIT_P99_NS, (uint64_t)(lx_waits_quantile(w->hsum, 0.99) + 0.5));
@@ -185,6 +237,11 @@ void lx_waits_fill(struct lx_waits *w, const struct lx_scan *sc, const struct lx
 			dom_invalid(out, x, (enum xg_field)f, none);
 	}
 	index_scan(w, sc);
+	sums_for(w, ds, out, first);
 	fill_behind(w, sc, ds, cg, vm_mode, out, first);
 	fill_latency(w, sc, ds, out, first);
+	for (size_t i = 0; i < ds->ndom; i++) {
+		struct xg_dom *x = &out->dom[first + i];
+		waitsum_take(&w->wsum[i].s, sample_add_waits(out, x));
+	}
 }

@@ -142,8 +142,10 @@ __noinline int charge(__u32 tid, __u32 tgid, __u64 cgid, __u64 ns, __u64 len)
 	v->ns += ns;
 	if (len) {
 		__u32 b = lw_bucket_of(len, msb64(len));
-		if (b < LW_BUCKETS)
+		if (b < LW_BUCKETS) {
 			v->n[b]++;
+			v->len_ns += len;
+		}
 	}
 	return 0;
 }

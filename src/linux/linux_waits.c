@@ -261,5 +261,11 @@ void lx_waits_close(struct lx_waits *w)
 	free(w->thr_proc);
 	free(w->order);
 	free(w->hsum);
+	for (size_t i = 0; i < w->nwsum; i++)
+		if (w->wsum[i].used)
+			waitsum_free(&w->wsum[i].s);
+	free(w->wsum);
+	free(w->wnext);
+	lx_index_free(&w->widx);
 	memset(w, 0, sizeof(*w));
 }

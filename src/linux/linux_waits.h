@@ -8,8 +8,16 @@
 
 #include "linux_domain.h"
 #include "waits_abi.h"
+#include "xgtop/model/waitsum.h"
 
 struct lx_waits_bpf;
+/* A domain's running wait totals: the sample's cumulative wait counters
+ * (a domain that restarts under its id starts again). */
+struct lx_wsum {
+	struct xg_dom_ident ident;
+	bool used;
+	struct xg_waitsum s;
+};
 struct lx_waits {
 	struct lx_waits_bpf *b;      /* NULL: not collected, why says why */
 	char why[200];
@@ -25,6 +33,10 @@ struct lx_waits {
 	uint64_t *order;
 	size_t order_cap;
 	uint64_t *hsum;
+	/* each domain's running totals, in the last fill's domain order */
+	struct lx_wsum *wsum, *wnext;
+	size_t nwsum, cwsum, cwnext;
+	struct lx_index widx;        /* domain id -> index in wsum */
 };
 
 /* Loads and attaches the program; on failure w->why says why (the
@@ -36,7 +48,9 @@ int lx_waits_drain(struct lx_waits *w, struct xg_err *err);
 void lx_waits_stop(struct lx_waits *w, const char *why);
 void lx_waits_close(struct lx_waits *w);
 
-/* Puts the last drain into the domains of out: ds->dom[i] is out->dom[first + i]. */
+/* Puts the last drain into the domains of out: ds->dom[i] is out->dom[first + i].
+ * Sets the interval's fields (BEHIND, WAIT-P50/P99) and adds the waits to
+ * each domain's running totals, which become its xg_waits entry. */
 void lx_waits_fill(struct lx_waits *w, const struct lx_scan *sc, const struct lx_doms *ds,
 		   const struct lx_cgroup *cg, bool vm_mode, struct xg_sample *out, size_t first);
 /* The q-quantile (0..1) of a histogram of LW_BUCKETS counts, interpolated

@@ -34,10 +34,12 @@ struct lw_pair {
 #define LW_BUCKETS ((LW_MSB_MAX - LW_SUB_BITS + 2) * LW_SUB)
 /* What a thread waited behind one culprit: ns, and the lengths of the
  * waits that ended behind it (each wait counts once, with the culprit it
- * waited behind last: one hash update per switch, not two). */
+ * waited behind last: one hash update per switch, not two), with their
+ * sum (the latency histogram's _sum). */
 struct lw_part {
 	__u64 ns;
 	__u64 cgid;             /* the culprit's cgroup when the entry was made */
+	__u64 len_ns;           /* the lengths counted in n[], summed */
 	__u32 n[LW_BUCKETS];
 };
 /* The bucket of ns, whose highest set bit is msb. */

@@ -123,6 +123,7 @@ static void add_behind(struct rep_dom *e, const struct xg_sample *s, const struc
 	if (!w || !dom_has(d, XG_F_BEHIND_WAIT_NS))
 		return;
 	e->by_seen = true;
+	e->by_linux = !strcmp(sample_dom_host(s, d)->source, "linux");
 	uint64_t all = d->v[XG_F_BEHIND_WAIT_NS], named = 0;
 	for (uint32_t i = 0; i < w->nlast && i < XG_BEHIND_TOP; i++) {
 		uint32_t k = 0;

@@ -34,6 +34,7 @@ struct rep_dom {
 	uint64_t intervals;
 	struct rep_col col[XG_COL_COUNT];
 	bool by_seen;               /* some interval had wait totals */
+	bool by_linux;              /* ... from a Linux host: XG_BEHIND_XEN is "host" */
 	uint32_t nby;
 	struct rep_behind by[REP_BEHIND_MAX];
 	uint64_t by_wait, by_other; /* attributed WAIT; the part of no culprit in by[] */

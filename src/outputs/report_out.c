@@ -82,14 +82,15 @@ static int by_ns_desc(const void *a, const void *b)
 }
 
 /* A culprit's name: the last domain the report saw with that id on the
- * same host, idle, xen, or "dom N". */
+ * same host, idle, xen (host on Linux, where no hypervisor runs), or
+ * "dom N". */
 static const char *culprit_name(const struct xg_report *r, const struct rep_dom *e, uint32_t who,
                                 char *buf, size_t n)
 {
 	if (who == XG_BEHIND_IDLE)
 		return "idle";
 	if (who == XG_BEHIND_XEN)
-		return "xen";
+		return e->by_linux ? "host" : "xen";
 	for (size_t i = r->ndom; i-- > 0;)
 		if (r->dom[i]->id == who && r->dom[i]->host == e->host)
 			return r->dom[i]->name;

@@ -26,7 +26,7 @@ struct xg_source {
 	char name[64];
 	uint32_t npcpu;
 	struct xt_dom_waits waits;  /* one domain's window, reused */
-	struct xt_waitsum *wsum;    /* each domain's running wait totals, by domid */
+	struct xg_waitsum *wsum;    /* each domain's running wait totals, by domid */
 	size_t nwsum, cwsum;
 };
 
@@ -45,7 +45,7 @@ static void trace_close(struct xg_source *s)
 	xt_acct_free(&s->acct);
 	xt_dom_waits_free(&s->waits);
 	for (size_t i = 0; i < s->nwsum; i++)
-		xt_waitsum_free(&s->wsum[i]);
+		waitsum_free(&s->wsum[i]);
 	free(s->wsum);
 	free(s->ev);
 	free(s->order);

@@ -85,7 +85,7 @@ struct xtl {
 		struct xg_dom_ident ident;
 		bool used;
 		uint64_t seen;        /* the fill that last took it */
-		struct xt_waitsum s;
+		struct xg_waitsum s;
 	} *wsum;
 	size_t nwsum, cwsum;
 	uint64_t fills;
@@ -377,7 +377,7 @@ static void teardown(struct xtl *t)
 		xt_dom_waits_free(&t->waits);
 	}
 	for (size_t i = 0; i < t->nwsum; i++)
-		xt_waitsum_free(&t->wsum[i].s);
+		waitsum_free(&t->wsum[i].s);
 	free(t->wsum);
 	t->wsum = NULL;
 	t->nwsum = t->cwsum = 0;
@@ -778,7 +778,7 @@ static struct xtl_wsum *wsum_of(struct xtl *t, const struct xg_dom *d)
 	}
 	struct xtl_wsum *e = &t->wsum[d->id];
 	if (e->used && !dom_same(&e->ident, d, XG_SAME_OBJECT)) {
-		xt_waitsum_free(&e->s);
+		waitsum_free(&e->s);
 		e->used = false;
 	}
 	if (!e->used) {
@@ -794,7 +794,7 @@ static void wsum_sweep(struct xtl *t)
 {
 	for (size_t i = 0; i < t->nwsum; i++)
 		if (t->wsum[i].used && t->wsum[i].seen != t->fills) {
-			xt_waitsum_free(&t->wsum[i].s);
+			waitsum_free(&t->wsum[i].s);
 			t->wsum[i].used = false;
 		}
 }

@@ -23,8 +23,8 @@ struct xg_wait_rank {
  * nothing measured or no wait: *whole is then 0). */
 size_t waits_ranked(const struct xg_sample *s, const struct xg_dom *d, bool since_start,
                     struct xg_wait_rank out[XG_WAIT_RANKS], uint64_t *whole);
-/* A culprit's name: the domain's in s (raw bytes), "idle", "xen", or
- * "dom N" (in buf) when it is not in s. */
+/* A culprit's name: the domain's in s (raw bytes), "idle", "xen" ("host"
+ * when d's host is a Linux one), or "dom N" (in buf) when it is not in s. */
 const char *waits_culprit(const struct xg_sample *s, const struct xg_dom *d, uint32_t who, char *buf, size_t n);
 /* The waits per length bucket between d's entry in prev (the same domain,
  * else none: then since the start) and in cur; false when cur has none. */

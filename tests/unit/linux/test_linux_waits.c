@@ -3,7 +3,9 @@
  * (the same function the BPF program uses) and their percentiles, and
  * the sharing out of (thread, culprit) entries as the BPF program leaves
  * them to the domains of a refresh: a VM's vCPU threads only, idle, a
- * process gone before the scan, a thread the scan never saw. */
+ * process gone before the scan, a thread the scan never saw; and the
+ * running totals per culprit and per length bucket that the fill keeps
+ * in the sample's wait pool (as Xen's sources do). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,8 +76,20 @@ static void add_pair(struct lx_waits *w, uint32_t tid, uint32_t tgid, uint64_t n
 	w->pk[i].tgid = tgid;
 	w->pv[i].cgid = tgid ? 77 : 0;
 	w->pv[i].ns = ns;
-	if (nlen)
+	if (nlen) {
 		w->pv[i].n[lw_bucket_of(len, msb(len))] = nlen;
+		w->pv[i].len_ns = len * nlen;
+	}
+}
+
+/* Empties the drain (the next refresh's is added with add_pair). */
+static void drained(struct lx_waits *w)
+{
+	free(w->pk);
+	free(w->pv);
+	w->pk = NULL;
+	w->pv = NULL;
+	w->npair = 0;
 }
 
 /* VM mode: the host (id 0, pid 50), vm1 (id 100: QEMU pid 1000, its
@@ -164,12 +178,115 @@ static void nothing_ended(void **state)
 	free(x);
 }
 
+/* The sample's wait pool across refreshes: per-culprit running totals
+ * that add up to the WAITs, the top culprits of all time and of the
+ * interval, 'other' that never decreases, the length buckets, count and
+ * sum; a domain that restarts under its id starts again. */
+static uint64_t other_ns(const struct xg_waits *o)
+{
+	uint64_t top = 0;
+	for (uint32_t i = 0; i < o->ntop; i++)
+		top += o->top[i].ns;
+	assert_true(top <= o->total_ns);
+	return o->total_ns - top;
+}
+
+static void refresh(struct world *x)
+{
+	sample_free(&x->out);
+	sample_init(&x->out);
+	for (int i = 0; i < 3; i++) {
+		struct xg_dom *d = sample_add_dom(&x->out, x->dom[i].id);
+		d->gen = x->dom[i].gen;
+	}
+	lx_waits_fill(&x->w, &x->sc, &x->ds, NULL, true, &x->out, 0);
+}
+
+static void running_totals(void **state)
+{
+	(void)state;
+	struct world *x = calloc(1, sizeof(*x));
+	vm_world(x);
+	struct lx_waits *w = &x->w;
+	/* 1: vm1 behind vm2 8 ms, idle 1 ms, the host 5 ms, a gone process
+	 * (the host too) 2 ms: 4 culprits */
+	add_pair(w, 1001, 2000, 8000000, 4000000, 2);
+	add_pair(w, 1001, 0, 1000000, 1000, 1);
+	add_pair(w, 1001, 50, 5000000, 0, 0);
+	add_pair(w, 1001, LW_TGID_UNKNOWN, 2000000, 2000000000ull, 1);
+	refresh(x);
+	const struct xg_dom *v1 = &x->out.dom[1];
+	const struct xg_waits *o = sample_waits(&x->out, v1);
+	assert_non_null(o);
+	assert_int_equal(o->total_ns, v1->v[XG_F_BEHIND_WAIT_NS]);
+	assert_int_equal(o->total_ns, 16000000);
+	assert_int_equal(o->ntop, 3);
+	assert_int_equal(o->top[0].who, 200);
+	assert_int_equal(o->top[0].ns, 8000000);
+	assert_int_equal(o->top[1].who, LX_HOST_ID);
+	assert_int_equal(o->top[2].who, XG_BEHIND_XEN);
+	assert_int_equal(other_ns(o), 1000000);    /* idle */
+	assert_int_equal(o->nlast, 3);
+	assert_int_equal(o->last[0].who, 200);
+	/* 2 waits of 4 ms (< 2^22 ns: bucket 7), 1 us (< 2^13: 0), 2 s (the last) */
+	assert_int_equal(o->count, 4);
+	assert_int_equal(o->sum_ns, 2 * 4000000 + 1000 + 2000000000ull);
+	assert_int_equal(o->bucket[7], 2);
+	assert_int_equal(o->bucket[0], 1);
+	assert_int_equal(o->bucket[XG_WAIT_LE_N], 1);
+	/* the other domains: an entry, nothing in it */
+	const struct xg_waits *o2 = sample_waits(&x->out, &x->out.dom[2]);
+	assert_non_null(o2);
+	assert_int_equal(o2->total_ns, 0);
+	assert_int_equal(o2->ntop, 0);
+
+	/* 2: vm1 behind idle 9 ms: idle (10) takes the top, the gone
+	 * process's 2 ms go to 'other', which grows */
+	drained(w);
+	add_pair(w, 1001, 0, 9000000, 8000, 3);
+	refresh(x);
+	v1 = &x->out.dom[1];
+	o = sample_waits(&x->out, v1);
+	assert_int_equal(v1->v[XG_F_BEHIND_WAIT_NS], 9000000);
+	assert_int_equal(o->total_ns, 25000000);
+	assert_int_equal(o->top[0].who, XG_BEHIND_IDLE);
+	assert_int_equal(o->top[0].ns, 10000000);
+	assert_int_equal(o->top[1].who, 200);
+	assert_int_equal(o->top[2].who, LX_HOST_ID);
+	assert_int_equal(other_ns(o), 2000000);
+	assert_int_equal(o->nlast, 1);
+	assert_int_equal(o->last[0].ns, 9000000);
+	assert_int_equal(o->count, 7);
+	assert_int_equal(o->bucket[0], 4);
+
+	/* 3: nothing ended; vm1 restarted under its id: its totals start
+	 * again, vm2's stay */
+	drained(w);
+	add_pair(w, 2001, 1000, 3000000, 3000000, 1);
+	x->dom[1].gen = 7;
+	refresh(x);
+	o = sample_waits(&x->out, &x->out.dom[1]);
+	assert_int_equal(o->total_ns, 0);
+	assert_int_equal(o->count, 0);
+	drained(w);
+	refresh(x);
+	o2 = sample_waits(&x->out, &x->out.dom[2]);
+	assert_int_equal(o2->total_ns, 3000000);
+	assert_int_equal(o2->top[0].who, 100);
+	assert_int_equal(o2->nlast, 0);
+	assert_int_equal(o2->count, 1);
+	sample_free(&x->out);
+	lx_waits_close(w);
+	free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buckets),
 		cmocka_unit_test(shared_out),
 		cmocka_unit_test(nothing_ended),
+		cmocka_unit_test(running_totals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

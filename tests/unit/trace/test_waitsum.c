@@ -47,7 +47,7 @@ static uint64_t other(const struct xg_waits *o)
 static void top_change(void **state)
 {
 	(void)state;
-	struct xt_waitsum s = { 0 };
+	struct xg_waitsum s = { 0 };
 	struct xt_dom_waits w = { 0 };
 	struct xg_waits o;
 	/* 1: A 40, B 30, C 20, D 10 (ms at HZ) */
@@ -103,7 +103,7 @@ static void top_change(void **state)
 	for (size_t i = 0; i < s.nby; i++)
 		parts += s.by[i].ns;
 	assert_int_equal(parts, o.total_ns);
-	xt_waitsum_free(&s);
+	waitsum_free(&s);
 	xt_dom_waits_free(&w);
 }
 
