@@ -9,41 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bucket b's bounds in ns: [*lo, *hi). */
-static void bucket_bounds(unsigned b, uint64_t *lo, uint64_t *hi)
-{
-	if (b < LW_SUB) {
-		*lo = b;
-		*hi = b + 1;
-	} else {
-		unsigned shift = b / LW_SUB - 1;
-		*lo = (uint64_t)(LW_SUB + b % LW_SUB) << shift;
-		*hi = (uint64_t)(LW_SUB + b % LW_SUB + 1) << shift;
-	}
-}
+_Static_assert(LW_SUB_BITS == XG_WH_SUB_BITS, "the BPF program's wait histogram has the shared layout");
 
 double lx_waits_quantile(const uint64_t *hist, double q)
 {
-	uint64_t total = 0;
-	for (unsigned b = 0; b < LW_BUCKETS; b++)
-		total += hist[b];
-	if (!total)
-		return 0;
-	double rank = q * (double)total;   /* 1-based, among the sorted lengths */
-	if (rank < 1)
-		rank = 1;
-	uint64_t seen = 0;
-	for (unsigned b = 0; b < LW_BUCKETS; b++) {
-		if (!hist[b])
-			continue;
-		if ((double)(seen + hist[b]) >= rank) {
-			uint64_t lo, hi;
-			bucket_bounds(b, &lo, &hi);
-			return (double)lo + (rank - (double)seen) / (double)hist[b] * (double)(hi - lo);
-		}
-		seen += hist[b];
-	}
-	return 0;
+	return waitsum_wh_quantile(hist, LW_BUCKETS, q);
 }
 
 #define NO_DOM UINT32_MAX
@@ -215,7 +185,7 @@ static void fill_latency(struct lx_waits *w, const struct lx_scan *sc, const str
 			if (w->hsum[b]) {
 				/* octaves cut in 8: a power of two of ns is an edge */
 				uint64_t lo, hi;
-				bucket_bounds(b, &lo, &hi);
+				waitsum_wh_bounds(b, &lo, &hi);
 				waitsum_add_lengths(sum, lo, w->hsum[b]);
 			}
 		waitsum_add_length_ns(sum, len_ns);

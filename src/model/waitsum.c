@@ -90,3 +90,42 @@ void waitsum_free(struct xg_waitsum *s)
 	free(s->now);
 	memset(s, 0, sizeof(*s));
 }
+
+void waitsum_wh_bounds(unsigned b, uint64_t *lo, uint64_t *hi)
+{
+	if (b < XG_WH_SUB) {
+		*lo = b;
+		*hi = b + 1;
+		return;
+	}
+	unsigned msb = b / XG_WH_SUB + XG_WH_SUB_BITS - 1, sub = b % XG_WH_SUB;
+	uint64_t step = 1ull << (msb - XG_WH_SUB_BITS);
+	*lo = (1ull << msb) + sub * step;
+	*hi = *lo + step;   /* wraps to 0 for the very last bucket: unused */
+}
+
+double waitsum_wh_quantile(const uint64_t *hist, unsigned n, double q)
+{
+	uint64_t total = 0;
+	for (unsigned b = 0; b < n; b++)
+		total += hist[b];
+	if (!total)
+		return 0;
+	/* The rank of the quantile among total sorted lengths, 1-based. */
+	double rank = q * (double)total;
+	if (rank < 1)
+		rank = 1;
+	uint64_t seen = 0;
+	for (unsigned b = 0; b < n; b++) {
+		if (!hist[b])
+			continue;
+		if ((double)(seen + hist[b]) >= rank) {
+			uint64_t lo, hi;
+			waitsum_wh_bounds(b, &lo, &hi);
+			double f = (rank - (double)seen) / (double)hist[b];
+			return (double)lo + f * (double)(hi - lo);
+		}
+		seen += hist[b];
+	}
+	return 0;
+}

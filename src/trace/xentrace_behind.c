@@ -17,6 +17,7 @@
  * closing at t1 looks up t0 in its pCPU's log and walks to t1. Entries
  * older than every open wait are dropped when a log fills. */
 #include "xentrace_acct_rules.h"
+#include "xgtop/model/waitsum.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,43 +32,16 @@ void xt_acct_behind(struct xt_acct *a, bool behind, bool wait_hist, double hz)
 	a->ns_mult = hz > 0 ? (uint64_t)(1e9 / hz * 4294967296.0 + 0.5) : 0;
 }
 
+_Static_assert(XT_WH_SUB_BITS == XG_WH_SUB_BITS, "the trace's wait histogram has the shared layout");
+
 void xt_wh_bounds(unsigned b, uint64_t *lo, uint64_t *hi)
 {
-	if (b < XT_WH_SUB) {
-		*lo = b;
-		*hi = b + 1;
-		return;
-	}
-	unsigned msb = b / XT_WH_SUB + XT_WH_SUB_BITS - 1, sub = b % XT_WH_SUB;
-	uint64_t step = 1ull << (msb - XT_WH_SUB_BITS);
-	*lo = (1ull << msb) + sub * step;
-	*hi = *lo + step;   /* wraps to 0 for the very last bucket: unused */
+	waitsum_wh_bounds(b, lo, hi);
 }
 
 double xt_wh_quantile(const uint64_t *hist, double q)
 {
-	uint64_t total = 0;
-	for (unsigned b = 0; b < XT_WH_N; b++)
-		total += hist[b];
-	if (!total)
-		return 0;
-	/* The rank of the quantile among total sorted lengths, 1-based. */
-	double rank = q * (double)total;
-	if (rank < 1)
-		rank = 1;
-	uint64_t seen = 0;
-	for (unsigned b = 0; b < XT_WH_N; b++) {
-		if (!hist[b])
-			continue;
-		if ((double)(seen + hist[b]) >= rank) {
-			uint64_t lo, hi;
-			xt_wh_bounds(b, &lo, &hi);
-			double f = (rank - (double)seen) / (double)hist[b];
-			return (double)lo + f * (double)(hi - lo);
-		}
-		seen += hist[b];
-	}
-	return 0;
+	return waitsum_wh_quantile(hist, XT_WH_N, q);
 }
 
 static struct xt_seglog *seglog_add(struct xt_acct *a, uint32_t p)

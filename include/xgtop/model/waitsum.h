@@ -35,4 +35,15 @@ unsigned waitsum_bucket(uint64_t lo_ns);
 void waitsum_take(struct xg_waitsum *s, struct xg_waits *out);
 void waitsum_free(struct xg_waitsum *s);
 
+/* The finer wait-length histograms the sources keep (Xen's trace
+ * accounting, Linux's BPF program), in ns: log2 octaves, each cut in
+ * XG_WH_SUB equal sub-buckets; lengths below XG_WH_SUB ns have a bucket
+ * each. Bucket b holds [*lo, *hi). */
+#define XG_WH_SUB_BITS 3
+#define XG_WH_SUB (1u << XG_WH_SUB_BITS)
+void waitsum_wh_bounds(unsigned b, uint64_t *lo, uint64_t *hi);
+/* The q-quantile (0..1) of such a histogram of n buckets, interpolated
+ * within its bucket (0 when it is empty). */
+double waitsum_wh_quantile(const uint64_t *hist, unsigned n, double q);
+
 #endif
