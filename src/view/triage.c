@@ -137,8 +137,9 @@ static void part_cache(struct xg_triage *tr, const struct xg_table *t, const str
 			best = (long)i;
 	}
 	if (best < 0) {
-		snprintf(w, wn, "no victim among %zu judged domains (%zu still learning their baseline; rule %s)", judged,
-			 learning, rule);
+		snprintf(w, wn, "no victim among %zu judged domains (%zu still learning their baseline, which takes "
+			 "%u windows of %u refresh%s; rule %s)", judged, learning, XG_SUSP_MIN_BASE + s->cfg.recent,
+			 s->cfg.window, s->cfg.window == 1 ? "" : "es", rule);
 		return;
 	}
 	const struct xg_susp_dom *d = &s->res[best];
