@@ -136,6 +136,10 @@ static void part_cache(struct xg_triage *tr, const struct xg_table *t, const str
 				  (d->hits == s->res[best].hits && d->now / d->mean > s->res[best].now / s->res[best].mean)))
 			best = (long)i;
 	}
+	if (t->cur->npeer) {
+		snprintf(w, wn, "not judged: a pool's hosts share no cache, so no domain has neighbours to judge");
+		return;
+	}
 	if (best < 0) {
 		snprintf(w, wn, "no victim among %zu judged domains (%zu still learning their baseline, which takes "
 			 "%u windows of %u refresh%s; rule %s)", judged, learning, XG_SUSP_MIN_BASE + s->cfg.recent,
