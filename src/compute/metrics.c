@@ -29,6 +29,7 @@ static const char *const mwhy_text[XG_WHY_COUNT - XG_WHY_FIRST] = {
 	[XG_WHY_SUSP_LEARN - XG_WHY_FIRST] = "learning its CPI baseline: too few windows yet (contention.* in man xgtop)",
 	[XG_WHY_SUSP_NOCPI - XG_WHY_FIRST] = "neither cycles nor LLC misses per instruction counted: no CPI to judge",
 	[XG_WHY_SUSP_POOL - XG_WHY_FIRST] = "pool view: hosts share no cache, so no neighbours to judge",
+	[XG_WHY_SUSP_OFF - XG_WHY_FIRST] = "judged by the full-screen view and xgtop report --contention only",
 };
 
 void table_free(struct xg_table *t)
@@ -884,6 +885,9 @@ static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, s
 	r->dom_index = (uint32_t)i;
 	r->name = pr.c->name;
 	r->guest_reported = pr.c->guest_reported;
+	r->victim = 0;   /* until compute/suspects.c judges it */
+	r->victim_of = 0;
+	r->why[XG_COL_VICTIM] = XG_WHY_SUSP_OFF;
 	state_letters(pr.c->state, r->state);
 	struct fill f = { r, 0 };
 	r->todo = DOM_COLS & ~fill_dom_row(&f, &pr, DOM_COLS & (~out->defer | SUM_COLS));

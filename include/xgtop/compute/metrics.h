@@ -28,6 +28,7 @@ enum xg_mwhy {
 	XG_WHY_SUSP_LEARN,             /* VICTIM: too few windows for a baseline yet */
 	XG_WHY_SUSP_NOCPI,             /* VICTIM: neither cycles nor misses per instruction counted */
 	XG_WHY_SUSP_POOL,              /* VICTIM: a pool's hosts share no cache */
+	XG_WHY_SUSP_OFF,               /* VICTIM: nothing judges victims here (batch output) */
 	XG_WHY_COUNT
 };
 
