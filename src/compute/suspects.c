@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One domain's windows, carried between refreshes (an xg_carry entry).
- * Every domain's arrays end at the same window, the last one closed, so
- * that window k of one domain is window k of every other. */
+/* One domain's windows, in a slot of the pool that stays its own while
+ * the domain does (metrics' baseline says it is the same domain: no
+ * copying from refresh to refresh). The arrays are rings on the global
+ * window count: window w of every domain sits at w % nwin, so that window k
+ * of one domain is window k of every other. */
 struct entry {
-	struct xg_dom_ident ident;
-	bool init;                   /* arrays set to NaN */
+	uint64_t stamp;              /* the last refresh that kept it */
 	uint8_t metric, press;       /* what the windows hold (enum xg_susp_*) */
 	float cpi[XG_SUSP_MAXWIN];   /* oldest first; NaN: not measured */
 	float prs[XG_SUSP_MAXWIN];
@@ -189,12 +190,14 @@ void suspects_init(struct xg_suspects *s, const struct xg_susp_cfg *cfg)
 	s->nwin = cfg->baseline + cfg->recent;
 	if (s->nwin > XG_SUSP_MAXWIN)
 		s->nwin = XG_SUSP_MAXWIN;
-	carry_init(&s->carry, sizeof(struct entry));
 }
 
 void suspects_free(struct xg_suspects *s)
 {
-	carry_free(&s->carry);
+	free(s->slots);
+	free(s->freed);
+	free(s->map);
+	free(s->map_next);
 	free(s->res);
 	memset(s, 0, sizeof(*s));
 }
@@ -270,14 +273,8 @@ static void add_interval(struct entry *e, const struct xg_table *t, const struct
 	add_sockets(e, t, c, p);
 }
 
-static void shift(float *a, unsigned n, float v)
-{
-	memmove(a, a + 1, (n - 1) * sizeof(*a));
-	a[n - 1] = v;
-}
-
-/* Closes the open window: its CPI and pressure go at the end. */
-static void close_window(struct entry *e, unsigned n)
+/* Closes the open window: its CPI and pressure go to ring place at. */
+static void close_window(struct entry *e, unsigned n, unsigned at)
 {
 	float cpi = NAN, prs = NAN;
 	enum xg_susp_metric m = XG_SUSP_NONE;
@@ -309,8 +306,8 @@ static void close_window(struct entry *e, unsigned n)
 		e->metric = (uint8_t)m;
 	if (pm)
 		e->press = (uint8_t)pm;
-	shift(e->cpi, n, cpi);
-	shift(e->prs, n, prs);
+	e->cpi[at] = cpi;
+	e->prs[at] = prs;
 	e->nref = 0;
 }
 
@@ -347,24 +344,41 @@ static unsigned popcount(unsigned m)
 	return k;
 }
 
-/* The neighbours of victim v, ranked; masks[j] and ok[j] are each domain's
- * outlier windows of its pressure. */
-static void rank_suspects(struct xg_suspects *s, size_t v, const unsigned *vmask, const unsigned *pmask)
+static struct entry *slot_of(const struct xg_suspects *s, size_t dom)
 {
-	const struct entry *ev = carry_at(&s->carry, v);
+	return &((struct entry *)s->slots)[s->map[dom]];
+}
+
+/* A ring as its windows oldest first, into out[0..nwin). */
+static void unroll(const struct xg_suspects *s, const float *ring, float *out)
+{
+	unsigned n = s->nwin, at = (unsigned)(s->wins % n);
+	memcpy(out, ring + at, (n - at) * sizeof(*out));
+	memcpy(out + (n - at), ring, at * sizeof(*out));
+}
+
+/* The neighbours of victim v, ranked. */
+static void rank_suspects(struct xg_suspects *s, size_t v, unsigned vmask, const float *vcpi)
+{
 	struct xg_susp_dom *d = &s->res[v];
 	struct xg_suspect all[64];
+	float prs[XG_SUSP_MAXWIN];
 	size_t n = 0;
 	for (size_t j = 0; j < s->nres; j++) {
-		const struct entry *ej = carry_at(&s->carry, j);
+		const struct entry *ej = slot_of(s, j);
 		if (j == v || !ej->press)
 			continue;
 		int sj = s->res[j].socket;
 		if (d->socket >= 0 && sj >= 0 && sj != d->socket)
 			continue;   /* another socket: another cache */
 		struct xg_suspect x = { .dom = (uint32_t)j, .sock_unknown = d->socket < 0 || sj < 0 };
-		x.r = susp_pearson(ej->prs, ev->cpi, s->nwin);
-		x.together = popcount(vmask[v] & pmask[j]);
+		double pm, psd;
+		unsigned pmask;
+		unroll(s, ej->prs, prs);
+		x.r = susp_pearson(prs, vcpi, s->nwin);
+		if (susp_outliers(&s->cfg, prs, s->nwin, &pm, &psd, &pmask) < 0)
+			pmask = 0;
+		x.together = popcount(vmask & pmask);
 		x.flagged = isfinite(x.r) && x.r >= s->cfg.min_r && x.together >= s->cfg.hits;
 		/* keep the best 64 seen: enough to pick the top few from */
 		if (n < XG_ARRAY_LEN(all)) {
@@ -382,35 +396,37 @@ static void rank_suspects(struct xg_suspects *s, size_t v, const unsigned *vmask
 
 static void judge(struct xg_suspects *s, const struct xg_table *t)
 {
-	size_t n = s->nres;
-	unsigned *vmask = xg_calloc(n ? n : 1, sizeof(*vmask)), *pmask = xg_calloc(n ? n : 1, sizeof(*pmask));
+	float cpi[XG_SUSP_MAXWIN];
 	s->nvictims = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct entry *e = carry_at(&s->carry, i);
+	for (size_t i = 0; i < s->nres; i++)   /* every socket first: the suspects read them */
+		s->res[i].socket = home_socket(slot_of(s, i));
+	for (size_t i = 0; i < s->nres; i++) {
+		const struct entry *e = slot_of(s, i);
 		struct xg_susp_dom *d = &s->res[i];
-		memset(d, 0, sizeof(*d));
-		d->socket = home_socket(e);
 		d->metric = e->metric;
 		d->press = e->press;
-		d->now = e->cpi[s->nwin - 1];
-		double pm, psd;
-		if (susp_outliers(&s->cfg, e->prs, s->nwin, &pm, &psd, &pmask[i]) < 0)
-			pmask[i] = 0;
+		d->victim = false;
+		d->nsusp = 0;
+		d->need = 0;
+		d->why = 0;
+		d->hits = -1;
+		d->mean = d->sd = d->thr = NAN;
+		d->now = e->cpi[(s->wins + s->nwin - 1) % s->nwin];
 		if (t->cur->npeer) {
 			d->why = XG_WHY_SUSP_POOL;
-			d->hits = -1;
 			continue;
 		}
 		if (!e->metric) {
 			d->why = XG_WHY_SUSP_NOCPI;
-			d->hits = -1;
 			continue;
 		}
-		d->hits = susp_outliers(&s->cfg, e->cpi, s->nwin, &d->mean, &d->sd, &vmask[i]);
+		unsigned mask;
+		unroll(s, e->cpi, cpi);
+		d->hits = susp_outliers(&s->cfg, cpi, s->nwin, &d->mean, &d->sd, &mask);
 		if (d->hits < 0) {
 			size_t have = 0;
 			for (unsigned k = 0; k + s->cfg.recent < s->nwin; k++)
-				have += isfinite(e->cpi[k]);
+				have += isfinite(cpi[k]);
 			d->need = (unsigned)(XG_SUSP_MIN_BASE - (have < XG_SUSP_MIN_BASE ? have : XG_SUSP_MIN_BASE));
 			d->why = XG_WHY_SUSP_LEARN;
 			continue;
@@ -418,38 +434,71 @@ static void judge(struct xg_suspects *s, const struct xg_table *t)
 		d->thr = susp_threshold(&s->cfg, d->mean, d->sd);
 		d->victim = (unsigned)d->hits >= s->cfg.hits;
 		s->nvictims += d->victim;
+		if (d->victim)
+			rank_suspects(s, i, mask, cpi);
 	}
-	for (size_t i = 0; i < n; i++)
-		if (s->res[i].victim)
-			rank_suspects(s, i, vmask, pmask);
-	free(vmask);
-	free(pmask);
+}
+
+/* A fresh slot: every window not measured. */
+static uint32_t new_slot(struct xg_suspects *s)
+{
+	uint32_t k;
+	if (s->nfreed) {
+		k = s->freed[--s->nfreed];
+	} else {
+		xg_grow(&s->slots, &s->slots_cap, s->nslots + 1, sizeof(struct entry));
+		k = (uint32_t)s->nslots++;
+	}
+	struct entry *e = &((struct entry *)s->slots)[k];
+	memset(e, 0, sizeof(*e));
+	for (unsigned w = 0; w < XG_SUSP_MAXWIN; w++)
+		e->cpi[w] = e->prs[w] = NAN;
+	return k;
 }
 
 void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 {
 	const struct xg_sample *cur = t->cur;
-	carry_begin(&s->carry, cur->ndom);
-	bool sorted = !cur->npeer;   /* the carry walks ids in order: one host's */
-	for (size_t i = 0; i < t->ndom_rows; i++) {
+	/* The slots follow the domains by metrics' baseline: the same domain
+	 * in the sample before, which must be the one we saw last. */
+	bool follow = t->prev && t->prev == s->cur;
+	size_t n = t->ndom_rows;
+	s->stamp++;
+	xg_grow(&s->map_next, &s->map_next_cap, n ? n : 1, sizeof(*s->map_next));
+	for (size_t i = 0; i < n; i++) {
 		const struct xg_row *r = &t->rows[i];
-		struct entry *e = carry_take(&s->carry, &cur->dom[r->dom_index], XG_SAME_OBJECT);
-		if (!e->init) {
-			for (unsigned k = 0; k < XG_SUSP_MAXWIN; k++)
-				e->cpi[k] = e->prs[k] = NAN;
-			e->init = true;
-		}
-		if (sorted)
+		bool keep = follow && r->base_index != XG_NO_BASE && r->base_index < s->nmap;
+		uint32_t k = keep ? s->map[r->base_index] : new_slot(s);
+		struct entry *e = &((struct entry *)s->slots)[k];
+		e->stamp = s->stamp;
+		s->map_next[r->dom_index] = k;
+		if (!cur->npeer)   /* a pool is not judged */
 			add_interval(e, t, r);
 	}
-	carry_end(&s->carry);
+	for (size_t i = 0; i < s->nmap; i++) {   /* the domains that left */
+		struct entry *e = &((struct entry *)s->slots)[s->map[i]];
+		if (e->stamp != s->stamp && e->stamp) {
+			e->stamp = 0;
+			xg_grow(&s->freed, &s->freed_cap, s->nfreed + 1, sizeof(*s->freed));
+			s->freed[s->nfreed++] = s->map[i];
+		}
+	}
+	uint32_t *m = s->map;
+	size_t mc = s->map_cap;
+	s->map = s->map_next;
+	s->map_cap = s->map_next_cap;
+	s->map_next = m;
+	s->map_next_cap = mc;
+	s->nmap = n;
 	if (t->prev && t->sum.interval_s > 0 && ++s->ticks >= s->cfg.window) {
 		s->ticks = 0;
-		for (size_t i = 0; i < s->carry.n; i++)
-			close_window(carry_at(&s->carry, i), s->nwin);
+		unsigned at = (unsigned)(s->wins % s->nwin);
+		for (size_t i = 0; i < n; i++)
+			close_window(slot_of(s, i), s->nwin, at);
+		s->wins++;
 	}
-	s->nres = s->carry.n;
-	xg_grow(&s->res, &s->res_cap, s->nres ? s->nres : 1, sizeof(*s->res));
+	s->nres = n;
+	xg_grow(&s->res, &s->res_cap, n ? n : 1, sizeof(*s->res));
 	s->cur = cur;
 	judge(s, t);
 }

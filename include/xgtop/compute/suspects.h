@@ -93,7 +93,14 @@ struct xg_susp_dom {
 /* The windows of every domain, carried from refresh to refresh. */
 struct xg_suspects {
 	struct xg_susp_cfg cfg;
-	struct xg_carry carry;
+	void *slots;                 /* per domain: its windows (a pool of entries) */
+	size_t nslots, slots_cap;
+	uint32_t *freed;             /* slots of domains that left */
+	size_t nfreed, freed_cap;
+	uint32_t *map, *map_next;    /* the slot of each domain of the sample, by index */
+	size_t nmap, map_cap, map_next_cap;
+	uint64_t stamp;              /* refreshes seen */
+	uint64_t wins;               /* windows closed */
 	unsigned ticks;              /* refreshes into the open window */
 	unsigned nwin;               /* windows kept: baseline + recent (<= XG_SUSP_MAXWIN) */
 	struct xg_susp_dom *res;     /* per domain of the last table's sample */
