@@ -394,6 +394,38 @@ static void rank_suspects(struct xg_suspects *s, size_t v, unsigned vmask, const
 	memcpy(d->susp, all, d->nsusp * sizeof(*all));
 }
 
+/* susp_outliers on a ring as it lies, in one pass over its baseline (what
+ * every domain costs each refresh); *have: measured baseline windows. */
+static int ring_outliers(const struct xg_suspects *s, const float *ring, double *mean, double *sd,
+			 unsigned *mask, unsigned *have)
+{
+	unsigned n = s->nwin, r = s->cfg.recent, at = (unsigned)(s->wins % n), m = 0;
+	double sum = 0, sq = 0;
+	*mask = 0;
+	for (unsigned k = 0, p = at; k < n - r; k++, p = p + 1 == n ? 0 : p + 1) {
+		double x = ring[p];
+		if (isfinite(x)) {
+			sum += x;
+			sq += x * x;
+			m++;
+		}
+	}
+	*have = m;
+	if (m < XG_SUSP_MIN_BASE)
+		return -1;
+	*mean = sum / m;
+	double var = sq / m - *mean * *mean;
+	*sd = var > 0 ? sqrt(var) : 0;
+	double thr = susp_threshold(&s->cfg, *mean, *sd);
+	int hits = 0;
+	for (unsigned i = 0, p = (at + n - r) % n; i < r; i++, p = p + 1 == n ? 0 : p + 1)
+		if (isfinite(ring[p]) && ring[p] > thr) {
+			hits++;
+			*mask |= 1u << i;
+		}
+	return hits;
+}
+
 static void judge(struct xg_suspects *s, const struct xg_table *t)
 {
 	float cpi[XG_SUSP_MAXWIN];
@@ -420,13 +452,9 @@ static void judge(struct xg_suspects *s, const struct xg_table *t)
 			d->why = XG_WHY_SUSP_NOCPI;
 			continue;
 		}
-		unsigned mask;
-		unroll(s, e->cpi, cpi);
-		d->hits = susp_outliers(&s->cfg, cpi, s->nwin, &d->mean, &d->sd, &mask);
+		unsigned mask, have;
+		d->hits = ring_outliers(s, e->cpi, &d->mean, &d->sd, &mask, &have);
 		if (d->hits < 0) {
-			size_t have = 0;
-			for (unsigned k = 0; k + s->cfg.recent < s->nwin; k++)
-				have += isfinite(cpi[k]);
 			d->need = (unsigned)(XG_SUSP_MIN_BASE - (have < XG_SUSP_MIN_BASE ? have : XG_SUSP_MIN_BASE));
 			d->why = XG_WHY_SUSP_LEARN;
 			continue;
@@ -434,8 +462,10 @@ static void judge(struct xg_suspects *s, const struct xg_table *t)
 		d->thr = susp_threshold(&s->cfg, d->mean, d->sd);
 		d->victim = (unsigned)d->hits >= s->cfg.hits;
 		s->nvictims += d->victim;
-		if (d->victim)
+		if (d->victim) {
+			unroll(s, e->cpi, cpi);
 			rank_suspects(s, i, mask, cpi);
+		}
 	}
 }
 

@@ -17,7 +17,7 @@
 #include "xgtop/compute/metrics.h"
 
 /* Windows kept per domain, at most (baseline + recent). */
-#define XG_SUSP_MAXWIN 64
+#define XG_SUSP_MAXWIN 32
 /* The least baseline windows the mean and sigma are taken from. */
 #define XG_SUSP_MIN_BASE 5
 /* Suspects kept per victim. */
