@@ -9,23 +9,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One domain's windows, in a slot of the pool that stays its own while
- * the domain does (metrics' baseline says it is the same domain: no
- * copying from refresh to refresh). The arrays are rings on the global
- * window count: window w of every domain sits at w % nwin, so that window k
- * of one domain is window k of every other. */
-struct entry {
-	uint64_t stamp;              /* the last refresh that kept it */
-	uint8_t metric, press;       /* what the windows hold (enum xg_susp_*) */
-	float cpi[XG_SUSP_MAXWIN];   /* oldest first; NaN: not measured */
-	float prs[XG_SUSP_MAXWIN];
-	/* the open window */
-	double dcyc, dins, dmiss, dmbm, dt;
-	bool ins_ok, cyc_ok, miss_ok, mbm_ok;
-	unsigned nref;
-	/* where its memory traffic went: the home socket */
-	double sock[XG_SUSP_SOCKETS];
+/* The windows of every domain, as arrays by slot (a struct of arrays: a
+ * refresh walks a few of them for every domain, the rings only where a
+ * window closes). A slot stays its domain's while the domain does (metrics'
+ * baseline says it is the same domain: no copying from refresh to refresh).
+ * The rings are on the global window count: window w of every domain sits
+ * at w % nwin, so that window k of one domain is window k of every other.
+ * A ring place holds its slot's window only from the slot's first measured
+ * window on (born): places of earlier windows are not measured (NaN), and
+ * a fresh slot costs no clearing of its rings. */
+struct xg_susp_slots {
+	size_t n, cap;
+	uint32_t *freed;             /* slots of domains that left */
+	size_t nfreed, freed_cap;
+	uint64_t *stamp;             /* the last refresh that kept it */
+	uint64_t *born;              /* its first measured window (LIVE) */
+	uint8_t *flags;              /* LIVE, SOCK */
+	uint8_t *metric, *press;     /* what the windows hold (enum xg_susp_*) */
+	int8_t *home;                /* home socket, -1 unknown */
+	uint8_t *ok;                 /* the open window: figures every interval of it had (OK_*) */
+	uint32_t *nref;              /* the open window: refreshes in it */
+	struct acc {                 /* the open window: sums of its intervals */
+		double cyc, ins, miss, mbm, dt;
+	} *acc;
+	struct base {                /* the baseline windows' running sums */
+		double sum, sq;
+		uint32_t n;          /* measured windows among them */
+	} *base;
+	float (*cpi)[XG_SUSP_MAXWIN];   /* NaN: not measured */
+	float (*prs)[XG_SUSP_MAXWIN];
+	double (*sock)[XG_SUSP_SOCKETS];   /* where its memory traffic went (SOCK) */
 };
+
+/* Slot flags: a window measured something (the rings hold its windows from
+ * born on); a per-socket figure was added (sock holds them). */
+enum { LIVE = 1, SOCK = 2 };
+/* Figures of the open window. */
+enum { OK_INS = 1, OK_CYC = 2, OK_MISS = 4, OK_MBM = 8, OK_ALL = 15 };
+/* The counters a domain's windows come from: without any of them and
+ * without per-socket figures an interval measures nothing. */
+#define COUNTERS                                                                                           \
+	((1ull << XG_F_INSTR) | (1ull << XG_F_CYCLES) | (1ull << XG_F_LLC_MISS) | (1ull << XG_F_MBM_TOTAL))
 
 void susp_cfg_defaults(struct xg_susp_cfg *c)
 {
@@ -190,15 +214,33 @@ void suspects_init(struct xg_suspects *s, const struct xg_susp_cfg *cfg)
 	s->nwin = cfg->baseline + cfg->recent;
 	if (s->nwin > XG_SUSP_MAXWIN)
 		s->nwin = XG_SUSP_MAXWIN;
+	s->slots = xg_calloc(1, sizeof(*s->slots));
 }
 
 void suspects_free(struct xg_suspects *s)
 {
-	free(s->slots);
-	free(s->freed);
+	struct xg_susp_slots *w = s->slots;
+	if (w) {
+		free(w->freed);
+		free(w->stamp);
+		free(w->born);
+		free(w->flags);
+		free(w->metric);
+		free(w->press);
+		free(w->home);
+		free(w->ok);
+		free(w->nref);
+		free(w->acc);
+		free(w->base);
+		free(w->cpi);
+		free(w->prs);
+		free(w->sock);
+		free(w);
+	}
 	free(s->map);
 	free(s->map_next);
 	free(s->res);
+	free(s->victims);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -213,7 +255,7 @@ void suspects_clear(struct xg_suspects *s)
  * lacks it or it went backwards. */
 static bool delta(const struct xg_dom *c, const struct xg_dom *p, enum xg_field f, double *d)
 {
-	if (!p || !dom_has(c, f) || !dom_has(p, f) || c->v[f] < p->v[f])
+	if (!dom_has(c, f) || !dom_has(p, f) || c->v[f] < p->v[f])
 		return false;
 	*d = (double)(c->v[f] - p->v[f]);
 	return true;
@@ -228,106 +270,174 @@ static const struct xg_sock *find_sock(const struct xg_sample *s, const struct x
 	return NULL;
 }
 
-/* Where the domain's memory traffic went this interval: MBM bytes per
- * socket, else the L3 it occupies there. */
-static void add_sockets(struct entry *e, const struct xg_table *t, const struct xg_dom *c, const struct xg_dom *p)
-{
-	const struct xg_sock *kc = sample_socks(t->cur, c);
-	for (uint32_t i = 0; i < c->sock_count; i++) {
-		if (kc[i].socket >= XG_SUSP_SOCKETS)
-			continue;
-		const struct xg_sock *kp = p ? find_sock(t->prev, p, kc[i].socket) : NULL;
-		if (kp && sock_has(&kc[i], XG_SOCK_MBM_TOTAL) && sock_has(kp, XG_SOCK_MBM_TOTAL) &&
-		    kc[i].v[XG_SOCK_MBM_TOTAL] >= kp->v[XG_SOCK_MBM_TOTAL])
-			e->sock[kc[i].socket] += (double)(kc[i].v[XG_SOCK_MBM_TOTAL] - kp->v[XG_SOCK_MBM_TOTAL]);
-		else if (sock_has(&kc[i], XG_SOCK_L3_OCC))
-			e->sock[kc[i].socket] += (double)kc[i].v[XG_SOCK_L3_OCC];
-	}
-}
-
-/* The interval into the open window. */
-static void add_interval(struct entry *e, const struct xg_table *t, const struct xg_row *r)
-{
-	const struct xg_dom *c = &t->cur->dom[r->dom_index];
-	const struct xg_dom *p = r->base_index == XG_NO_BASE || !t->prev ? NULL : &t->prev->dom[r->base_index];
-	double dt = t->sum.interval_s, cyc, ins, miss, mbm;
-	if (!p || !(dt > 0))
-		return;
-	if (!e->nref++) {
-		e->ins_ok = e->cyc_ok = e->miss_ok = e->mbm_ok = true;
-		e->dcyc = e->dins = e->dmiss = e->dmbm = e->dt = 0;
-	}
-	e->ins_ok &= delta(c, p, XG_F_INSTR, &ins);
-	e->cyc_ok &= e->ins_ok && delta(c, p, XG_F_CYCLES, &cyc);
-	e->miss_ok &= delta(c, p, XG_F_LLC_MISS, &miss);
-	e->mbm_ok &= delta(c, p, XG_F_MBM_TOTAL, &mbm);
-	if (e->cyc_ok)
-		e->dcyc += cyc;
-	if (e->ins_ok)
-		e->dins += ins;
-	if (e->miss_ok)
-		e->dmiss += miss;
-	if (e->mbm_ok)
-		e->dmbm += mbm;
-	e->dt += dt;
-	add_sockets(e, t, c, p);
-}
-
-/* Closes the open window: its CPI and pressure go to ring place at. */
-static void close_window(struct entry *e, unsigned n, unsigned at)
-{
-	float cpi = NAN, prs = NAN;
-	enum xg_susp_metric m = XG_SUSP_NONE;
-	enum xg_susp_press pm = XG_SUSP_PNONE;
-	if (e->nref && e->ins_ok && e->dins > 0) {
-		if (e->cyc_ok) {
-			m = XG_SUSP_CPI;
-			cpi = (float)(e->dcyc / e->dins);
-		} else if (e->miss_ok) {
-			m = XG_SUSP_MPI;
-			cpi = (float)(e->dmiss / e->dins);
-		}
-	}
-	if (e->nref && e->dt > 0) {
-		if (e->miss_ok) {
-			pm = XG_SUSP_MISS;
-			prs = (float)(e->dmiss / e->dt);
-		} else if (e->mbm_ok) {
-			pm = XG_SUSP_MBM;
-			prs = (float)(e->dmbm / e->dt);
-		}
-	}
-	/* A window that measures something else than those before it starts
-	 * the domain's windows again: a CPI is not compared with an MPI. */
-	if ((m && e->metric && m != e->metric) || (pm && e->press && pm != e->press))
-		for (unsigned i = 0; i < n; i++)
-			e->cpi[i] = e->prs[i] = NAN;
-	if (m)
-		e->metric = (uint8_t)m;
-	if (pm)
-		e->press = (uint8_t)pm;
-	e->cpi[at] = cpi;
-	e->prs[at] = prs;
-	e->nref = 0;
-}
-
-static int home_socket(const struct entry *e)
+/* The socket that took more than half of what sock holds, or -1. */
+static int home_socket(const double *sock)
 {
 	double sum = 0, best = 0;
 	int at = -1;
 	for (int k = 0; k < XG_SUSP_SOCKETS; k++) {
-		sum += e->sock[k];
-		if (e->sock[k] > best) {
-			best = e->sock[k];
+		sum += sock[k];
+		if (sock[k] > best) {
+			best = sock[k];
 			at = k;
 		}
 	}
 	return sum > 0 && best > sum / 2 ? at : -1;
 }
 
-static int by_suspicion(const void *a, const void *b)
+/* Where the domain's memory traffic went this interval (MBM bytes per
+ * socket, else the L3 it occupies there), and its home socket since. */
+static void add_sockets(struct xg_susp_slots *w, uint32_t k, const struct xg_table *t, const struct xg_dom *c,
+			const struct xg_dom *p)
 {
-	const struct xg_suspect *x = a, *y = b;
+	double *sock = w->sock[k];
+	if (!(w->flags[k] & SOCK)) {
+		memset(sock, 0, sizeof(w->sock[k]));
+		w->flags[k] |= SOCK;
+	}
+	const struct xg_sock *kc = sample_socks(t->cur, c);
+	for (uint32_t i = 0; i < c->sock_count; i++) {
+		if (kc[i].socket >= XG_SUSP_SOCKETS)
+			continue;
+		const struct xg_sock *kp = find_sock(t->prev, p, kc[i].socket);
+		if (kp && sock_has(&kc[i], XG_SOCK_MBM_TOTAL) && sock_has(kp, XG_SOCK_MBM_TOTAL) &&
+		    kc[i].v[XG_SOCK_MBM_TOTAL] >= kp->v[XG_SOCK_MBM_TOTAL])
+			sock[kc[i].socket] += (double)(kc[i].v[XG_SOCK_MBM_TOTAL] - kp->v[XG_SOCK_MBM_TOTAL]);
+		else if (sock_has(&kc[i], XG_SOCK_L3_OCC))
+			sock[kc[i].socket] += (double)kc[i].v[XG_SOCK_L3_OCC];
+	}
+	w->home[k] = (int8_t)home_socket(sock);
+}
+
+/* The interval into slot k's open window. A domain without counters (no
+ * PMU access, the common case without the agent) costs one test. */
+static void add_interval(struct xg_susp_slots *w, uint32_t k, const struct xg_table *t, const struct xg_row *r)
+{
+	const struct xg_dom *c = &t->cur->dom[r->dom_index];
+	double dt = t->sum.interval_s, cyc = 0, ins = 0, miss = 0, mbm = 0;
+	if (r->base_index == XG_NO_BASE || !t->prev || !(dt > 0))
+		return;
+	const struct xg_dom *p = &t->prev->dom[r->base_index];
+	uint32_t first = !w->nref[k]++;
+	if (!(c->valid & COUNTERS) && !c->sock_count) {
+		w->ok[k] = 0;   /* the window measures nothing */
+		return;
+	}
+	struct acc *a = &w->acc[k];
+	unsigned ok = w->ok[k];
+	if (first) {
+		ok = OK_ALL;
+		*a = (struct acc){ 0 };
+	}
+	if ((ok & OK_INS) && !delta(c, p, XG_F_INSTR, &ins))
+		ok &= ~(unsigned)OK_INS;
+	if ((ok & OK_CYC) && (!(ok & OK_INS) || !delta(c, p, XG_F_CYCLES, &cyc)))
+		ok &= ~(unsigned)OK_CYC;
+	if ((ok & OK_MISS) && !delta(c, p, XG_F_LLC_MISS, &miss))
+		ok &= ~(unsigned)OK_MISS;
+	if ((ok & OK_MBM) && !delta(c, p, XG_F_MBM_TOTAL, &mbm))
+		ok &= ~(unsigned)OK_MBM;
+	if (ok & OK_CYC)
+		a->cyc += cyc;
+	if (ok & OK_INS)
+		a->ins += ins;
+	if (ok & OK_MISS)
+		a->miss += miss;
+	if (ok & OK_MBM)
+		a->mbm += mbm;
+	a->dt += dt;
+	w->ok[k] = (uint8_t)ok;
+	if (c->sock_count)
+		add_sockets(w, k, t, c, p);
+}
+
+/* The baseline's sums of slot k taken again from its ring, oldest first
+ * (the running sums without their rounding), once wins windows closed. */
+static void base_sums(const struct xg_suspects *s, uint32_t k, uint64_t wins)
+{
+	struct xg_susp_slots *w = s->slots;
+	unsigned n = s->nwin, r = s->cfg.recent, at = (unsigned)(wins % n);
+	struct base b = { 0 };
+	for (unsigned j = 0, p = at; j < n - r; j++, p = p + 1 == n ? 0 : p + 1) {
+		double x = w->cpi[k][p];
+		if (wins + j >= n + w->born[k] && isfinite(x)) {   /* window wins - n + j, its own */
+			b.sum += x;
+			b.sq += x * x;
+			b.n++;
+		}
+	}
+	w->base[k] = b;
+}
+
+/* Closes slot k's open window as window number win (ring place win % nwin):
+ * its CPI and pressure into the rings, and the baseline moves on one
+ * window: the oldest leaves it, the oldest of the recent ones joins it. */
+static void close_window(struct xg_suspects *s, uint32_t k, uint64_t win)
+{
+	struct xg_susp_slots *w = s->slots;
+	unsigned n = s->nwin, at = (unsigned)(win % n), ok = w->ok[k];
+	const struct acc *a = &w->acc[k];
+	float cpi = NAN, prs = NAN;
+	enum xg_susp_metric m = XG_SUSP_NONE;
+	enum xg_susp_press pm = XG_SUSP_PNONE;
+	bool any = w->nref[k] && ok;
+	w->nref[k] = 0;
+	if (!any && !(w->flags[k] & LIVE))
+		return;   /* never measured: its windows stay so */
+	if (any && (ok & OK_INS) && a->ins > 0) {
+		if (ok & OK_CYC) {
+			m = XG_SUSP_CPI;
+			cpi = (float)(a->cyc / a->ins);
+		} else if (ok & OK_MISS) {
+			m = XG_SUSP_MPI;
+			cpi = (float)(a->miss / a->ins);
+		}
+	}
+	if (any && a->dt > 0) {
+		if (ok & OK_MISS) {
+			pm = XG_SUSP_MISS;
+			prs = (float)(a->miss / a->dt);
+		} else if (ok & OK_MBM) {
+			pm = XG_SUSP_MBM;
+			prs = (float)(a->mbm / a->dt);
+		}
+	}
+	if (!(w->flags[k] & LIVE) && !m && !pm)
+		return;   /* nothing measured yet */
+	/* A window that measures something else than those before it starts
+	 * the domain's windows again: a CPI is not compared with an MPI. */
+	bool again = !(w->flags[k] & LIVE) || (m && w->metric[k] && m != w->metric[k]) ||
+		     (pm && w->press[k] && pm != w->press[k]);
+	if (m)
+		w->metric[k] = (uint8_t)m;
+	if (pm)
+		w->press[k] = (uint8_t)pm;
+	struct base *b = &w->base[k];
+	if (again) {
+		w->flags[k] |= LIVE;
+		w->born[k] = win;
+		*b = (struct base){ 0 };
+	} else if (win >= n + w->born[k] && isfinite(w->cpi[k][at])) {   /* window win - n leaves */
+		double x = w->cpi[k][at];
+		b->sum -= x;
+		b->sq -= x * x;
+		b->n--;
+	}
+	w->cpi[k][at] = cpi;
+	w->prs[k][at] = prs;
+	uint64_t in = win - s->cfg.recent;   /* joins the baseline */
+	if (win >= s->cfg.recent && in >= w->born[k]) {
+		double x = w->cpi[k][in % n];
+		if (isfinite(x)) {
+			b->sum += x;
+			b->sq += x * x;
+			b->n++;
+		}
+	}
+}
+
+static int by_suspicion(const struct xg_suspect *x, const struct xg_suspect *y)
+{
 	if (x->flagged != y->flagged)
 		return x->flagged ? -1 : 1;
 	double rx = isfinite(x->r) ? x->r : -2, ry = isfinite(y->r) ? y->r : -2;
@@ -344,150 +454,157 @@ static unsigned popcount(unsigned m)
 	return k;
 }
 
-static struct entry *slot_of(const struct xg_suspects *s, size_t dom)
+/* Slot k's ring as its windows oldest first, into out[0..nwin); windows
+ * before its first are not measured. */
+static void unroll(const struct xg_suspects *s, uint32_t k, const float *ring, float *out)
 {
-	return &((struct entry *)s->slots)[s->map[dom]];
-}
-
-/* A ring as its windows oldest first, into out[0..nwin). */
-static void unroll(const struct xg_suspects *s, const float *ring, float *out)
-{
+	const struct xg_susp_slots *w = s->slots;
 	unsigned n = s->nwin, at = (unsigned)(s->wins % n);
-	memcpy(out, ring + at, (n - at) * sizeof(*out));
-	memcpy(out + (n - at), ring, at * sizeof(*out));
+	for (unsigned j = 0, p = at; j < n; j++, p = p + 1 == n ? 0 : p + 1)
+		out[j] = (w->flags[k] & LIVE) && s->wins + j >= n + w->born[k] ? ring[p] : NAN;
 }
 
-/* The neighbours of victim v, ranked. */
+/* The neighbours of victim v, ranked: the first XG_SUSP_TOP of them in
+ * by_suspicion's order, kept in place as they come. */
 static void rank_suspects(struct xg_suspects *s, size_t v, unsigned vmask, const float *vcpi)
 {
+	const struct xg_susp_slots *w = s->slots;
 	struct xg_susp_dom *d = &s->res[v];
-	struct xg_suspect all[64];
 	float prs[XG_SUSP_MAXWIN];
-	size_t n = 0;
+	unsigned n = 0;
 	for (size_t j = 0; j < s->nres; j++) {
-		const struct entry *ej = slot_of(s, j);
-		if (j == v || !ej->press)
+		uint32_t kj = s->map[j];
+		if (j == v || !w->press[kj])
 			continue;
-		int sj = s->res[j].socket;
+		int sj = w->flags[kj] & SOCK ? w->home[kj] : -1;
 		if (d->socket >= 0 && sj >= 0 && sj != d->socket)
 			continue;   /* another socket: another cache */
 		struct xg_suspect x = { .dom = (uint32_t)j, .sock_unknown = d->socket < 0 || sj < 0 };
 		double pm, psd;
 		unsigned pmask;
-		unroll(s, ej->prs, prs);
+		unroll(s, kj, w->prs[kj], prs);
 		x.r = susp_pearson(prs, vcpi, s->nwin);
 		if (susp_outliers(&s->cfg, prs, s->nwin, &pm, &psd, &pmask) < 0)
 			pmask = 0;
 		x.together = popcount(vmask & pmask);
 		x.flagged = isfinite(x.r) && x.r >= s->cfg.min_r && x.together >= s->cfg.hits;
-		/* keep the best 64 seen: enough to pick the top few from */
-		if (n < XG_ARRAY_LEN(all)) {
-			all[n++] = x;
-		} else {
-			qsort(all, n, sizeof(*all), by_suspicion);
-			if (by_suspicion(&x, &all[n - 1]) < 0)
-				all[n - 1] = x;
-		}
+		if (n == XG_SUSP_TOP && by_suspicion(&x, &d->susp[n - 1]) >= 0)
+			continue;
+		unsigned at = n < XG_SUSP_TOP ? n++ : n - 1;
+		for (; at && by_suspicion(&x, &d->susp[at - 1]) < 0; at--)
+			d->susp[at] = d->susp[at - 1];
+		d->susp[at] = x;
 	}
-	qsort(all, n, sizeof(*all), by_suspicion);
-	d->nsusp = n < XG_SUSP_TOP ? (unsigned)n : XG_SUSP_TOP;
-	memcpy(d->susp, all, d->nsusp * sizeof(*all));
+	d->nsusp = n;
 }
 
-/* susp_outliers on a ring as it lies, in one pass over its baseline (what
- * every domain costs each refresh); *have: measured baseline windows. */
-static int ring_outliers(const struct xg_suspects *s, const float *ring, double *mean, double *sd,
-			 unsigned *mask, unsigned *have)
-{
-	unsigned n = s->nwin, r = s->cfg.recent, at = (unsigned)(s->wins % n), m = 0;
-	double sum = 0, sq = 0;
-	*mask = 0;
-	for (unsigned k = 0, p = at; k < n - r; k++, p = p + 1 == n ? 0 : p + 1) {
-		double x = ring[p];
-		if (isfinite(x)) {
-			sum += x;
-			sq += x * x;
-			m++;
-		}
-	}
-	*have = m;
-	if (m < XG_SUSP_MIN_BASE)
-		return -1;
-	*mean = sum / m;
-	double var = sq / m - *mean * *mean;
-	*sd = var > 0 ? sqrt(var) : 0;
-	double thr = susp_threshold(&s->cfg, *mean, *sd);
-	int hits = 0;
-	for (unsigned i = 0, p = (at + n - r) % n; i < r; i++, p = p + 1 == n ? 0 : p + 1)
-		if (isfinite(ring[p]) && ring[p] > thr) {
-			hits++;
-			*mask |= 1u << i;
-		}
-	return hits;
-}
-
+/* Every domain's verdict from its baseline's sums and its recent windows. */
 static void judge(struct xg_suspects *s, const struct xg_table *t)
 {
+	const struct xg_susp_slots *w = s->slots;
+	unsigned n = s->nwin, r = s->cfg.recent, last = (unsigned)((s->wins + n - 1) % n);
+	unsigned first = (unsigned)((s->wins + n - r) % n);
+	bool pool = t->cur->npeer;
 	float cpi[XG_SUSP_MAXWIN];
-	s->nvictims = 0;
-	for (size_t i = 0; i < s->nres; i++)   /* every socket first: the suspects read them */
-		s->res[i].socket = home_socket(slot_of(s, i));
+	s->nvictims = s->njudged = s->nlearning = 0;
 	for (size_t i = 0; i < s->nres; i++) {
-		const struct entry *e = slot_of(s, i);
+		uint32_t k = s->map[i];
 		struct xg_susp_dom *d = &s->res[i];
-		d->metric = e->metric;
-		d->press = e->press;
+		d->metric = w->metric[k];
+		d->press = w->press[k];
+		d->socket = w->flags[k] & SOCK ? w->home[k] : -1;
 		d->victim = false;
 		d->nsusp = 0;
 		d->need = 0;
 		d->why = 0;
 		d->hits = -1;
 		d->mean = d->sd = d->thr = NAN;
-		d->now = e->cpi[(s->wins + s->nwin - 1) % s->nwin];
-		if (t->cur->npeer) {
+		d->now = w->flags[k] & LIVE ? w->cpi[k][last] : NAN;
+		if (pool) {
 			d->why = XG_WHY_SUSP_POOL;
 			continue;
 		}
-		if (!e->metric) {
+		if (!d->metric) {
 			d->why = XG_WHY_SUSP_NOCPI;
 			continue;
 		}
-		unsigned mask, have;
-		d->hits = ring_outliers(s, e->cpi, &d->mean, &d->sd, &mask, &have);
-		if (d->hits < 0) {
-			d->need = (unsigned)(XG_SUSP_MIN_BASE - (have < XG_SUSP_MIN_BASE ? have : XG_SUSP_MIN_BASE));
+		const struct base *b = &w->base[k];
+		if (b->n < XG_SUSP_MIN_BASE) {
+			d->need = XG_SUSP_MIN_BASE - b->n;
 			d->why = XG_WHY_SUSP_LEARN;
+			s->nlearning++;
 			continue;
 		}
+		d->mean = b->sum / b->n;
+		double var = b->sq / b->n - d->mean * d->mean;
+		d->sd = var > 0 ? sqrt(var) : 0;
 		d->thr = susp_threshold(&s->cfg, d->mean, d->sd);
-		d->victim = (unsigned)d->hits >= s->cfg.hits;
-		s->nvictims += d->victim;
-		if (d->victim) {
-			unroll(s, e->cpi, cpi);
-			rank_suspects(s, i, mask, cpi);
-		}
+		/* the baseline has measured windows: the recent ones are its own */
+		const float *ring = w->cpi[k];
+		unsigned mask = 0;
+		int hits = 0;
+		for (unsigned j = 0, p = first; j < r; j++, p = p + 1 == n ? 0 : p + 1)
+			if (isfinite(ring[p]) && ring[p] > d->thr) {
+				hits++;
+				mask |= 1u << j;
+			}
+		d->hits = hits;
+		s->njudged++;
+		if ((unsigned)hits < s->cfg.hits)
+			continue;
+		d->victim = true;
+		s->victims[s->nvictims++] = (uint32_t)i;
+		unroll(s, k, ring, cpi);
+		rank_suspects(s, i, mask, cpi);
 	}
 }
 
-/* A fresh slot: every window not measured. */
-static uint32_t new_slot(struct xg_suspects *s)
+/* The slot arrays for at least need slots. */
+static void grow_slots(struct xg_susp_slots *w, size_t need)
+{
+	if (need <= w->cap)
+		return;
+	size_t c;
+#define GROW(a) (c = w->cap, xg_grow(&w->a, &c, need, sizeof(*w->a)))
+	GROW(stamp);
+	GROW(born);
+	GROW(flags);
+	GROW(metric);
+	GROW(press);
+	GROW(home);
+	GROW(ok);
+	GROW(nref);
+	GROW(acc);
+	GROW(base);
+	GROW(cpi);
+	GROW(prs);
+	GROW(sock);
+#undef GROW
+	w->cap = c;
+}
+
+/* A fresh slot: nothing measured (its rings hold nothing of its own). */
+static uint32_t new_slot(struct xg_susp_slots *w)
 {
 	uint32_t k;
-	if (s->nfreed) {
-		k = s->freed[--s->nfreed];
+	if (w->nfreed) {
+		k = w->freed[--w->nfreed];
 	} else {
-		xg_grow(&s->slots, &s->slots_cap, s->nslots + 1, sizeof(struct entry));
-		k = (uint32_t)s->nslots++;
+		grow_slots(w, w->n + 1);
+		k = (uint32_t)w->n++;
 	}
-	struct entry *e = &((struct entry *)s->slots)[k];
-	memset(e, 0, sizeof(*e));
-	for (unsigned w = 0; w < XG_SUSP_MAXWIN; w++)
-		e->cpi[w] = e->prs[w] = NAN;
+	w->stamp[k] = 0;
+	w->flags[k] = 0;
+	w->metric[k] = w->press[k] = 0;
+	w->home[k] = -1;
+	w->ok[k] = 0;
+	w->nref[k] = 0;
 	return k;
 }
 
 void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 {
+	struct xg_susp_slots *w = s->slots;
 	const struct xg_sample *cur = t->cur;
 	/* The slots follow the domains by metrics' baseline: the same domain
 	 * in the sample before, which must be the one we saw last. */
@@ -498,37 +615,37 @@ void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 	for (size_t i = 0; i < n; i++) {
 		const struct xg_row *r = &t->rows[i];
 		bool keep = follow && r->base_index != XG_NO_BASE && r->base_index < s->nmap;
-		uint32_t k = keep ? s->map[r->base_index] : new_slot(s);
-		struct entry *e = &((struct entry *)s->slots)[k];
-		e->stamp = s->stamp;
+		uint32_t k = keep ? s->map[r->base_index] : new_slot(w);
+		w->stamp[k] = s->stamp;
 		s->map_next[r->dom_index] = k;
 		if (!cur->npeer)   /* a pool is not judged */
-			add_interval(e, t, r);
+			add_interval(w, k, t, r);
 	}
 	for (size_t i = 0; i < s->nmap; i++) {   /* the domains that left */
-		struct entry *e = &((struct entry *)s->slots)[s->map[i]];
-		if (e->stamp != s->stamp && e->stamp) {
-			e->stamp = 0;
-			xg_grow(&s->freed, &s->freed_cap, s->nfreed + 1, sizeof(*s->freed));
-			s->freed[s->nfreed++] = s->map[i];
+		uint32_t k = s->map[i];
+		if (w->stamp[k] != s->stamp && w->stamp[k]) {
+			w->stamp[k] = 0;
+			xg_grow(&w->freed, &w->freed_cap, w->nfreed + 1, sizeof(*w->freed));
+			w->freed[w->nfreed++] = k;
 		}
 	}
-	uint32_t *m = s->map;
-	size_t mc = s->map_cap;
-	s->map = s->map_next;
-	s->map_cap = s->map_next_cap;
-	s->map_next = m;
-	s->map_next_cap = mc;
+	xg_swap_arrays(&s->map, &s->map_cap, &s->map_next, &s->map_next_cap);
 	s->nmap = n;
 	if (t->prev && t->sum.interval_s > 0 && ++s->ticks >= s->cfg.window) {
 		s->ticks = 0;
-		unsigned at = (unsigned)(s->wins % s->nwin);
-		for (size_t i = 0; i < n; i++)
-			close_window(slot_of(s, i), s->nwin, at);
+		/* Each slot's sums are taken again from its ring once in nwin
+		 * windows (slots in turn), so rounding cannot build up. */
+		unsigned again = (unsigned)(s->wins % s->nwin);
+		for (size_t i = 0; i < n; i++) {
+			close_window(s, s->map[i], s->wins);
+			if (s->map[i] % s->nwin == again && (w->flags[s->map[i]] & LIVE))
+				base_sums(s, s->map[i], s->wins + 1);
+		}
 		s->wins++;
 	}
 	s->nres = n;
 	xg_grow(&s->res, &s->res_cap, n ? n : 1, sizeof(*s->res));
+	xg_grow(&s->victims, &s->victims_cap, n ? n : 1, sizeof(*s->victims));
 	s->cur = cur;
 	judge(s, t);
 }

@@ -127,13 +127,12 @@ static void part_cache(struct xg_triage *tr, const struct xg_table *t, const str
 	}
 	susp_cfg_format(&s->cfg, rule, sizeof(rule));
 	long best = -1;
-	size_t learning = 0, judged = 0;
-	for (size_t i = 0; i < s->nres; i++) {
+	size_t learning = s->nlearning, judged = s->njudged;
+	for (size_t v = 0; v < s->nvictims; v++) {   /* the victims only: few */
+		size_t i = s->victims[v];
 		const struct xg_susp_dom *d = &s->res[i];
-		learning += d->hits < 0 && d->why == XG_WHY_SUSP_LEARN;
-		judged += d->hits >= 0;
-		if (d->victim && (best < 0 || d->hits > s->res[best].hits ||
-				  (d->hits == s->res[best].hits && d->now / d->mean > s->res[best].now / s->res[best].mean)))
+		if (best < 0 || d->hits > s->res[best].hits ||
+		    (d->hits == s->res[best].hits && d->now / d->mean > s->res[best].now / s->res[best].mean))
 			best = (long)i;
 	}
 	if (t->cur->npeer) {

@@ -91,12 +91,10 @@ struct xg_susp_dom {
 };
 
 /* The windows of every domain, carried from refresh to refresh. */
+struct xg_susp_slots;
 struct xg_suspects {
 	struct xg_susp_cfg cfg;
-	void *slots;                 /* per domain: its windows (a pool of entries) */
-	size_t nslots, slots_cap;
-	uint32_t *freed;             /* slots of domains that left */
-	size_t nfreed, freed_cap;
+	struct xg_susp_slots *slots; /* per domain: its windows (suspects.c, arrays by slot) */
 	uint32_t *map, *map_next;    /* the slot of each domain of the sample, by index */
 	size_t nmap, map_cap, map_next_cap;
 	uint64_t stamp;              /* refreshes seen */
@@ -105,7 +103,10 @@ struct xg_suspects {
 	unsigned nwin;               /* windows kept: baseline + recent (<= XG_SUSP_MAXWIN) */
 	struct xg_susp_dom *res;     /* per domain of the last table's sample */
 	size_t nres, res_cap;
+	size_t njudged, nlearning;   /* of res: judged; learning their baseline */
 	size_t nvictims;
+	uint32_t *victims;           /* the victims' indexes in res, ascending */
+	size_t victims_cap;
 	const struct xg_sample *cur; /* the sample res refers to */
 };
 
