@@ -241,6 +241,7 @@ void suspects_free(struct xg_suspects *s)
 	free(s->map_next);
 	free(s->res);
 	free(s->victims);
+	free(s->susp);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -319,7 +320,7 @@ static void add_interval(struct xg_susp_slots *w, uint32_t k, const struct xg_ta
 		return;
 	const struct xg_dom *p = &t->prev->dom[r->base_index];
 	uint32_t first = !w->nref[k]++;
-	if (!(c->valid & COUNTERS) && !c->sock_count) {
+	if (!(c->valid & COUNTERS) && (!t->cur->nsock || !c->sock_count)) {
 		w->ok[k] = 0;   /* the window measures nothing */
 		return;
 	}
@@ -515,6 +516,7 @@ static void judge(struct xg_suspects *s, const struct xg_table *t)
 		d->socket = w->flags[k] & SOCK ? w->home[k] : -1;
 		d->victim = false;
 		d->nsusp = 0;
+		d->susp = NULL;
 		d->need = 0;
 		d->why = 0;
 		d->hits = -1;
@@ -553,6 +555,7 @@ static void judge(struct xg_suspects *s, const struct xg_table *t)
 		if ((unsigned)hits < s->cfg.hits)
 			continue;
 		d->victim = true;
+		d->susp = s->susp[s->nvictims];
 		s->victims[s->nvictims++] = (uint32_t)i;
 		unroll(s, k, ring, cpi);
 		rank_suspects(s, i, mask, cpi);
@@ -602,6 +605,9 @@ static uint32_t new_slot(struct xg_susp_slots *w)
 	return k;
 }
 
+/* Domains fetched ahead of the one at hand. */
+#define AHEAD 12
+
 void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 {
 	struct xg_susp_slots *w = s->slots;
@@ -614,6 +620,8 @@ void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 	xg_grow(&s->map_next, &s->map_next_cap, n ? n : 1, sizeof(*s->map_next));
 	for (size_t i = 0; i < n; i++) {
 		const struct xg_row *r = &t->rows[i];
+		if (i + AHEAD < n)   /* the domain's counter bits: metrics read them long ago */
+			__builtin_prefetch(&cur->dom[t->rows[i + AHEAD].dom_index].valid);
 		bool keep = follow && r->base_index != XG_NO_BASE && r->base_index < s->nmap;
 		uint32_t k = keep ? s->map[r->base_index] : new_slot(w);
 		w->stamp[k] = s->stamp;
@@ -646,6 +654,7 @@ void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 	s->nres = n;
 	xg_grow(&s->res, &s->res_cap, n ? n : 1, sizeof(*s->res));
 	xg_grow(&s->victims, &s->victims_cap, n ? n : 1, sizeof(*s->victims));
+	xg_grow(&s->susp, &s->susp_cap, n ? n : 1, sizeof(*s->susp));
 	s->cur = cur;
 	judge(s, t);
 }

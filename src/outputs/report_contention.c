@@ -23,6 +23,7 @@ struct cnt_victim {
 	struct xg_susp_dom last;    /* its verdict at the last of them */
 	char last_names[XG_SUSP_TOP][XG_NAME_MAX];
 	uint32_t last_ids[XG_SUSP_TOP];
+	struct xg_suspect last_susp[XG_SUSP_TOP];   /* last.susp's, kept */
 	struct cnt_susp *susp;
 	size_t nsusp, susp_cap;
 };
@@ -92,6 +93,8 @@ void contention_add(struct xg_contention *c, const struct xg_table *t, const str
 			v->first_ns = now_ns;
 		v->last_ns = now_ns;
 		v->last = *d;
+		v->last.susp = NULL;   /* the suspects' own array changes with every update */
+		memcpy(v->last_susp, d->susp, d->nsusp * sizeof(*d->susp));
 		for (unsigned k = 0; k < d->nsusp; k++) {
 			const struct xg_dom *sd = &t->cur->dom[d->susp[k].dom];
 			memcpy(v->last_names[k], sd->name, XG_NAME_MAX);
@@ -139,7 +142,7 @@ static void write_victim(FILE *f, const struct cnt_victim *v, const struct xg_su
 	if (!d->nsusp)
 		fprintf(f, "  no neighbour with cache counters\n");
 	for (unsigned k = 0; k < d->nsusp; k++) {
-		const struct xg_suspect *x = &d->susp[k];
+		const struct xg_suspect *x = &v->last_susp[k];
 		char r[16];
 		if (isfinite(x->r))
 			snprintf(r, sizeof(r), "%.2f", x->r);

@@ -76,18 +76,19 @@ struct xg_suspect {
 	bool sock_unknown;   /* its socket (or the victim's) is not known */
 };
 
-/* One domain's verdict this refresh. */
+/* One domain's verdict this refresh: 64 bytes, what every domain costs to
+ * write each refresh (the suspects are a victim's only). */
 struct xg_susp_dom {
-	enum xg_susp_metric metric;   /* NONE: nothing to judge (why says why) */
-	enum xg_susp_press press;
+	uint8_t metric;               /* enum xg_susp_metric; NONE: nothing to judge (why says why) */
+	uint8_t press;                /* enum xg_susp_press */
 	uint8_t why;                  /* enum xg_mwhy when there is no verdict */
+	bool victim;
 	int hits;                     /* outlier windows among the recent ones, -1: learning */
 	unsigned need;                /* learning: windows still needed */
-	bool victim;
-	double now, mean, sd, thr;    /* the last window's CPI, its baseline, the threshold */
 	int socket;                   /* home socket, -1 unknown */
 	unsigned nsusp;
-	struct xg_suspect susp[XG_SUSP_TOP];
+	double now, mean, sd, thr;    /* the last window's CPI, its baseline, the threshold */
+	struct xg_suspect *susp;      /* nsusp of them, best first (until the next update) */
 };
 
 /* The windows of every domain, carried from refresh to refresh. */
@@ -107,6 +108,8 @@ struct xg_suspects {
 	size_t nvictims;
 	uint32_t *victims;           /* the victims' indexes in res, ascending */
 	size_t victims_cap;
+	struct xg_suspect (*susp)[XG_SUSP_TOP];   /* the suspects of victim res[i] */
+	size_t susp_cap;
 	const struct xg_sample *cur; /* the sample res refers to */
 };
 
