@@ -27,6 +27,7 @@ struct xg_susp_slots {
 	uint8_t *flags;              /* LIVE, SOCK */
 	uint8_t *metric, *press;     /* what the windows hold (enum xg_susp_*) */
 	int8_t *home;                /* home socket, -1 unknown */
+	uint8_t *nsock;              /* sock[0..nsock) hold what it added (SOCK) */
 	uint8_t *ok;                 /* the open window: figures every interval of it had (OK_*) */
 	uint32_t *nref;              /* the open window: refreshes in it */
 	struct acc {                 /* the open window: sums of its intervals */
@@ -228,6 +229,7 @@ void suspects_free(struct xg_suspects *s)
 		free(w->metric);
 		free(w->press);
 		free(w->home);
+		free(w->nsock);
 		free(w->ok);
 		free(w->nref);
 		free(w->acc);
@@ -271,12 +273,13 @@ static const struct xg_sock *find_sock(const struct xg_sample *s, const struct x
 	return NULL;
 }
 
-/* The socket that took more than half of what sock holds, or -1. */
-static int home_socket(const double *sock)
+/* The socket that took more than half of what sock[0..n) holds (the rest
+ * hold nothing), or -1. */
+static int home_socket(const double *sock, int n)
 {
 	double sum = 0, best = 0;
 	int at = -1;
-	for (int k = 0; k < XG_SUSP_SOCKETS; k++) {
+	for (int k = 0; k < n; k++) {
 		sum += sock[k];
 		if (sock[k] > best) {
 			best = sock[k];
@@ -295,11 +298,15 @@ static void add_sockets(struct xg_susp_slots *w, uint32_t k, const struct xg_tab
 	if (!(w->flags[k] & SOCK)) {
 		memset(sock, 0, sizeof(w->sock[k]));
 		w->flags[k] |= SOCK;
+		w->nsock[k] = 0;
 	}
+	unsigned hi = w->nsock[k];
 	const struct xg_sock *kc = sample_socks(t->cur, c);
 	for (uint32_t i = 0; i < c->sock_count; i++) {
 		if (kc[i].socket >= XG_SUSP_SOCKETS)
 			continue;
+		if (kc[i].socket >= hi)
+			hi = kc[i].socket + 1;
 		const struct xg_sock *kp = find_sock(t->prev, p, kc[i].socket);
 		if (kp && sock_has(&kc[i], XG_SOCK_MBM_TOTAL) && sock_has(kp, XG_SOCK_MBM_TOTAL) &&
 		    kc[i].v[XG_SOCK_MBM_TOTAL] >= kp->v[XG_SOCK_MBM_TOTAL])
@@ -307,7 +314,8 @@ static void add_sockets(struct xg_susp_slots *w, uint32_t k, const struct xg_tab
 		else if (sock_has(&kc[i], XG_SOCK_L3_OCC))
 			sock[kc[i].socket] += (double)kc[i].v[XG_SOCK_L3_OCC];
 	}
-	w->home[k] = (int8_t)home_socket(sock);
+	w->nsock[k] = (uint8_t)hi;
+	w->home[k] = (int8_t)home_socket(sock, (int)hi);
 }
 
 /* The interval into slot k's open window. A domain without counters (no
@@ -575,6 +583,7 @@ static void grow_slots(struct xg_susp_slots *w, size_t need)
 	GROW(metric);
 	GROW(press);
 	GROW(home);
+	GROW(nsock);
 	GROW(ok);
 	GROW(nref);
 	GROW(acc);
