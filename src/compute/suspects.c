@@ -638,11 +638,11 @@ void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 		if (!cur->npeer)   /* a pool is not judged */
 			add_interval(w, k, t, r);
 	}
+	xg_grow(&w->freed, &w->freed_cap, w->nfreed + s->nmap + 1, sizeof(*w->freed));
 	for (size_t i = 0; i < s->nmap; i++) {   /* the domains that left */
 		uint32_t k = s->map[i];
 		if (w->stamp[k] != s->stamp && w->stamp[k]) {
 			w->stamp[k] = 0;
-			xg_grow(&w->freed, &w->freed_cap, w->nfreed + 1, sizeof(*w->freed));
 			w->freed[w->nfreed++] = k;
 		}
 	}
