@@ -31,7 +31,7 @@ stages() {
 		sed -n 2p "$tmp/out" >>"$tmp/runs"
 	done
 	k=2
-	for name in metrics history filter+sort draw total ncurses; do
+	for name in metrics suspects history filter+sort draw total ncurses; do
 		sort -n -k "$k,$k" "$tmp/runs" | awk -v k="$k" -v n="$rounds" -v name="$name" \
 			'{ x[NR] = $k } END { printf "%s %.3f [%.3f] ms  ", name, n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2, x[1] }'
 		k=$((k + 3))

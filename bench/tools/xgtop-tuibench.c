@@ -73,18 +73,23 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	doupdate();
 	struct tui t = { .e = e, .utf8 = true, .replay = true, .sig_fd = -1 };
 	tui_color_init(&t);   /* threshold colours as on a real terminal */
-	uint64_t tm = 0, th = 0, ts = 0, td = 0, tu = 0, seq = e->nsamples;
+	uint64_t tm = 0, th = 0, ts = 0, td = 0, tu = 0, tc = 0, seq = e->nsamples;
+	engine_suspects_on(e);   /* the cache victims, as the monitor judges them */
 	/* Fill the history first (its ring is allocated and faulted in once):
 	 * the figure is the steady state, a full ring rolling on. */
 	uint64_t warm = e->hist ? e->hist->want + 1 : 1;
 	for (uint64_t i = 0; i < warm + n; i++) {
 		if (i == warm)
-			tm = th = ts = td = tu = 0;
+			tm = th = ts = td = tu = tc = 0;
 		const struct xg_sample *prev = &s[i % (NS - 1)], *cur = &s[i % (NS - 1) + 1];
 		uint64_t a = xg_self_cpu_ns();
 		e->table.defer = engine_deferred(e);   /* as the monitor computes its rows */
 		metrics_compute_rows(prev, cur, e->view.show_vcpus ? XG_ROWS_VCPUS : 0, &e->table);
+		uint64_t b0 = xg_self_cpu_ns();
+		suspects_update(e->susp, &e->table);
+		suspects_mark_rows(e->susp, &e->table);
 		uint64_t b = xg_self_cpu_ns();
+		tc += b - b0;
 		if (e->hist)
 			hist_add(e->hist, seq++, &e->table);
 		uint64_t c = xg_self_cpu_ns();
@@ -95,7 +100,7 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 		doupdate();
 		uint64_t f = xg_self_cpu_ns();
 		tu += f - u;
-		tm += b - a;
+		tm += b0 - a;
 		th += c - b;
 		ts += d - c;
 		td += f - d;
@@ -104,7 +109,7 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	 * share of the terminal output is in the draw figure only). */
 	uint64_t m0 = xg_self_cpu_ns();
 	for (uint64_t i = 0; i < n; i++)
-		tui_meters_draw(&t, 3);
+		tui_meters_draw(&t, 4);
 	uint64_t tmeters = xg_self_cpu_ns() - m0;
 	endwin();
 	delscreen(scr);
@@ -115,10 +120,10 @@ static int bench_refresh(struct xg_engine *e, struct xg_sample *s, uint64_t rows
 	       e->table.ndom_rows, e->table.npcpu, e->view.show_meters ? "on" : "off", t.meters_h,
 	       (unsigned long long)cols, (unsigned long long)rows, (unsigned long long)n,
 	       e->hist ? "on (and the TREND column)" : "off");
-	printf("metrics %.3f ms  history %.3f ms  filter+sort %.3f ms  draw %.3f ms  total %.3f ms  "
+	printf("metrics %.3f ms  suspects %.3f ms  history %.3f ms  filter+sort %.3f ms  draw %.3f ms  total %.3f ms  "
 	       "ncurses %.3f ms CPU per refresh (ncurses: its update of the terminal, part of the draw)\n",
-	       (double)tm / k, (double)th / k, (double)ts / k, (double)td / k,
-	       (double)(tm + th + ts + td) / k, (double)tu / k);
+	       (double)tm / k, (double)tc / k, (double)th / k, (double)ts / k, (double)td / k,
+	       (double)(tm + tc + th + ts + td) / k, (double)tu / k);
 	printf("of the draw, the meters %.3f ms per refresh (without their terminal output)\n",
 	       (double)tmeters / k);
 	print_huge_pages();

@@ -124,6 +124,7 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 
 static int run_explain(struct xg_engine *e, struct xg_err *err)
 {
+	engine_suspects_on(e);   /* for the triage's cache part: it says how far it got */
 	int rc = engine_step(e, err);
 	if (rc == 0) {
 		pause_ns(engine_wait_ns(e));
@@ -132,6 +133,7 @@ static int run_explain(struct xg_engine *e, struct xg_err *err)
 	if (rc < 0)
 		return -1;
 	explain_write(stdout, &e->table, &e->view);
+	explain_triage(stdout, &e->table, &e->view, e->susp);
 	return 0;
 }
 

@@ -27,6 +27,7 @@ static const char usage_text[] =
 "       xgtop --source remote URL[,URL...] [OPTION]...   (pool view)\n"
 "       xgtop trace FILE [--cpu-hz HZ] [-o text|csv|json] [--xenalyze-compat] [--threads N]\n"
 "       xgtop report --replay FILE [--from TIME] [--to TIME] [-o text|csv|json]\n"
+"       xgtop report --contention --replay FILE [--rule SPEC]   (cache victims)\n"
 "       xgtop --agent [--events LIST] [-d SECONDS]   (inside a Xen guest)\n"
 "\n"
 "Per-domain CPU, memory, disk, network, scheduler and cache figures for Xen\n"
@@ -111,7 +112,9 @@ static const char usage_text[] =
 "  -h, --help              this help\n"
 "  -V, --version           version\n"
 "\n"
-"Columns, formulas and units: the help screen (h) and man xgtop.\n"
+"Columns, formulas and units: the help screen (h) and man xgtop. The fourth\n"
+"header line (triage) says what stands out now (--explain: its numbers); the\n"
+"VICTIM column flags cache victims (man xgtop: CACHE CONTENTION).\n"
 "\n";
 
 enum {

@@ -16,9 +16,15 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: xgtop report --replay FILE [--from TIME] [--to TIME] [-o text|csv|json]\n"
+	      "       xgtop report --contention --replay FILE [--from TIME] [--to TIME] [--rule SPEC]\n"
 	      "Per domain, the mean (weighted by interval length), 95th percentile (nearest\n"
 	      "rank) and maximum of each column over the intervals of a recording.\n"
 	      "  --replay FILE   the recording (--record FILE)\n"
+	      "  --contention    instead: the cache victims (CPI above its own baseline in 3\n"
+	      "                  of the last 5 windows) and their same-socket suspects, by\n"
+	      "                  the correlation of their LLC misses with the victim's CPI\n"
+	      "  --rule SPEC     --contention's rule, as the settings key contention:\n"
+	      "                  window=1 sigma=2 hits=3/5 baseline=20 min_rise=10 min_r=0.5\n"
 	      "  --from TIME     first sample to use (default: the recording's first)\n"
 	      "  --to TIME       last sample to use (default: the recording's last)\n"
 	      "  -o FORMAT       text (default), csv or json\n"
@@ -44,10 +50,14 @@ int report_parse_args(int argc, char **argv, struct report_opts *o)
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "contention", no_argument, NULL, 'c' },
+		{ "rule", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
+	bool rule = false;
+	susp_cfg_defaults(&o->rule);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -55,7 +65,18 @@ int report_parse_args(int argc, char **argv, struct report_opts *o)
 		case 'r': o->file = optarg; break;
 		case 'f': o->from = optarg; break;
 		case 't': o->to = optarg; break;
+		case 'c': o->contention = true; break;
+		case 'R': {
+			struct xg_err err = { 0 };
+			if (susp_cfg_parse(&o->rule, optarg, &err) < 0) {
+				fprintf(stderr, "xgtop report: --rule '%s': %s\n", optarg, err.msg);
+				return 2;
+			}
+			rule = true;
+			break;
+		}
 		case 'o':
+			o->out_given = true;
 			if (!strcmp(optarg, "text")) o->out = XG_OUT_TEXT;
 			else if (!strcmp(optarg, "csv")) o->out = XG_OUT_CSV;
 			else if (!strcmp(optarg, "json")) o->out = XG_OUT_JSON;
@@ -70,6 +91,10 @@ int report_parse_args(int argc, char **argv, struct report_opts *o)
 		return report_bad("unexpected argument '%s' (the recording goes after --replay)", argv[optind]);
 	if (!o->file)
 		return report_bad("%s", "which recording? give --replay FILE");
+	if (o->contention && o->out_given && o->out != XG_OUT_TEXT)
+		return report_bad("%s", "--contention writes text only (no -o csv or json)");
+	if (rule && !o->contention)
+		return report_bad("%s", "--rule goes with --contention");
 	return -1;
 }
 

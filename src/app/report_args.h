@@ -5,10 +5,14 @@
 #define XGTOP_APP_REPORT_ARGS_H
 
 #include "xgtop/model/config.h"
+#include "xgtop/compute/suspects.h"
 
 struct report_opts {
 	const char *file, *from, *to;
 	enum xg_output out;
+	bool out_given;
+	bool contention;            /* --contention: the cache victims instead */
+	struct xg_susp_cfg rule;    /* --rule SPEC */
 };
 
 /* Parses argv (argv[0] is "report") into o. Returns -1 to go on, or the

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "xgtop/engine/engine.h"
+#include "xgtop/outputs/contention.h"
 #include "xgtop/outputs/report.h"
 #include "xgtop/record/record.h"
 
@@ -53,6 +54,7 @@ static uint64_t count_intervals(const uint64_t *t, size_t n, uint64_t from, uint
 /* The second pass: replays the recording and hands every interval within
  * [from, to] to the report. */
 static int gather(const char *path, uint64_t from, uint64_t to, struct xg_report *rep,
+		  struct xg_contention *cnt, const struct xg_susp_cfg *rule,
 		  struct xg_report_info *info, struct xg_err *err)
 {
 	struct xg_config cfg;
@@ -67,10 +69,17 @@ static int gather(const char *path, uint64_t from, uint64_t to, struct xg_report
 		engine_close(&e);
 		return -1;
 	}
+	if (cnt) {
+		e.view.susp = *rule;
+		engine_suspects_on(&e);
+	}
 	while ((rc = engine_step(&e, err)) == 0) {
 		uint64_t now = e.table.cur->host.real_ns;
 		if (have && prev >= from && now <= to) {
-			report_add(rep, &e.table, prev);
+			if (cnt)
+				contention_add(cnt, &e.table, e.susp, now);
+			else
+				report_add(rep, &e.table, prev);
 			if (!info->intervals++)
 				info->from_ns = prev;
 			info->to_ns = now;
@@ -110,9 +119,17 @@ static int run(const struct report_opts *o, struct xg_err *err)
 			o->file, a, b);
 		goto out;
 	}
-	struct xg_report *rep = report_new(k);
 	struct xg_report_info info = { .file = o->file };
-	rc = gather(o->file, from, to, rep, &info, err);
+	if (o->contention) {
+		struct xg_contention *cnt = contention_new();
+		rc = gather(o->file, from, to, NULL, cnt, &o->rule, &info, err);
+		if (rc == 0)
+			contention_write(cnt, stdout, &o->rule, &info);
+		contention_free(cnt);
+		goto out;
+	}
+	struct xg_report *rep = report_new(k);
+	rc = gather(o->file, from, to, rep, NULL, NULL, &info, err);
 	if (rc == 0)
 		rc = report_write(rep, stdout, o->out, &info, err);
 	report_free(rep);

@@ -50,6 +50,10 @@ void col_format(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 			memcpy(buf + l, pct, strlen(pct) + 1);
 		return;
 	}
+	if (c == XG_COL_VICTIM) {   /* "yes 3/5" */
+		snprintf(buf, n, "%s %.0f/%u", r->victim ? "yes" : "no", r->v[c], (unsigned)r->victim_of);
+		return;
+	}
 	fmt_value(buf, n, xg_columns[c].unit, r->v[c]);
 	/* Figures a guest published about itself are its claim: mark them. */
 	if (r->guest_reported && (xg_columns[c].group == XG_GRP_CACHE ||

@@ -26,6 +26,10 @@ static const char *const mwhy_text[XG_WHY_COUNT - XG_WHY_FIRST] = {
 	[XG_WHY_NOPCPU - XG_WHY_FIRST] = "no per-pCPU times in this sample (the source or the recording has none)",
 	[XG_WHY_PCPUFIRST - XG_WHY_FIRST] = "first sample of this pCPU's times: a rate needs two samples",
 	[XG_WHY_NOWAIT - XG_WHY_FIRST] = "no wait ended in the interval",
+	[XG_WHY_SUSP_LEARN - XG_WHY_FIRST] = "learning its CPI baseline: too few windows yet (contention.* in man xgtop)",
+	[XG_WHY_SUSP_NOCPI - XG_WHY_FIRST] = "neither cycles nor LLC misses per instruction counted: no CPI to judge",
+	[XG_WHY_SUSP_POOL - XG_WHY_FIRST] = "pool view: hosts share no cache, so no neighbours to judge",
+	[XG_WHY_SUSP_OFF - XG_WHY_FIRST] = "judged by the full-screen view and xgtop report --contention only",
 };
 
 void table_free(struct xg_table *t)
@@ -488,7 +492,7 @@ ROW_FN void fill_cache(struct fill *r, const struct pair *pr, uint64_t cols)
 /* The columns a domain row computes from its samples (not HOST, NAME and
  * STATE, which it points at or copies, nor TREND, a drawing). */
 #define DOM_COLS ((COL(XG_COL_COUNT) - 1) & ~(COL(XG_COL_HOST) | COL(XG_COL_NAME) | \
-					    COL(XG_COL_STATE) | COL(XG_COL_TREND)))
+					    COL(XG_COL_STATE) | COL(XG_COL_TREND) | COL(XG_COL_VICTIM)))
 /* The ones the summary adds up: computed whatever a table defers. */
 #define SUM_COLS (COL(XG_COL_ID) | COL(XG_COL_CPU_PCT) | SCHED_COLS)
 #define CACHE_COLS (COL(XG_COL_HIT) | COL(XG_COL_MPKI))
@@ -885,6 +889,9 @@ static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, s
 	r->dom_index = (uint32_t)i;
 	r->name = pr.c->name;
 	r->guest_reported = pr.c->guest_reported;
+	r->victim = 0;   /* until compute/suspects.c judges it */
+	r->victim_of = 0;
+	r->why[XG_COL_VICTIM] = XG_WHY_SUSP_OFF;
 	state_letters(pr.c->state, r->state);
 	struct fill f = { r, 0 };
 	r->todo = DOM_COLS & ~fill_dom_row(&f, &pr, DOM_COLS & (~out->defer | SUM_COLS));

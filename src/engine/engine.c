@@ -163,6 +163,10 @@ static void compute(struct xg_engine *e)
 	const struct xg_sample *prev = e->have_prev ? &e->sample[!e->cur] : NULL;
 	e->table.defer = engine_deferred(e);
 	metrics_compute_rows(prev, &e->sample[e->cur], view_row_kinds(&e->view), &e->table);
+	if (e->susp) {
+		suspects_update(e->susp, &e->table);
+		suspects_mark_rows(e->susp, &e->table);
+	}
 	if (e->hist)
 		hist_add(e->hist, e->nsamples - 1, &e->table);
 }
@@ -195,6 +199,14 @@ int engine_step(struct xg_engine *e, struct xg_err *err)
 	return rc;
 }
 
+void engine_suspects_on(struct xg_engine *e)
+{
+	if (e->susp)
+		return;
+	e->susp = xg_calloc(1, sizeof(*e->susp));
+	suspects_init(e->susp, &e->view.susp);
+}
+
 void engine_history_on(struct xg_engine *e, unsigned want)
 {
 	if (e->hist || !want)
@@ -221,6 +233,8 @@ int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err)
 	e->nsamples = start;
 	if (e->hist)
 		hist_clear(e->hist);
+	if (e->susp)
+		suspects_clear(e->susp);
 	for (uint64_t i = start; i <= index; i++) {
 		int rc = take(e, false, err);
 		if (rc)
@@ -249,6 +263,8 @@ void engine_reapply(struct xg_engine *e)
 		e->table.defer = engine_deferred(e);
 		metrics_compute_rows(prev, cur, e->table.row_kinds | lack, &e->table);
 		e->table.sum = keep;
+		if (e->susp)
+			suspects_mark_rows(e->susp, &e->table);
 	}
 	/* A new sort column may be one the rows deferred. */
 	table_fill_cols(&e->table, 1ull << e->view.sort_col);
@@ -302,5 +318,8 @@ void engine_close(struct xg_engine *e)
 	if (e->hist)
 		hist_free(e->hist);
 	free(e->hist);
+	if (e->susp)
+		suspects_free(e->susp);
+	free(e->susp);
 	memset(e, 0, sizeof(*e));
 }

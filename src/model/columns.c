@@ -114,6 +114,8 @@ const struct xg_coldef xg_columns[XG_COL_COUNT] = {
 	  "Run-queue latency: the median length of the domain's waits (runnable -> running) that ended in the interval, ms (Xen live trace, Linux BPF; from a log2 histogram with 8 sub-buckets per octave, within 1/8 of an octave)."),
 	C(XG_COL_WAIT_P99, "WAIT-P99", "wait_p99_ms", F(WAIT_P99_NS), 8, XG_UNIT_MS, XG_GRP_WAITS, 12, true,
 	  "Run-queue latency: the 99th percentile of the length of those waits, ms."),
+	C(XG_COL_VICTIM, "VICTIM", "victim", NULL, 7, XG_UNIT_NONE, XG_GRP_CONTENTION, 17, true,
+	  "Cache victim (CPI2 rule): in how many of the last 5 windows the domain's cycles per instruction, delta(cycles) / delta(instructions) over the window (delta(LLC misses) / delta(instructions) when cycles are not counted), exceeded its own baseline, max(mean + 2 sigma, mean * 1.1) of the 20 windows before them; 'yes 3/5' once 3 or more (a VICTIM), 'no 1/5' below. A window is one refresh; the settings key contention (window= sigma= hits= baseline= min_rise= min_r=) changes the rule. Its suspects (same-socket neighbours by the correlation of their LLC misses/s, else MEM-BW, with its CPI): the detail pane (Enter) and xgtop report --contention. Full-screen view only; '-' while the baseline is learned (5 windows at least) or without counters."),
 	C(XG_COL_TREND, "TREND", "trend", NULL, 10, XG_UNIT_TEXT, XG_GRP_TREND, 4, false,
 	  "Full-screen view only (T): the sort column's last values from the history (--history), one character per sample, newest on the right, scaled from 0 to the largest shown (RUN% WAIT% BLK% OFF% HIT% from 0 to 100); CPU%'s when the history does not keep the sort column; blank where not measured. Not a sort key, not in batch output."),
 };
@@ -153,6 +155,7 @@ static const char *const group_names[] = {
 	[XG_GRP_BASE] = "base", [XG_GRP_NET] = "net", [XG_GRP_DISK] = "disk",
 	[XG_GRP_SCHED] = "sched", [XG_GRP_CACHE] = "cache", [XG_GRP_CACHE_BD] = "cache-breakdown",
 	[XG_GRP_CMT] = "cmt", [XG_GRP_HOST] = "host", [XG_GRP_VM] = "vm", [XG_GRP_PSI] = "pressure", [XG_GRP_WAITS] = "waits",
+	[XG_GRP_CONTENTION] = "contention",
 	[XG_GRP_TREND] = "trend",
 };
 

@@ -3,6 +3,7 @@
  * are `-` (the reasons the `W` report lists too). */
 #include "xgtop/outputs/explain.h"
 #include "xgtop/compute/waits.h"
+#include "xgtop/view/triage.h"
 
 #include <string.h>
 
@@ -24,6 +25,16 @@ void explain_collect(struct xg_reasons *R, const struct xg_table *t, const struc
 		*ndom = nd;
 	if (nsock)
 		*nsock = ns;
+}
+
+void explain_triage(FILE *f, struct xg_table *t, const struct xg_view *v, const struct xg_suspects *s)
+{
+	static const char *const part[XG_TRI_COUNT] = { "CPU", "memory pressure", "io pressure", "cache" };
+	struct xg_triage tr;
+	triage_compute(&tr, t, v, s);
+	fprintf(f, "\nTriage (the full-screen view's header line): %s\n", tr.line);
+	for (int p = 0; p < XG_TRI_COUNT; p++)
+		fprintf(f, "  %-16s %s%s\n", part[p], tr.hit[p] ? "[stands out] " : "", tr.why[p]);
 }
 
 void explain_columns(FILE *f)
@@ -117,7 +128,8 @@ void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v)
 	 * where the source reads none: nothing can show them. */
 	for (int c = 0; c < XG_COL_COUNT; c++)
 		all[c] = (xg_columns[c].group != XG_GRP_VM || v->show_vm) &&
-			 (xg_columns[c].group != XG_GRP_PSI || v->show_psi);
+			 (xg_columns[c].group != XG_GRP_PSI || v->show_psi) &&
+			 (xg_columns[c].group != XG_GRP_CONTENTION || v->contention_live);
 	explain_collect(&R, t, v, all, NULL, NULL);
 	fprintf(f, "\nWhy '-':\n");
 	for (size_t k = 0; k < R.n; k++) {

@@ -15,7 +15,8 @@ bool rep_col_reported(const struct xg_report *r, enum xg_col c)
 		return false;
 	if (xg_columns[c].group == XG_GRP_PSI && !r->psi)
 		return false;
-	return c != XG_COL_ID && xg_columns[c].unit != XG_UNIT_TEXT && col_has_value(c);
+	return c != XG_COL_ID && xg_columns[c].unit != XG_UNIT_TEXT && col_has_value(c) &&
+	       xg_columns[c].group != XG_GRP_CONTENTION;   /* judged by the full-screen view, not per interval */
 }
 
 struct xg_report *report_new(uint64_t max_intervals)

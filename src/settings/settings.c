@@ -163,6 +163,18 @@ static void get_theme(const struct xg_view *v, int arg, char *buf, size_t n)
 	snprintf(buf, n, "%s", v->theme);
 }
 
+static int set_contention(struct xg_view *v, int arg, const char *value, struct xg_err *err)
+{
+	(void)arg;
+	return susp_cfg_parse(&v->susp, value, err);
+}
+
+static void get_contention(const struct xg_view *v, int arg, char *buf, size_t n)
+{
+	(void)arg;
+	susp_cfg_format(&v->susp, buf, n);
+}
+
 static bool given_stable(const struct xg_config *c, int arg) { (void)arg; return c->stable_order >= 0; }
 static bool given_theme(const struct xg_config *c, int arg) { (void)arg; return c->theme; }
 static bool given_sort(const struct xg_config *c, int arg) { (void)arg; return c->sort; }
@@ -200,6 +212,7 @@ static const struct key keys[] = {
 	{ "trend", set_toggle, get_toggle, NULL, XG_TOGGLE_TREND },
 	{ "stable-order", set_stable, get_stable, given_stable, 0 },
 	{ "theme", set_theme, get_theme, given_theme, 0 },
+	{ "contention", set_contention, get_contention, NULL, 0 },
 };
 
 static int set_threshold(struct xg_view *v, int arg, const char *value, struct xg_err *err)

@@ -319,6 +319,8 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	engine_history_on(e, e->cfg ? e->cfg->history : XG_HIST_DEFAULT);
 	e->rows_on_demand = true;
 	e->view.stable_live = true;   /* rows hold still here, not in batch output */
+	e->view.contention_live = true;   /* the VICTIM column and the triage line */
+	engine_suspects_on(e);
 	int rc = tui_screen(&t, err);
 	table_free(&t.detail.tb);
 	free(t.line_row);

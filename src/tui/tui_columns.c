@@ -29,6 +29,7 @@ static char group_key(enum xg_colgroup g, const struct xg_view *v)
 	case XG_GRP_CMT: return 'c';
 	case XG_GRP_CACHE:
 	case XG_GRP_CACHE_BD: return v->show_cache ? 'm' : 'c';
+	case XG_GRP_CONTENTION: return 'c';
 	case XG_GRP_TREND: return 'T';
 	default: return 0;
 	}

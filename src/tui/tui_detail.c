@@ -339,6 +339,47 @@ static void pane_waits(struct pane *p)
 	pane_lengths(p, e->have_prev ? &e->sample[!e->cur] : NULL, cur);
 }
 
+/* Is it a cache victim (the CPI2 rule), and whom do its neighbours' cache
+ * misses point at? */
+static void pane_contention(struct pane *p)
+{
+	const struct xg_suspects *s = p->t->e->susp;
+	const struct xg_susp_dom *d = s ? suspects_of(s, p->r->dom_index) : NULL;
+	char rule[160], v[TUI_CELL_BYTES], name[4 * XG_NAME_MAX + 8];
+	if (!d || s->cur != p->t->e->table.cur)
+		return;
+	susp_cfg_format(&s->cfg, rule, sizeof(rule));
+	pane_heading(p, "Cache contention (CPI2 rule: %s)", rule);
+	col_format(XG_COL_VICTIM, p->r, v, sizeof(v));
+	if (d->hits < 0) {
+		const char *why = row_why(&p->t->e->table, p->r, XG_COL_VICTIM);
+		pane_text(p, A_NORMAL, "  VICTIM %s: %s", v, why ? why : "no verdict");
+		return;
+	}
+	pane_text(p, A_NORMAL, "  VICTIM %s: %s %.3f now, baseline mean %.3f sd %.3f, threshold %.3f", v,
+		  susp_metric_name(d->metric), d->now, d->mean, d->sd, d->thr);
+	if (!d->victim)
+		return;
+	if (d->socket >= 0)
+		pane_text(p, A_NORMAL, "  suspects on socket %d, by r of their %s with its %s:", d->socket,
+			  susp_press_name(d->press ? d->press : XG_SUSP_MISS), susp_metric_name(d->metric));
+	else
+		pane_text(p, A_NORMAL, "  socket unknown: every neighbour is a candidate, by r:");
+	if (!d->nsusp)
+		pane_text(p, A_NORMAL, "    no neighbour with cache counters");
+	for (unsigned k = 0; k < d->nsusp; k++) {
+		const struct xg_suspect *x = &d->susp[k];
+		const struct xg_dom *sd = &p->t->e->table.cur->dom[x->dom];
+		tui_name_fit(name, sizeof(name), sd->name, 32);
+		char r[16] = "-";
+		if (isfinite(x->r))
+			snprintf(r, sizeof(r), "%.2f", x->r);
+		pane_text(p, x->flagged ? A_BOLD : A_NORMAL, "    %-8s %-32s r=%-5s high in %u of its %d outlier windows%s",
+			  x->flagged ? "SUSPECT" : "-", name, r, x->together, d->hits,
+			  x->sock_unknown ? " (socket unknown)" : "");
+	}
+}
+
 /* Every column the pane shows: its formula, and why it is `-` here. */
 static void pane_sources(struct pane *p)
 {
@@ -380,6 +421,8 @@ static struct xg_table *pane_table(struct tui *t)
 		return &e->table;
 	const struct xg_sample *prev = e->have_prev ? &e->sample[!e->cur] : NULL;
 	metrics_compute_rows(prev, &e->sample[e->cur], XG_ROWS_VCPUS, &t->detail.tb);
+	if (e->susp)
+		suspects_mark_rows(e->susp, &t->detail.tb);
 	return &t->detail.tb;
 }
 
@@ -393,6 +436,7 @@ static void pane_body(struct pane *p)
 	pane_cache(p);
 	pane_pressure(p);
 	pane_waits(p);
+	pane_contention(p);
 	pane_sources(p);
 }
 

@@ -5,14 +5,15 @@
 #include "tui_state.h"
 #include "xgtop/compute/cell.h"
 #include "xgtop/core/format.h"
+#include "xgtop/view/triage.h"
 
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-/* Rows used above the list (summary x3, status, header) and below (hints). */
-#define TUI_TOP_LINES 5
+/* Rows used above the list (summary x3, triage, status, header) and below (hints). */
+#define TUI_TOP_LINES 6
 #define TUI_BOTTOM_LINES 1
 
 static bool col_left_aligned(enum xg_col c)
@@ -55,8 +56,8 @@ static void screen_layout(struct tui *t)
 	getmaxyx(stdscr, t->rows, t->cols);
 	/* The meters take what the list can spare: it keeps three rows. */
 	t->meters_h = tui_meters_height(t, t->rows - TUI_TOP_LINES - TUI_BOTTOM_LINES - 3);
-	t->status_y = 3 + t->meters_h;
-	t->header_y = 4 + t->meters_h;
+	t->status_y = 4 + t->meters_h;
+	t->header_y = 5 + t->meters_h;
 	t->list_y = TUI_TOP_LINES + t->meters_h;
 	t->list_h = t->rows - t->list_y - TUI_BOTTOM_LINES;
 	if (t->list_h < 0)
@@ -199,6 +200,25 @@ static void draw_interval(const struct tui *t, const struct xg_host *h, const st
 	tui_put(2, 0, line, t->cols);
 }
 
+/* Line 4: what stands out now (view/triage.h); the numbers: --explain. */
+static void draw_triage(const struct tui *t)
+{
+	struct xg_triage tr;
+	char line[sizeof(tr.line) + 16];
+	if (!t->e->table.cur)
+		return;
+	triage_compute(&tr, &t->e->table, &t->e->view, t->e->susp);
+	snprintf(line, sizeof(line), "Triage: %s", tr.line);
+	bool any = false;
+	for (int p = 0; p < XG_TRI_COUNT; p++)
+		any |= tr.hit[p];
+	if (any)
+		attron(A_BOLD);
+	tui_put(3, 0, line, t->cols);
+	if (any)
+		attroff(A_BOLD);
+}
+
 static void draw_summary(const struct tui *t)
 {
 	const struct xg_table *tb = &t->e->table;
@@ -207,6 +227,7 @@ static void draw_summary(const struct tui *t)
 	draw_host(t, h);
 	draw_domains(t, h, &tb->sum);
 	draw_interval(t, h, &tb->sum);
+	draw_triage(t);
 }
 
 void tui_draw_status(struct tui *t)
@@ -443,7 +464,7 @@ void tui_draw_screen(struct tui *t)
 	screen_layout(t);
 	erase();
 	draw_summary(t);
-	tui_meters_draw(t, 3);
+	tui_meters_draw(t, 4);
 	tui_draw_status(t);
 	if (t->rows > t->header_y)
 		draw_header(t);

@@ -17,6 +17,8 @@ const struct xg_rule_def xg_rules[XG_RULE_COUNT] = {
 		"HIT%, HIT-GU%, HIT-GK%, HIT-H%: low is bad" },
 	[XG_RULE_PCPU] = { "pcpu_busy", false, 80, 95,
 		"a pCPU's busy share in the meters" },
+	[XG_RULE_PSI] = { "pressure_pct", false, 10, 25,
+		"CPU-P%, MEM-P%, IO-P% and their full lines: the share of the interval a cgroup stalled" },
 };
 
 /* Column -> rule + 1 (0: none). */
@@ -27,6 +29,12 @@ static const unsigned char col_rule[XG_COL_COUNT] = {
 	[XG_COL_HIT_GU] = XG_RULE_HIT + 1,
 	[XG_COL_HIT_GK] = XG_RULE_HIT + 1,
 	[XG_COL_HIT_H] = XG_RULE_HIT + 1,
+	[XG_COL_CPU_PSI] = XG_RULE_PSI + 1,
+	[XG_COL_MEM_PSI] = XG_RULE_PSI + 1,
+	[XG_COL_IO_PSI] = XG_RULE_PSI + 1,
+	[XG_COL_CPU_PSI_FULL] = XG_RULE_PSI + 1,
+	[XG_COL_MEM_PSI_FULL] = XG_RULE_PSI + 1,
+	[XG_COL_IO_PSI_FULL] = XG_RULE_PSI + 1,
 };
 
 void thresholds_defaults(struct xg_thresholds *t)

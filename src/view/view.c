@@ -23,6 +23,7 @@ void view_init(struct xg_view *v, const struct xg_config *cfg)
 	v->show_meters = true;
 	view_cols_reset(v);
 	thresholds_defaults(&v->thr);
+	susp_cfg_defaults(&v->susp);
 	v->reverse = cfg->reverse;
 	v->delay_s = cfg->delay_s;
 	v->stable = cfg->stable_order != 0;
@@ -116,6 +117,7 @@ bool view_group_visible(const struct xg_view *v, enum xg_col c)
 	case XG_GRP_VM: return v->show_vm;
 	case XG_GRP_PSI: return v->show_psi;
 	case XG_GRP_WAITS: return v->show_sched && v->show_waits;
+	case XG_GRP_CONTENTION: return v->contention_live && v->show_cache;
 	case XG_GRP_TREND: return v->show_trend;
 	default: return true;
 	}

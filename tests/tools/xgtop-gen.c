@@ -70,6 +70,7 @@ struct opts {
 	bool psi;                    /* Linux pressure: the PSI fields and the host's flag */
 	bool waits;                  /* wait attribution: the wait fields, totals and host flag */
 	unsigned long churn;         /* vm-NNN domains destroyed (and back) per sample */
+	bool contention;             /* the noisy-neighbour script (contention_role) */
 };
 
 #define SOCK_MAX 8
@@ -124,8 +125,76 @@ static double jitter(const struct opts *o, uint32_t id, uint32_t gen, unsigned w
 	return ((double)(h % 4001) - 2000.0) / 100000.0;
 }
 
+/* --contention: six domains on two sockets. From T-5 on, "antagonist"
+ * floods the shared cache (LLC misses x50, MEM-BW x16) in every window but
+ * T-3, and "victim"'s cycles per instruction double while it does.
+ * "decoy" bursts (and slows) in two of those windows only, T-4 and T-1:
+ * it correlates with the victim by chance, in fewer than 3 windows.
+ * "far-socket" floods exactly when the antagonist does, but on socket 1,
+ * where the victim is not. "quiet" and Domain-0 stay steady. IPC jitters
+ * by +-2 % like every other rate. */
+static const char *const contention_names[] = { "Domain-0", "victim", "antagonist", "decoy",
+						"far-socket", "quiet" };
+
+static unsigned long contention_t(const struct opts *o)
+{
+	return o->samples ? o->samples : 30;
+}
+
+static bool antagonist_on(const struct opts *o, unsigned long k)
+{
+	unsigned long t = contention_t(o);
+	return k + 5 >= t && k + 3 != t;
+}
+
+static bool decoy_on(const struct opts *o, unsigned long k)
+{
+	unsigned long t = contention_t(o);
+	return k + 4 == t || k + 1 == t;
+}
+
+/* The socket domain i's memory traffic goes to (--contention). */
+static unsigned contention_socket(unsigned long i)
+{
+	return i == 4 ? 1 : 0;
+}
+
+static void contention_role(const struct opts *o, unsigned long i, unsigned long k, struct role *r)
+{
+	bool a = antagonist_on(o, k), dc = decoy_on(o, k);
+	switch (i) {
+	case 0:
+		*r = roles[0];
+		break;
+	case 1:
+		*r = (struct role)ROLE(NULL, 2, 2, 60, 1, 1e4, 5e3, 500, 0, 1, 2, 4096, 4096,
+				       2e7, a ? 0.3 : 0.1, 2e9, a ? 0.5 : 1.0, 8, 5e8, false, false);
+		break;
+	case 2:
+	case 4:
+		*r = (struct role)ROLE(NULL, 2, 2, 90, 1, 1e4, 5e3, 500, 0, 1, 2, 4096, 4096,
+				       a ? 2e8 : 2e7, a ? 0.5 : 0.1, 2e9, a ? 0.95 : 1.0, a ? 24 : 4,
+				       a ? 8e9 : 5e8, false, false);
+		break;
+	case 3:
+		*r = (struct role)ROLE(NULL, 1, 1, 40, 1, 1e4, 5e3, 500, 0, 1, 2, 4096, 4096,
+				       dc ? 1e8 : 1e7, dc ? 0.4 : 0.1, 1e9, dc ? 0.7 : 1.5, 4,
+				       dc ? 3e9 : 2e8, false, false);
+		break;
+	default:
+		*r = (struct role)ROLE(NULL, 1, 1, 20, 1, 1e4, 5e3, 500, 0, 1, 2, 4096, 4096,
+				       1e6, 0.1, 5e8, 1.2, 2, 1e8, false, false);
+		break;
+	}
+	r->name = contention_names[i < 6 ? i : 5];
+}
+
 static void role_of(const struct opts *o, unsigned long i, unsigned long k, struct role *r)
 {
+	if (o->contention) {
+		contention_role(o, i, k, r);
+		return;
+	}
 	if (i < 12) {
 		*r = roles[i];
 		if (i == 10 && k >= (o->samples ? o->samples : 30) / 2)
@@ -346,8 +415,9 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
 	st->v[XG_F_DISK_RD_BYTES] += rd * (uint64_t)r->rd_size;
 	st->v[XG_F_DISK_WR_BYTES] += wr * (uint64_t)r->wr_size;
 	uint64_t ref = inc(o, id, g, 6, k, r->llc_ref), ins = inc(o, id, g, 7, k, r->instr);
+	double ipc = o->contention ? r->ipc * (1 + jitter(o, id, g, 13, k)) : r->ipc;
 	uint64_t ev[XG_PMU_EVENT_COUNT] = { ref, (uint64_t)llround((double)ref * r->miss), ins,
-		(uint64_t)llround((double)ins / r->ipc) };
+		(uint64_t)llround((double)ins / ipc) };
 	for (int e = 0; e < XG_PMU_EVENT_COUNT; e++) {
 		uint64_t gu = ev[e] * 7 / 10, gk = ev[e] * 2 / 10;
 		st->pmu[XG_PMU_GUEST_USER][e] += gu;
@@ -362,6 +432,12 @@ static void step_dom(const struct opts *o, unsigned long i, unsigned long k, con
 	st->v[XG_F_MBM_TOTAL] += mbm;
 	st->v[XG_F_MBM_LOCAL] += mbm * 8 / 10;
 	for (unsigned q = 0; q < o->sockets; q++) {
+		if (o->contention) {   /* all of it on the domain's socket */
+			bool home = q == contention_socket(i);
+			st->sk[q][0] += home ? mbm : 0;
+			st->sk[q][1] += home ? mbm * 8 / 10 : 0;
+			continue;
+		}
 		st->sk[q][0] += sock_share(mbm, q, o->sockets);
 		st->sk[q][1] += sock_share(mbm * 8 / 10, q, o->sockets);
 	}
@@ -463,7 +539,8 @@ static void fill_dom(const struct opts *o, struct xg_sample *s, unsigned long i,
 		uint64_t occ = d->v[XG_F_L3_OCC];
 		for (unsigned q = 0; q < o->sockets; q++) {
 			ks[q].socket = q;
-			ks[q].v[XG_SOCK_L3_OCC] = sock_share(occ, q, o->sockets);
+			ks[q].v[XG_SOCK_L3_OCC] = !o->contention ? sock_share(occ, q, o->sockets)
+					       : q == contention_socket(i) ? occ : 0;
 			ks[q].v[XG_SOCK_MBM_TOTAL] = st->sk[q][0];
 			ks[q].v[XG_SOCK_MBM_LOCAL] = st->sk[q][1];
 			ks[q].valid = (1u << XG_SOCK_EVENT_COUNT) - 1;
@@ -773,7 +850,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: xgtop-gen [--domains N] [--samples T] [--interval S] [--seed K]\n"
 	           "                 [--steady] [--nopmu] [--sockets N] [--pcpus N] [--hosts N] [--vms] [--psi]\n"
 	           "                 [--waits]\n"
-	           "                 [--slow MS] [--churn N] [--duel]\n"
+	           "                 [--slow MS] [--churn N] [--duel] [--contention]\n"
 	           "                 [--progress] [--stats] [--append] OUT\n"
 	           "       xgtop-gen --verify FILE | --dump FILE | --dump-pcpus FILE | --dump-hosts FILE\n"
 	           "Writes a recording with the scripted load of doc/recording.md (T = 0: forever).\n");
@@ -823,6 +900,9 @@ int main(int argc, char **argv)
 			o.churn = (unsigned long)u;
 		} else if (!strcmp(a, "--slow") && v && xg_parse_u64(v, &u)) {
 			o.slow_ms = (long)u;
+		} else if (!strcmp(a, "--contention")) {
+			o.contention = true;
+			continue;
 		} else if (!strcmp(a, "--duel")) {
 			o.duel = true;
 			continue;
@@ -866,6 +946,11 @@ int main(int argc, char **argv)
 	if (!out) {
 		usage(stderr);
 		return 2;
+	}
+	if (o.contention) {   /* its six domains, on two sockets */
+		o.domains = 6;
+		if (!o.sockets)
+			o.sockets = 2;
 	}
 	return generate(&o, out);
 }

@@ -106,7 +106,7 @@ start_xgtop() {
 xgtop_pid() { cat "$TMP/pid"; }
 
 # The screen line (1-based) of the header (column titles): after three
-# summary lines, the meters (one line at least while they are on) and the
+# summary lines and the triage line, the meters (one line at least while they are on) and the
 # status line.
 # (A sort mark may sit before ID or between ID and NAME.)
 header_no() { screen | grep -n -m1 -E '^ *[^ ]{0,3}ID[^A-Za-z0-9]+NAME' | cut -d: -f1; }

@@ -10,8 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 start_shell
 
-# The meter lines: between the summary's third line and the status line.
-meters() { screen | awk 'NR > 3 && /^Mem\[/ { exit } NR > 3'; }
+# The meter lines: between the summary's triage line (its fourth) and the status line.
+meters() { screen | awk 'NR > 4 && /^Mem\[/ { exit } NR > 4'; }
 memline() { screen | grep -m1 '^Mem\['; }
 
 # want_strip N RAMP: the strip cells of pCPUs 0..N-1 as this program's
@@ -47,10 +47,10 @@ echo "$m" | grep -qE '^0\[ +0\.0%\] 1\[\|+ +10\.0%\]' || fail "2 pCPUs: bars are
 memline | grep -qE '^Mem\[\|+ +31\.0G/64\.0G\] +WAIT\[' || fail "memory / WAIT meters: $(memline)"
 memline | grep -qF 'pCPU busy: avg 5.0%, max 10.0%, 0 at 95% or more' || fail "pCPU summary: $(memline)"
 # t hides the meters (the header moves up) and shows them again.
-[ "$(header_no)" -eq 7 ] || fail "header on line $(header_no) with two meter lines"
+[ "$(header_no)" -eq 8 ] || fail "header on line $(header_no) with two meter lines"
 keys t
 wait_for 'header meters off'
-[ "$(header_no)" -eq 5 ] || fail "header on line $(header_no) without meters"
+[ "$(header_no)" -eq 6 ] || fail "header on line $(header_no) without meters"
 screen | grep -q '^Mem\[' && fail "meters still shown after t"
 keys t
 wait_for 'header meters on'

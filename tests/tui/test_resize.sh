@@ -46,10 +46,10 @@ for c in LLC-REF/s OFF% PKT-RX/s MPKI; do
 done
 wait_names "$BY_CPU"
 
-# 12 lines leave 5 for rows (summary 3, memory meter 1, status 1,
-# header 1, hints 1).
+# 12 lines leave 4 for rows (summary 3, triage 1, memory meter 1,
+# status 1, header 1, hints 1).
 tm resize-window -t t -x 40 -y 12
-wait_grid 40 5 -lt "$(echo "$narrow" | wc -w)"
+wait_grid 40 4 -lt "$(echo "$narrow" | wc -w)"
 
 tm resize-window -t t -x 200 -y 50
 wait_grid 200 11 -gt "$wide"

@@ -69,13 +69,13 @@ wait_for 'sort CPU%▼'
 keys o
 wait_for 'Sort by'
 keys End Enter
-wait_for 'sort MEM-BW▼'
+wait_for 'sort VICTIM▼'
 for k in q Escape; do
 	keys o
 	wait_for 'Sort by'
 	keys "$k"
 	wait_gone 'Sort by'
-	wait_for 'sort MEM-BW▼'
+	wait_for 'sort VICTIM▼'
 done
 keys o Home Enter
 wait_for 'sort ID▲'

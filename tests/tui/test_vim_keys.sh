@@ -8,7 +8,7 @@
 # scroll as Up Down Home End do.
 . "$(dirname "$0")/lib.sh"
 # shellcheck disable=SC2034  # lib.sh's start_shell reads it
-H=12   # a short pane: five list lines, a page of four, half a page two rows
+H=13   # a short pane (with the triage line): five list lines, a page of four, half a page two rows
 make_rec 4
 start_shell
 start_xgtop --speed 50 --no-config

@@ -25,6 +25,10 @@ enum xg_mwhy {
 	XG_WHY_NOPCPU,                 /* the sample has no per-pCPU times */
 	XG_WHY_PCPUFIRST,              /* pCPU new (or its times were not valid before) */
 	XG_WHY_NOWAIT,                 /* no wait ended in the interval: nobody to blame */
+	XG_WHY_SUSP_LEARN,             /* VICTIM: too few windows for a baseline yet */
+	XG_WHY_SUSP_NOCPI,             /* VICTIM: neither cycles nor misses per instruction counted */
+	XG_WHY_SUSP_POOL,              /* VICTIM: a pool's hosts share no cache */
+	XG_WHY_SUSP_OFF,               /* VICTIM: nothing judges victims here (batch output) */
 	XG_WHY_COUNT
 };
 
@@ -50,6 +54,8 @@ struct xg_row {
 	uint32_t behind_id;         /* BEHIND valid: the top culprit (XG_F_BEHIND_ID's value) */
 	const char *behind_name;    /* its name in the current sample, NULL when it is
 	                               idle, Xen or a domain not in the sample */
+	uint8_t victim;             /* VICTIM valid: the CPI2 rule holds (compute/suspects.h) */
+	uint8_t victim_of;          /* the windows VICTIM's count is out of */
 	uint64_t valid;             /* bit per enum xg_col */
 	uint64_t todo;              /* columns deferred (table.defer) and not computed
 	                               yet: table_fill_row computes them */

@@ -8,6 +8,7 @@
 #include "xgtop/model/config.h"
 #include "xgtop/compute/history.h"
 #include "xgtop/compute/metrics.h"
+#include "xgtop/compute/suspects.h"
 #include "xgtop/record/record.h"
 #include "xgtop/model/source.h"
 #include "xgtop/view/view.h"
@@ -35,6 +36,10 @@ struct xg_engine {
 	struct xg_dom_key *want_keys;
 	size_t want_cap;
 	struct xg_table table;
+	/* Cache victims and suspects, judged every refresh once
+	 * engine_suspects_on asked for them (the full-screen view, --explain,
+	 * report --contention), with the view's contention settings. */
+	struct xg_suspects *susp;
 	struct xg_view view;
 	uint64_t self_cpu_last;         /* to measure our own cost per refresh */
 	bool eof;
@@ -53,6 +58,8 @@ int engine_open(struct xg_engine *e, const struct xg_config *cfg, struct xg_err 
 /* Takes one sample, appends it to the recording, computes the table and
  * applies the view. Returns 0, 1 at end of a replay/trace, -1 on error. */
 int engine_step(struct xg_engine *e, struct xg_err *err);
+/* Judges cache victims from now on, with e->view.susp's rule. */
+void engine_suspects_on(struct xg_engine *e);
 /* Keeps the figures of the last want samples from now on (the TUI). */
 void engine_history_on(struct xg_engine *e, unsigned want);
 /* A replay: makes sample number index (0 = the first) the current one

@@ -28,6 +28,8 @@ enum xg_col {
 	XG_COL_CPU_PSI_FULL, XG_COL_MEM_PSI_FULL, XG_COL_IO_PSI_FULL,
 	/* who the waits were behind, and their lengths (Xen live trace) */
 	XG_COL_BEHIND, XG_COL_BEHIND_PCT, XG_COL_WAIT_P50, XG_COL_WAIT_P99,
+	/* the CPI2 rule over the last windows (compute/suspects.h) */
+	XG_COL_VICTIM,
 	/* the full-screen view's sparkline of the sort column (no value) */
 	XG_COL_TREND,
 	XG_COL_COUNT
@@ -46,6 +48,7 @@ enum xg_colgroup {
 	XG_GRP_VM,       /* shown when the domains are VMs on a KVM host */
 	XG_GRP_PSI,      /* shown when the source reads pressure (Linux) */
 	XG_GRP_WAITS,    /* w, and shown when the source attributes waits (Xen trace) */
+	XG_GRP_CONTENTION, /* the full-screen view: cache victims (not in batch output) */
 	XG_GRP_TREND,    /* g: drawn from the history by the full-screen view */
 };
 

@@ -12,6 +12,10 @@
  * of domains it applies to. */
 void explain_write(FILE *f, const struct xg_table *t, const struct xg_view *v);
 
+/* The triage line (view/triage.h) the full-screen view would show for t,
+ * and the numbers behind each of its parts. */
+void explain_triage(FILE *f, struct xg_table *t, const struct xg_view *v, const struct xg_suspects *s);
+
 /* --list-columns: one tab-separated line per column: header, key, unit,
  * group, formula. */
 void explain_columns(FILE *f);

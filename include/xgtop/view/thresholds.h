@@ -14,6 +14,7 @@ enum xg_rule {
 	XG_RULE_WAIT,     /* WAIT%, and the host's waiting share */
 	XG_RULE_HIT,      /* HIT% and HIT-GU% HIT-GK% HIT-H%: low is bad */
 	XG_RULE_PCPU,     /* a pCPU's busy share (the meters) */
+	XG_RULE_PSI,      /* CPU-P% MEM-P% IO-P%: a cgroup's stall share (Linux) */
 	XG_RULE_COUNT
 };
 

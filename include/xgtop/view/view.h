@@ -8,6 +8,7 @@
 #include <regex.h>
 #include "xgtop/model/config.h"
 #include "xgtop/compute/metrics.h"
+#include "xgtop/compute/suspects.h"
 #include "xgtop/view/thresholds.h"
 
 /* The refresh interval's bounds, for -d and the TUI prompt alike. */
@@ -52,6 +53,11 @@ struct xg_view {
 	bool show_vm;               /* the source's domains are VMs (XG_H_VMS) */
 	bool show_psi;              /* the source reads pressure (XG_H_PSI) */
 	bool show_waits;            /* the source attributes waits (XG_H_WAITS) */
+	/* The VICTIM column: the full-screen view sets contention_live (with
+	 * `c` it follows the cache toggle); batch output leaves it out, so
+	 * its formats keep their fields. */
+	bool contention_live;
+	struct xg_susp_cfg susp;    /* the CPI2 rule's settings (contention.*) */
 	bool frozen;
 	double delay_s;
 	/* Rows that hold still (core/view_stable.c): a row passes its

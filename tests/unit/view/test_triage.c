@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The triage line from hand-made samples: a domain waiting past wait_pct's
+ * warn level and the runnable vCPUs; memory pressure past pressure_pct's;
+ * the same figures under raised rules: "nothing stands out"; the cache
+ * part without a judge says so in its numbers and stays out of the line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xgtop/view/triage.h"
+
+#define NS 1000000000ull
+
+/* Two domains of 2 vCPUs over one second: "web1" runs 50 % and waits 35 %
+ * of its vCPU time, "db" runs 10 %; db's memory stalls 40 % of the
+ * interval. 4 pCPUs. */
+static void fill(struct xg_sample *s, unsigned k)
+{
+	sample_clear(s);
+	s->host.mono_ns = (k + 1) * NS;
+	s->host.pcpus = 4;
+	host_mark(&s->host, XG_H_PCPUS);
+	host_mark(&s->host, XG_H_PSI);
+	static const char *const names[] = { "web1", "db" };
+	static const double run[] = { 0.5, 0.1 }, wait[] = { 0.35, 0.0 }, mem[] = { 0.0, 0.4 };
+	for (uint32_t i = 0; i < 2; i++) {
+		struct xg_dom *d = sample_add_dom(s, i + 1);
+		snprintf(d->name, sizeof(d->name), "%s", names[i]);
+		uint64_t vt = 2 * k * NS;   /* vCPU-time so far */
+		uint64_t r = (uint64_t)(run[i] * (double)vt), w = (uint64_t)(wait[i] * (double)vt);
+		dom_set(d, XG_F_VCPUS, 2);
+		dom_set(d, XG_F_CPU_NS, r);
+		dom_set(d, XG_F_RUN_NS, r);
+		dom_set(d, XG_F_WAIT_NS, w);
+		dom_set(d, XG_F_BLK_NS, vt - r - w);
+		dom_set(d, XG_F_OFF_NS, 0);
+		for (int p = 0; p < XG_PSI_RES_COUNT; p++)
+			for (int q = 0; q < XG_PSI_KIND_COUNT; q++)
+				dom_set(d, psi_field((enum xg_psi_res)p, (enum xg_psi_kind)q),
+					p == XG_PSI_MEM ? (uint64_t)(mem[i] * (double)(k * NS)) : 0);
+	}
+}
+
+static void line(void **state)
+{
+	(void)state;
+	struct xg_sample s[2];
+	struct xg_table t = { 0 };
+	struct xg_config cfg;
+	struct xg_view v;
+	struct xg_triage tr;
+	config_defaults(&cfg);
+	view_init(&v, &cfg);
+	v.show_psi = true;
+	sample_init(&s[0]);
+	sample_init(&s[1]);
+	fill(&s[0], 1);
+	fill(&s[1], 2);
+	metrics_compute_rows(&s[0], &s[1], 0, &t);
+	triage_compute(&tr, &t, &v, NULL);
+	/* (50 + 35) / 100 x 2 + (10 + 0) / 100 x 2 = 1.9 vCPUs */
+	assert_string_equal(tr.line, "CPU: 1.9 runnable vCPUs on 4 pCPUs; web1 waits 35 %; memory pressure: db 40 %");
+	assert_true(tr.hit[XG_TRI_CPU] && tr.hit[XG_TRI_MEM]);
+	assert_false(tr.hit[XG_TRI_IO] || tr.hit[XG_TRI_CACHE]);
+	assert_non_null(strstr(tr.why[XG_TRI_CPU], "WAIT% 35.0 (rule wait_pct: warn 10)"));
+	assert_non_null(strstr(tr.why[XG_TRI_IO], "IO-P%: web1, 0.0 %"));
+	assert_non_null(strstr(tr.why[XG_TRI_CACHE], "not judged here"));
+	/* Raised rules: the same figures stand out no more. */
+	struct xg_err err = { 0 };
+	assert_int_equal(threshold_parse(&v.thr, XG_RULE_WAIT, "36 50", &err), 0);
+	assert_int_equal(threshold_parse(&v.thr, XG_RULE_PSI, "off", &err), 0);
+	triage_compute(&tr, &t, &v, NULL);
+	assert_string_equal(tr.line, "nothing stands out");
+	assert_non_null(strstr(tr.why[XG_TRI_MEM], "db, 40.0 % (rule pressure_pct: off)"));
+	/* Without pressure figures the parts say why. */
+	v.show_psi = false;
+	triage_compute(&tr, &t, &v, NULL);
+	assert_non_null(strstr(tr.why[XG_TRI_MEM], "reads no pressure"));
+	table_free(&t);
+	view_free(&v);
+	sample_free(&s[0]);
+	sample_free(&s[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(line),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
