@@ -80,13 +80,13 @@ static void part_cpu(struct xg_triage *tr, struct xg_table *t, const struct xg_v
 	if (t->sum.wait_pct >= 0)
 		snprintf(share, sizeof(share), "%.1f %%", t->sum.wait_pct);
 	snprintf(tr->why[XG_TRI_CPU], sizeof(tr->why[0]),
-		 "the most waiting domain: %s, WAIT%% %.1f (%s)%s; runnable vCPUs = sum over %zu domains of "
-		 "(RUN%% + WAIT%%) / 100 x VCPU = %.1f, pCPUs %s; host waiting share %s",
+		 "the most waiting domain: %.64s, WAIT%% %.1f (%.64s)%.80s; runnable vCPUs = sum over %zu "
+		 "domains of (RUN%% + WAIT%%) / 100 x VCPU = %.1f, pCPUs %s; host waiting share %s",
 		 name, r->v[XG_COL_WAIT], rule, behind, n, want, pcpus, share);
 	if (!passes(v, XG_RULE_WAIT, r->v[XG_COL_WAIT]))
 		return;
 	tr->hit[XG_TRI_CPU] = true;
-	snprintf(tr->text[XG_TRI_CPU], sizeof(tr->text[0]), "CPU: %s%s waits %.0f %%%s", demand, name,
+	snprintf(tr->text[XG_TRI_CPU], sizeof(tr->text[0]), "CPU: %s%.40s waits %.0f %%%.60s", demand, name,
 		 r->v[XG_COL_WAIT], behind);
 }
 
@@ -158,7 +158,7 @@ static void part_cache(struct xg_triage *tr, const struct xg_table *t, const str
 			snprintf(w + o, wn - (size_t)o, "; top suspect %s: r=%.2f of its %s with the CPI, high in %u of "
 				 "those windows%s", sname, x->r, susp_press_name(d->press ? d->press : XG_SUSP_MISS),
 				 x->together, x->sock_unknown ? " (socket unknown)" : "");
-		snprintf(tr->text[XG_TRI_CACHE], sizeof(tr->text[0]), "cache: %s victim, suspect %s r=%.2f", name, sname,
+		snprintf(tr->text[XG_TRI_CACHE], sizeof(tr->text[0]), "cache: %.40s victim, suspect %.40s r=%.2f", name, sname,
 			 x->r);
 	} else {
 		if (o > 0 && (size_t)o < wn)

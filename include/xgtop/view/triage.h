@@ -15,7 +15,7 @@ enum xg_triage_part { XG_TRI_CPU, XG_TRI_MEM, XG_TRI_IO, XG_TRI_CACHE, XG_TRI_CO
 
 struct xg_triage {
 	bool hit[XG_TRI_COUNT];          /* the part passed its rule */
-	char text[XG_TRI_COUNT][192];    /* its words in the line (when hit) */
+	char text[XG_TRI_COUNT][512];    /* its words in the line (when hit) */
 	char why[XG_TRI_COUNT][512];     /* the numbers behind it, hit or not */
 	char line[640];                  /* the parts that passed, or "nothing stands out" */
 };
