@@ -59,11 +59,13 @@ sys.exit(0 if len(r) >= 2 and all(float(x["value"][1]) >= int(sys.argv[1]) - 1 f
 }
 
 # figures_in PORT N [ARGS...]: the Prometheus source on PORT shows at
-# least N rows, every one with a CPU% figure, at its second refresh.
+# least N rows, every one with a CPU% figure, at its second refresh (-d 2:
+# a query may take the refresh's delay, and the sanitizer build beside
+# another test took over 0.5 s).
 figures_in() {
 	local port=$1 n=$2
 	shift 2
-	./xgtop --source prometheus "http://127.0.0.1:$port" -b -o json -n 2 -d 0.5 "$@" 2>/dev/null |
+	./xgtop --source prometheus "http://127.0.0.1:$port" -b -o json -n 2 -d 2 "$@" 2>/dev/null |
 		tail -n 1 | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read() or "{}").get("domains", [])

@@ -21,7 +21,7 @@ scrape_config "$TMP/prom.yml" "$ha" "$hb"
 start_prometheus "$TMP" "$pp" "$TMP/prom.yml"
 prom_pid=${pool_pids[-1]}
 wait_until 30 seen_for "$pp" 5 || fail "Prometheus shows no 5 s of both hosts' scrapes within 30 s"
-wait_until 20 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
+wait_until 60 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
 
 # 1. One table of both hosts, each figure the host's own.
 ./xgtop --source prometheus "http://127.0.0.1:$pp" -b -o csv -n 2 -d 0.5 --sort cpu >"$TMP/prom.csv" ||

@@ -21,7 +21,7 @@ start_victoria "$TMP" "$pv" "$TMP/vm.yml"
 vm_pid=${pool_pids[-1]}
 # Its answers leave out the last 30 s: the first figures come after that.
 wait_until 60 seen_for "$pv" 8 || fail "VictoriaMetrics shows no 8 s of both hosts' scrapes within 60 s"
-wait_until 20 figures_in "$pv" 16 || fail "no figures of both hosts' 16 domains"
+wait_until 60 figures_in "$pv" 16 || fail "no figures of both hosts' 16 domains"
 
 # 1. The hosts' own figures.
 ./xgtop --source prometheus "http://127.0.0.1:$pv" -b -o csv -n 2 -d 0.5 --sort cpu >"$TMP/vm.csv" ||

@@ -24,7 +24,7 @@ scrape_config "$TMP/prom.yml" "127.0.0.1:$pa" "127.0.0.1:$pb"
 cd "$ROOT" || exit 2
 start_prometheus "$TMP" "$pp" "$TMP/prom.yml"
 wait_until 30 seen_for "$pp" 5 || fail "Prometheus shows no 5 s of both hosts' scrapes within 30 s"
-wait_until 20 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
+wait_until 60 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
 rp=$(free_port)
 python3 tests/remote/relay.py "$rp" "$pp" "$TMP/count" &
 pool_pids+=($!)
