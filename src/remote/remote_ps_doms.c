@@ -114,7 +114,8 @@ static int key_cmp(const void *a, const void *b)
 
 void rm_ps_doms_mark(struct xg_source *s)
 {
-	qsort(s->want, s->nwant, sizeof(*s->want), key_cmp);
+	if (s->nwant)   /* want is NULL until the view first names its rows */
+		qsort(s->want, s->nwant, sizeof(*s->want), key_cmp);
 	for (size_t i = 0; i < s->nd; i++) {
 		struct ps_dom *d = &s->d[i];
 		struct xg_dom_key k = { .host = d->host, .id = d->has_domid ? d->domid : d->id };
