@@ -103,14 +103,6 @@ if [ -x $XGTOP ]; then
 	run sort-cpu-text 60 $XGTOP --source xen -b -n 1 -d 2 --sort cpu
 	run nonet 60 $XGTOP --source xen -b -n 1 -d 0.5 --nonet --nodisk -o csv
 fi
-if ! full; then
-	# The dom0 suite is done with the busy guest (the full suite's lifecycle
-	# destroys it later); the scheduler checks' idle guest, which that
-	# lifecycle creates, boots meanwhile, without the guest agent (the plain
-	# guest initrd).
-	run destroy-busy 60 xl destroy xg-busy
-	bg create-new 120 xl create /etc/xen/guest-new.cfg 'ramdisk="/boot/guest-initrd.gz"'
-fi
 
 # 3. Cost: 30 refreshes through xentop and through xgtop (xentop's columns,
 #    printed as xentop prints them), in halves ordered xentop, xgtop, xgtop,
@@ -225,7 +217,11 @@ if full; then
 	#    afterwards).
 	/bin/sh /usr/local/bin/dom0-trust.sh "$OUT" > "$OUT/dom0-trust.log" 2>&1
 else
-	wait   # create-new (above)
+	# The busy guest would spin beside the scheduler checks' spinners (the
+	# lifecycle destroys it in the full suite), whose idle guest the
+	# lifecycle creates: here without the guest agent (the plain initrd).
+	run destroy-busy 60 xl destroy xg-busy
+	run create-new 120 xl create /etc/xen/guest-new.cfg 'ramdisk="/boot/guest-initrd.gz"'
 	ready new
 fi
 
