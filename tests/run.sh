@@ -7,9 +7,9 @@
 # nothing (PARALLEL_SUITES: each has its own temporary directory, tmux
 # server, servers and ephemeral ports) run N at a time, across suites; most
 # of their time is spent waiting for a refresh, a pane or a scrape. The
-# other suites (cgroups, guests, packages, the PMU, and remote, whose
-# Prometheus and VictoriaMetrics beside a sanitizer build missed its
-# queries' deadlines) run one test at a time, with nothing beside them.
+# other suites (cgroups, guests, packages, the PMU, and remote, each of
+# whose tests runs a Prometheus or VictoriaMetrics server of its own) run
+# one test at a time, with nothing beside them.
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests; one
 # that skips a case (cmocka's skip()) is a skip too. With CI set, a skip

@@ -60,8 +60,8 @@ sys.exit(0 if len(r) >= 2 and all(float(x["value"][1]) >= int(sys.argv[1]) - 1 f
 
 # figures_in PORT N [ARGS...]: the Prometheus source on PORT shows at
 # least N rows, every one with a CPU% figure, at its second refresh (-d 2:
-# a query may take the refresh's delay, and the sanitizer build beside
-# another test took over 0.5 s).
+# a query may take up to the refresh's delay, and the sanitizer build on a
+# loaded machine is slow).
 figures_in() {
 	local port=$1 n=$2
 	shift 2
