@@ -100,12 +100,7 @@ static void sums_for(struct lx_waits *w, const struct lx_doms *ds, const struct 
 	for (size_t j = 0; j < w->nwsum; j++)
 		if (w->wsum[j].used)
 			waitsum_free(&w->wsum[j].s);
-	struct lx_wsum *t = w->wsum;
-	size_t c = w->cwsum;
-	w->wsum = w->wnext;
-	w->cwsum = w->cwnext;
-	w->wnext = t;
-	w->cwnext = c;
+	xg_swap_arrays(&w->wsum, &w->cwsum, &w->wnext, &w->cwnext);
 	w->nwsum = ds->ndom;
 	lx_index_reset(&w->widx, ds->ndom);
 	for (size_t i = 0; i < ds->ndom; i++)

@@ -258,3 +258,17 @@ click() {
 	# shellcheck disable=SC2086
 	tm send-keys -t t -H $seq
 }
+
+# pane_pages N: the screen now and after each of N PageDowns (each
+# settled), one after the other: a long detail pane, whole.
+pane_pages() {
+	local all i
+	all=$(screen)
+	for ((i = 0; i < $1; i++)); do
+		keys PageDown
+		settle
+		all="$all
+$(screen)"
+	done
+	printf '%s\n' "$all"
+}

@@ -30,13 +30,7 @@ grep -qE '^CPU% +now 160\.0  min 160\.0  max 160\.0  over the last 30 samples' <
 grep -qE '█{25,}$' <<<"$pane" || fail "no block graph on the pane"
 grep -qE '^WAIT% +now 1\.0' <<<"$pane" || fail "WAIT% graph label"
 # Further down: vCPUs, disk and network sums, cache, sources; page through.
-all=$pane
-for _ in 1 2 3 4 5 6; do
-	keys PageDown
-	settle
-	all="$all
-$(screen)"
-done
+all=$(pane_pages 6)
 grep -qE '^  vCPU 0 +online +CPU% 80\.0  RUN% 80\.0  WAIT% 1\.0  BLK% 19\.0' <<<"$all" || fail "vCPU 0 line"
 grep -qE '^  vCPU 1 ' <<<"$all" || fail "vCPU 1 line"
 grep -qF 'Disk (block devices: 1; the source gives their sums, not figures per device)' <<<"$all" ||

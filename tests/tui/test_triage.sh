@@ -45,13 +45,7 @@ rows | grep -qE '^ *4 +far-socket .* no [0-2]/5 *$' || fail "far-socket row: $(r
 
 keys Down Enter
 wait_for "xgtop details: victim"
-all=$(screen)
-for _ in 1 2 3 4 5 6 7 8; do
-	keys PageDown
-	settle
-	all="$all
-$(screen)"
-done
+all=$(pane_pages 8)
 grep -qF 'Cache contention (CPI2 rule: window=1 sigma=2 hits=3/5 baseline=20 min_rise=10 min_r=0.5)' <<<"$all" ||
 	fail "no contention heading in the pane"
 grep -qE '^  VICTIM yes 4/5: CPI 2\.[0-9]+ now, baseline mean 1\.[0-9]+ sd 0\.[0-9]+, threshold 1\.[0-9]+' <<<"$all" ||

@@ -16,13 +16,7 @@ wait_sel cache-05 "Down Down did not select cache-05"
 keys Enter
 wait_for "xgtop details: cache-05"
 settle
-all=$(screen)
-for _ in 1 2 3 4 5 6 7 8; do
-	keys PageDown
-	settle
-	all="$all
-$(screen)"
-done
+all=$(pane_pages 8)
 grep -qE '^Waits that ended in the interval' <<<"$all" || fail "no waits heading"
 grep -qE '^  behind in the interval: 0\.020 s of WAIT' <<<"$all" || fail "interval's ranked list heading"
 grep -qE '^  behind since the source began: 0\.580 s of WAIT' <<<"$all" || fail "since-start ranked list heading"
