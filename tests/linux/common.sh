@@ -58,6 +58,24 @@ spawn() {
 
 pid_of() { awk -v n="$1" '$1 == n { print $2 }' "$tmp/pids"; }
 
+# A test slice below the cgroup2 root with one child cgroup per worker:
+# test_slice PREFIX WORKER... sets root and slice (PREFIX-PID.slice) and
+# lists the new cgroups in cgdirs for cleanup; it skips where cgroup v2 is
+# not mounted or not writable.
+test_slice() {
+	local prefix=$1 w
+	shift
+	root=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
+	[ -n "$root" ] || skip "no cgroup v2 hierarchy is mounted"
+	slice=$prefix-$$.slice
+	mkdir "$root/$slice" 2>/dev/null || skip "cannot create a cgroup in $root (need root and a writable cgroup2 mount)"
+	for w; do cgdirs+=("$root/$slice/$w"); done
+	cgdirs+=("$root/$slice")
+	for w; do mkdir "$root/$slice/$w" || fail "mkdir $root/$slice/$w"; done
+}
+# in_cgroup WORKER: the worker (spawn) is in its cgroup of the test slice.
+in_cgroup() { grep -qx "$(pid_of "$1")" "$root/$slice/$1/cgroup.procs"; }
+
 # Conditions to wait for (wait_until, tests/wait.sh):
 # lines_at_least FILE N: FILE has N lines or more.
 lines_at_least() { [ -s "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]; }

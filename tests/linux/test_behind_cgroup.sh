@@ -18,14 +18,9 @@
 . "$(dirname "$0")/common.sh"
 . tests/listen-port.sh
 command -v taskset >/dev/null || skip "taskset (util-linux) is not installed"
-root=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
-[ -n "$root" ] || skip "no cgroup v2 hierarchy is mounted"
 cpu=$(first_cpu)
 [ -n "$cpu" ] || skip "cannot read this shell's CPU affinity"
-slice=xgtop-behind-$$.slice
-mkdir "$root/$slice" 2>/dev/null || skip "cannot create a cgroup in $root (need root and a writable cgroup2 mount)"
-cgdirs=("$root/$slice/a" "$root/$slice/b" "$root/$slice/idle" "$root/$slice")
-for w in a b idle; do mkdir "$root/$slice/$w" || fail "mkdir $root/$slice/$w"; done
+test_slice xgtop-behind a b idle
 for w in a b; do
 	printf 'echo $$ >%s/cgroup.procs || exit 1\n[ -w /proc/self/autogroup ] && echo -15 >/proc/self/autogroup\nexec nice -n -15 taskset -c %s bash -c "while :; do :; done"\n' \
 		"$root/$slice/$w" "$cpu" >"$tmp/$w.sh"
@@ -36,7 +31,6 @@ a bash $tmp/a.sh
 b bash $tmp/b.sh
 idle bash $tmp/idle.sh
 W
-in_cgroup() { grep -qx "$(pid_of "$1")" "$root/$slice/$1/cgroup.procs"; }
 for w in a b idle; do
 	wait_until 30 in_cgroup $w || fail "worker $w did not move into its cgroup within 30 s"
 done

@@ -5,16 +5,11 @@
 # from cpu.stat, the run/wait/blocked split from the threads' schedstat,
 # disk bytes from io.stat (or /proc/PID/io when the io controller is off).
 . "$(dirname "$0")/common.sh"
-root=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
-[ -n "$root" ] || skip "no cgroup v2 hierarchy is mounted"
-slice=xgtop-test-$$.slice
-mkdir "$root/$slice" 2>/dev/null || skip "cannot create a cgroup in $root (need root and a writable cgroup2 mount)"
-cgdirs=("$root/$slice/busy" "$root/$slice/sleeper" "$root/$slice/writer" "$root/$slice")
+test_slice xgtop-test busy sleeper writer
 # give the children memory and io accounting where the parent allows it
 for c in memory io; do
 	grep -qw "$c" "$root/$slice/cgroup.controllers" && echo "+$c" >"$root/$slice/cgroup.subtree_control" 2>/dev/null
 done
-for w in busy sleeper writer; do mkdir "$root/$slice/$w" || fail "mkdir $root/$slice/$w"; done
 f=/var/tmp/xgtop-linux-test.$$.data
 flag=oflag=direct
 dd if=/dev/zero of="$f" bs=1M count=1 oflag=direct status=none 2>/dev/null || flag=conv=fsync
@@ -36,7 +31,6 @@ busy bash $tmp/busy.sh
 sleeper bash $tmp/sleeper.sh
 writer bash $tmp/writer.sh
 W
-in_cgroup() { grep -qx "$(pid_of "$1")" "$root/$slice/$1/cgroup.procs"; }
 for w in busy sleeper writer; do
 	wait_until 30 in_cgroup $w || fail "worker $w did not move into its cgroup within 30 s"
 done

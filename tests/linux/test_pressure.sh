@@ -8,12 +8,7 @@
 # and process groups show '-' with their reasons.
 . "$(dirname "$0")/common.sh"
 [ -e /proc/pressure/cpu ] || skip "PSI is off (no /proc/pressure: kernel without CONFIG_PSI, or psi=0)"
-root=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
-[ -n "$root" ] || skip "no cgroup v2 hierarchy is mounted"
-slice=xgtop-psi-$$.slice
-mkdir "$root/$slice" 2>/dev/null || skip "cannot create a cgroup in $root (need root and a writable cgroup2 mount)"
-cgdirs=("$root/$slice/a" "$root/$slice/b" "$root/$slice/idle" "$root/$slice")
-for w in a b idle; do mkdir "$root/$slice/$w" || fail "mkdir $root/$slice/$w"; done
+test_slice xgtop-psi a b idle
 [ -e "$root/$slice/a/cpu.pressure" ] || skip "no cpu.pressure in a new cgroup (PSI switched off for cgroups)"
 cpu=$(first_cpu)
 for w in a b; do
