@@ -312,6 +312,7 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	char *old_ctype = xg_strdup(setlocale(LC_CTYPE, NULL));
 	setlocale(LC_CTYPE, "");
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	t.at = e->cfg ? e->cfg->at : 0;
 	t.replay = (e->cfg && e->cfg->replay) || (e->ops && e->ops->name && !strcmp(e->ops->name, "replay"));
 	if (e->notice[0])
 		tui_set_msg(&t, true, "%s", e->notice);
@@ -323,6 +324,7 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	engine_suspects_on(e);
 	int rc = tui_screen(&t, err);
 	table_free(&t.detail.tb);
+	free(t.detail.got);
 	free(t.line_row);
 
 	setlocale(LC_CTYPE, old_ctype);
