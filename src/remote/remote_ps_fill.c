@@ -119,6 +119,8 @@ static void pool_line(struct xg_source *s, struct xg_sample *out)
 	}
 	rm_pool_line(out, "prometheus", s->hostname, text,
 		     "Prometheus source: the exporters publish no per-pCPU times");
+	if (s->at > 0)   /* the outputs' time: the one the figures are of */
+		out->host.real_ns = (uint64_t)(s->at * 1e9);
 }
 
 void rm_ps_fill(struct xg_source *s, struct xg_sample *out)
