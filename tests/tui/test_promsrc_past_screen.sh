@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Prometheus source's past times and graphs in the full-screen view,
+# against a real Prometheus holding two hours, ending an hour ago, of
+# known series (tests/remote/past_data.py; web-01 at 25 % CPU in the
+# first hour, 75 % in the second): started with --at, the summary says
+# NOT LIVE and the time; Left moves it back by the zoom's step (1 min at
+# 5m); the detail pane's graphs come from range queries: at 5m the CPU%
+# graph holds 75 % only, after z (1h) it reaches back into the 25 % hour;
+# L returns to live.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/remote/lib.sh"
+. "$ROOT/tests/remote/promsrc_lib.sh"
+for t in curl prometheus promtool python3; do
+	command -v $t >/dev/null || skip "$t is not installed (make deps)"
+done
+trap 'pool_cleanup; cleanup' EXIT
+end=$(( $(date +%s) / 60 * 60 - 3600 ))
+python3 "$ROOT/tests/remote/past_data.py" openmetrics "$end" >"$TMP/om.txt" || fail "past_data.py failed"
+promtool tsdb create-blocks-from openmetrics "$TMP/om.txt" "$TMP/prom-data" >"$TMP/promtool.log" 2>&1 ||
+	fail "promtool could not make blocks: $(tail -2 "$TMP/promtool.log")"
+printf 'global:\n  scrape_interval: 15s\n' >"$TMP/prom.yml"
+pp=$(free_port)
+start_prometheus "$TMP" "$pp" "$TMP/prom.yml"
+at=$((end - 1200))
+hm() { date -u -d "@$1" +'%Y-%m-%d %H:%M:%S UTC'; }
+# shellcheck disable=SC2034  # lib.sh's start_shell reads them
+W=120 H=40
+start_shell
+keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$pp --at $at -d 1" Enter
+wait_for "NOT LIVE: figures of $(hm "$at")" || fail "no past time in the summary: $(screen | head -3)"
+keys Left
+wait_for "NOT LIVE: figures of $(hm $((at - 60)))" || fail "Left did not move the view 1 min back: $(screen | head -3)"
+keys Enter
+wait_for "xgtop details: web-01  NOT LIVE: as of" || fail "no past time in the detail pane's title: $(screen | head -2)"
+wait_for "zoom 5m" || fail "no zoom in the detail pane"
+wait_match 'CPU% +now 75\.0 +min 75\.0 +max 75\.0 +over 5m' || fail "the 5m CPU% graph is not 75 % throughout"
+keys z
+wait_for "zoom 1h" || fail "z did not zoom out to 1h"
+wait_match 'CPU% +now 75\.0 +min 25\.0 +max 75\.0 +over 1h' || fail "the 1h CPU% graph does not reach back to the 25 % hour"
+screen | grep -E 'History:|CPU%'
+keys Escape
+keys L
+wait_gone "NOT LIVE" || fail "L did not return to live: $(screen | head -3)"
+keys q
+wait_prompt
