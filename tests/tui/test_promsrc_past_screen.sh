@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Prometheus source's past times and graphs in the full-screen view,
-# against a real Prometheus holding two hours, ending an hour ago, of
-# known series (tests/remote/past_data.py; web-01 at 25 % CPU in the
-# first hour, 75 % in the second): started with --at, the summary says
+# against a real Prometheus (blocks made by promtool) and a real
+# VictoriaMetrics (its import API), each holding two hours, ending an hour
+# ago, of known series (tests/remote/past_data.py; web-01 at 25 % CPU in
+# the first hour, 75 % in the second): started with --at, line 1 says
 # NOT LIVE and the time; Left moves it back by the zoom's step (1 min at
 # 5m); the detail pane's graphs come from range queries: at 5m the CPU%
 # graph holds 75 % only, after z (1h) it reaches back into the 25 % hour;
@@ -11,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/remote/lib.sh"
 . "$ROOT/tests/remote/promsrc_lib.sh"
-for t in curl prometheus promtool python3; do
+for t in curl prometheus promtool victoria-metrics python3; do
 	command -v $t >/dev/null || skip "$t is not installed (make deps)"
 done
 trap 'pool_cleanup; cleanup' EXIT
@@ -22,25 +23,41 @@ promtool tsdb create-blocks-from openmetrics "$TMP/om.txt" "$TMP/prom-data" >"$T
 printf 'global:\n  scrape_interval: 15s\n' >"$TMP/prom.yml"
 pp=$(free_port)
 start_prometheus "$TMP" "$pp" "$TMP/prom.yml"
+pv=$(free_port)
+printf 'scrape_configs: []\n' >"$TMP/vm.yml"
+start_victoria "$TMP" "$pv" "$TMP/vm.yml"
+python3 "$ROOT/tests/remote/past_data.py" prometheus "$end" |
+	curl -sf --data-binary @- "http://127.0.0.1:$pv/api/v1/import/prometheus" || fail "VictoriaMetrics refused the import"
+curl -sf "http://127.0.0.1:$pv/internal/force_flush" >/dev/null
 at=$((end - 1200))
+vm_has() {
+	"$XGTOP" --source prometheus "http://127.0.0.1:$pv" --at "$at" -b -o csv -n 1 2>/dev/null | grep -q web-01
+}
+wait_until 30 vm_has || fail "VictoriaMetrics shows no imported domains within 30 s"
 hm() { date -u -d "@$1" +'%Y-%m-%d %H:%M:%S UTC'; }
 # shellcheck disable=SC2034  # lib.sh's start_shell reads them
 W=120 H=40
 start_shell
-keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$pp --at $at -d 1" Enter
-wait_for "NOT LIVE: figures of $(hm "$at")" || fail "no past time in the summary: $(screen | head -3)"
-keys Left
-wait_for "NOT LIVE: figures of $(hm $((at - 60)))" || fail "Left did not move the view 1 min back: $(screen | head -3)"
-keys Enter
-wait_for "xgtop details: web-01  NOT LIVE: as of" || fail "no past time in the detail pane's title: $(screen | head -2)"
-wait_for "zoom 5m" || fail "no zoom in the detail pane"
-wait_match 'CPU% +now 75\.0 +min 75\.0 +max 75\.0 +over 5m' || fail "the 5m CPU% graph is not 75 % throughout"
-keys z
-wait_for "zoom 1h" || fail "z did not zoom out to 1h"
-wait_match 'CPU% +now 75\.0 +min 25\.0 +max 75\.0 +over 1h' || fail "the 1h CPU% graph does not reach back to the 25 % hour"
-screen | grep -E 'History:|CPU%'
-keys Escape
-keys L
-wait_gone "NOT LIVE" || fail "L did not return to live: $(screen | head -3)"
-keys q
-wait_prompt
+# view PORT NAME: the checks on the server at PORT.
+view() {
+	keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$1 --at $at -d 1" Enter
+	wait_for "NOT LIVE: figures of $(hm "$at")" || fail "$2: no past time on line 1: $(screen | head -3)"
+	keys Left
+	wait_for "NOT LIVE: figures of $(hm $((at - 60)))" || fail "$2: Left did not move the view 1 min back"
+	keys Enter
+	wait_for "xgtop details: web-01  NOT LIVE: as of" || fail "$2: no past time in the detail pane's title"
+	wait_for "zoom 5m" || fail "$2: no zoom in the detail pane"
+	wait_match 'CPU% +now 75\.0 +min 75\.0 +max 75\.0 +over 5m' || fail "$2: the 5m CPU% graph is not 75 % throughout"
+	keys z
+	wait_for "zoom 1h" || fail "$2: z did not zoom out to 1h"
+	wait_match 'CPU% +now 75\.0 +min 25\.0 +max 75\.0 +over 1h' ||
+		fail "$2: the 1h CPU% graph does not reach back to the 25 % hour"
+	echo "$2: $(screen | grep -E 'CPU% +now')"
+	keys Escape
+	keys L
+	wait_gone "NOT LIVE" || fail "$2: L did not return to live: $(screen | head -3)"
+	keys q
+	wait_prompt
+}
+view "$pp" Prometheus
+view "$pv" VictoriaMetrics
