@@ -130,8 +130,15 @@ static int tui_step(struct tui *t, struct xg_err *err)
 {
 	uint64_t t0 = xg_now_mono_ns();
 	int rc = engine_step(t->e, err);
+	if (rc < 0 && tui_time_failed(t, err)) {
+		err->msg[0] = 0;
+		t->last_step = t0;
+		t->next_due = t0 + engine_wait_ns(t->e);
+		return 0;
+	}
 	if (rc < 0)
 		return -1;
+	t->time_moved = false;
 	if (rc == 1) {
 		t->eof = true;
 		if (t->e->end_notice[0])

@@ -195,6 +195,8 @@ struct tui {
 	chtype el[TUI_EL_COUNT];   /* the theme's attributes (and pair) per part */
 	bool replay;          /* the source is a recording */
 	double at;            /* the view's past time (a time-series source), Unix s; 0 = live */
+	double at_before;     /* the time before a move not yet shown (a refresh failed: back to it) */
+	bool time_moved;      /* at changed, no refresh since */
 	bool eof;             /* the recording ended: keep the last frame */
 	bool fatal;           /* the terminal failed: msg says how */
 	enum tui_mode mode;
@@ -278,6 +280,10 @@ extern const struct tui_zoom tui_zooms[5];
 /* Left/Right with such a source: the view dir (-1, 1) moves of the zoom. */
 unsigned tui_time_move(struct tui *t, int dir);
 unsigned tui_act_live(struct tui *t, const struct tui_binding *b, int key);
+/* A refresh failed (err): after a move in time, the view goes back to the
+ * time before it and the status line says why (true); else false, and
+ * the failure is the session's. */
+bool tui_time_failed(struct tui *t, const struct xg_err *err);
 unsigned tui_act_zoom(struct tui *t, const struct tui_binding *b, int key);
 /* The graphs of cols of domain d from the server, w points each, into
  * t->detail (fetched again only for another sample, zoom, time, domain

@@ -33,6 +33,9 @@ static void when_text(double at, char *buf, size_t n)
 static unsigned go_to(struct tui *t, double at)
 {
 	double now = (double)xg_now_real_ns() / 1e9;
+	if (!t->time_moved)
+		t->at_before = t->at;
+	t->time_moved = true;
 	t->at = at >= now - 1 ? 0 : at;
 	engine_set_time(t->e, t->at);
 	char when[64];
@@ -54,6 +57,20 @@ unsigned tui_time_move(struct tui *t, int dir)
 		return TUI_DONE;
 	}
 	return go_to(t, (t->at ? t->at : now) + dir * move);
+}
+
+bool tui_time_failed(struct tui *t, const struct xg_err *err)
+{
+	if (!t->time_moved)
+		return false;
+	char when[64] = "live";
+	t->time_moved = false;
+	t->at = t->at_before;
+	engine_set_time(t->e, t->at);
+	if (t->at)
+		when_text(t->at, when, sizeof(when));
+	tui_set_msg(t, true, "the view stays at %s: %s", when, err->msg);
+	return true;
 }
 
 unsigned tui_act_live(struct tui *t, const struct tui_binding *b, int key)
@@ -98,7 +115,7 @@ bool tui_range_fetch(struct tui *t, const struct xg_dom *d, const enum xg_col *c
 	struct xg_err err = { 0 };
 	p->got_err[0] = 0;
 	if (engine_range(t->e, &r, p->got, &err) < 0)
-		snprintf(p->got_err, sizeof(p->got_err), "%s", err.msg);
+		snprintf(p->got_err, sizeof(p->got_err), "%.150s", err.msg);
 	p->n = r.n;
 	p->ncols = ncols;
 	p->from = r.from;
