@@ -77,7 +77,7 @@ unsigned tui_act_live(struct tui *t, const struct tui_binding *b, int key)
 {
 	(void)b, (void)key;
 	if (!has_time(t)) {
-		tui_set_msg(t, false, "%s", "L: this source shows only now (--source prometheus moves in time)");
+		tui_set_msg(t, false, "%s", "L: only --source prometheus moves in time and back to live");
 		return TUI_DONE;
 	}
 	return go_to(t, 0);
