@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "xgtop/core/when.h"
 #include "xgtop/model/columns.h"
 #include "xgtop/compute/history.h"
 #include "xgtop/model/source.h"
@@ -84,6 +85,10 @@ static const char usage_text[] =
 "                          --hosts FILE instead of URL for its credentials\n"
 "      --host-match REGEX  Prometheus source: only the hosts whose instance label\n"
 "                          matches REGEX (asked of the server, like --filter)\n"
+"      --at TIME           Prometheus source: the fleet as of TIME, not now:\n"
+"                          2026-12-06T10:00:00Z (RFC 3339), Unix seconds, or\n"
+"                          before now (-15m, -2h, -1d); Left/Right move it, L\n"
+"                          returns to live\n"
 "      --hosts FILE        pool view: read the xgtop exporters listed in FILE\n"
 "                          (one 'URL [NAME] [KEY=VALUE...]' per line: TLS files\n"
 "                          and credentials, see doc/pool.md) like --source remote\n"
@@ -122,7 +127,7 @@ enum {
 	OPT_NOCACHE, OPT_NOSUMCACHE, OPT_NOTRACE, OPT_SOURCE, OPT_RECORD, OPT_REPLAY,
 	OPT_HOSTS, OPT_HOST_MATCH, OPT_SPEED, OPT_GROUP, OPT_EVENTS, OPT_WINDOW, OPT_EXPLAIN, OPT_LIST_COLUMNS, OPT_CPU_HZ,
 	OPT_CMT_ATTACH, OPT_AGENT, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXPORT, OPT_DAEMON, OPT_HISTORY,
-	OPT_STABLE_ORDER, OPT_THEME, OPT_WEB_CONFIG, OPT_CACERT,
+	OPT_STABLE_ORDER, OPT_THEME, OPT_WEB_CONFIG, OPT_CACERT, OPT_AT,
 };
 
 static const struct option long_opts[] = {
@@ -145,6 +150,7 @@ static const struct option long_opts[] = {
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "hosts", required_argument, NULL, OPT_HOSTS },
 	{ "host-match", required_argument, NULL, OPT_HOST_MATCH },
+	{ "at", required_argument, NULL, OPT_AT },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "speed", required_argument, NULL, OPT_SPEED },
@@ -349,6 +355,16 @@ static int opt_cacert(struct xg_config *cfg, const char *arg)
 	return 0;
 }
 
+/* --at TIME: checked against now, so that a typo is a usage error. */
+static int opt_at(struct xg_config *cfg, const char *arg)
+{
+	double now = (double)xg_now_real_ns() / 1e9;
+	if (!xg_parse_when(arg, now, &cfg->at) || cfg->at > now + 1)
+		return BAD_USAGE("--at '%s': give a past time as RFC 3339 (2026-12-06T10:00:00Z), Unix "
+				 "seconds, or before now (-15m, -2h, -1d)", arg);
+	return 0;
+}
+
 /* Options whose argument must be checked. */
 static const struct {
 	int val;
@@ -359,7 +375,7 @@ static const struct {
 	{ OPT_GROUP, opt_group }, { OPT_WINDOW, opt_window }, { OPT_CPU_HZ, opt_cpu_hz },
 	{ OPT_EXPORT, opt_export }, { OPT_HISTORY, opt_history },
 	{ OPT_STABLE_ORDER, opt_stable_order }, { OPT_THEME, opt_theme },
-	{ OPT_WEB_CONFIG, opt_web_config }, { OPT_CACERT, opt_cacert },
+	{ OPT_WEB_CONFIG, opt_web_config }, { OPT_CACERT, opt_cacert }, { OPT_AT, opt_at },
 };
 
 /* The version, then what the binary needs of the host: the glibc whose
@@ -406,6 +422,9 @@ static int take_operand(int argc, char **argv, struct xg_config *cfg)
 		return BAD_USAGE("--hosts goes with --source remote or prometheus, not --source %s", cfg->source);
 	if (cfg->host_match && !prom)
 		return BAD_USAGE("%s", "--host-match goes with --source prometheus URL");
+	if (cfg->at && !prom)
+		return BAD_USAGE("--at goes with --source prometheus URL, not --source %s (a recording "
+				 "steps back with Left in --replay)", cfg->source);
 	/* Its counters are the server's rates kept to 1/1000 of a unit (the
 	 * peer's counter_scale), which neither a recording nor an exporter
 	 * carries; and the server holds that history already. */

@@ -215,6 +215,23 @@ void engine_history_on(struct xg_engine *e, unsigned want)
 	hist_init(e->hist, want);
 }
 
+bool engine_set_time(struct xg_engine *e, double t)
+{
+	if (!e->ops->set_time)
+		return false;
+	e->ops->set_time(e->src, t);
+	if (e->hist)
+		hist_clear(e->hist);
+	return true;
+}
+
+int engine_range(struct xg_engine *e, struct xg_range *r, float *out, struct xg_err *err)
+{
+	if (!e->ops->range)
+		return xg_fail(err, "%s", "the source keeps no history of its own");
+	return e->ops->range(e->src, r, out, err);
+}
+
 int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err)
 {
 	if (!e->ops->seek)

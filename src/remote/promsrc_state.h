@@ -75,6 +75,7 @@ struct xg_source {
 	uint32_t next_id;
 	struct ps_index hix, dix;
 	double eval;                  /* the server's evaluation time */
+	double at;                    /* the time asked for (time=), 0 = now */
 	double prev_t;                /* our monotonic clock at the last refresh, s */
 	uint64_t clock_ns;            /* the hosts' clock: PS_SCALE x the time since the first */
 	char down[256][XG_PEER_NAME_MAX];  /* targets whose last scrape failed (up == 0) */
@@ -88,6 +89,13 @@ struct xg_source {
 	struct xg_dom_key *want;      /* sorted by (host, id) */
 	size_t nwant, want_cap;
 };
+
+/* One query of the API (api: "query" or "query_range", params: its
+ * &time= or &start=&end=&step=, "" for none), fn called with ctx for each
+ * point of the answer, within the time limit; 0 or -1 with a one-line
+ * err that says what to do. */
+int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const char *query, rm_qpoint_fn fn,
+	      void *ctx, struct xg_err *err);
 
 /* FNV-1a of s, from h. */
 uint64_t rm_ps_hash(uint64_t h, const char *s);
@@ -116,6 +124,10 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 
 /* Marks the domains on screen (s->want) and what each is asked for. */
 void rm_ps_doms_mark(struct xg_source *s);
+
+/* ---- remote_ps_range.c ---- */
+/* The source's range op: a domain's graphs from one range query. */
+int rm_ps_range(struct xg_source *s, struct xg_range *r, float *out, struct xg_err *err);
 
 /* ---- remote_ps_fill.c ---- */
 /* The sample from this refresh's answers: each host a peer, each domain

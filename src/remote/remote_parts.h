@@ -98,7 +98,7 @@ void rm_unescape_name(char *dst, size_t n, const char *src);
 
 /* ---- remote_qapi.c: the query API's answers (cJSON, loaded by soname) ---- */
 #define RM_QLABEL_MAX 32            /* labels per series */
-#define RM_QSERIES_MAX 1000000      /* series per answer */
+#define RM_QSERIES_MAX 1000000      /* series (a matrix: points) per answer */
 struct rm_qapi;
 struct rm_qlabel {
 	const char *name;             /* as the server sent it */
@@ -114,8 +114,9 @@ struct rm_qpoint {
 typedef int (*rm_qpoint_fn)(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 struct rm_qapi *rm_qapi_open(struct xg_err *err);
 void rm_qapi_close(struct rm_qapi *q);
-/* Calls fn for each series of an instant-vector answer. Returns 0, or -1
- * with err: not JSON, not a vector, the server's own error ("the server
+/* Calls fn for each series of an instant-vector answer, or each point of
+ * each series of a range-matrix answer (p->t its time). Returns 0, or -1
+ * with err: not JSON, neither, the server's own error ("the server
  * refused the query (bad_data): ..."), a malformed or oversized series. */
 int rm_qapi_parse(struct rm_qapi *q, const char *body, size_t n, rm_qpoint_fn fn, void *ctx, struct xg_err *err);
 /* The value of label name in p, or NULL. */

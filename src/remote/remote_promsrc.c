@@ -6,7 +6,9 @@
  * (remote_ps_hosts.c) and one for every domain field at once
  * (remote_ps_doms.c), both with --filter and --host-match inside the label
  * matchers, so hosts and domains the view does not show are not sent; the
- * rates become counters again in remote_ps_fill.c. This file opens the
+ * rates become counters again in remote_ps_fill.c. Both ask as of the
+ * view's time (--at, Left/Right: time=), and the detail pane's graphs
+ * come from range queries (remote_ps_range.c). This file opens the
  * source, asks the queries and says what to do when one fails. */
 #include "xgtop/remote/promsrc.h"
 #include "promsrc_state.h"
@@ -127,6 +129,7 @@ static int ps_open(struct xg_source **out, const struct xg_config *cfg, struct x
 	} else {
 		snprintf(s->sel_dom, sizeof(s->sel_dom), "%s", s->sel_host);
 	}
+	s->at = cfg->at;
 	s->next_id = 1u << 30;
 	s->want_all = true;
 	rm_fetch_init(&s->f, &s->t);
@@ -147,9 +150,8 @@ static void put_encoded(struct xg_strbuf *b, const char *text)
 	}
 }
 
-/* One query, answered within the time limit; 0 or -1 with a one-line err
- * that says what to do. */
-static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct xg_err *err)
+int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const char *query, rm_qpoint_fn fn,
+	      void *ctx, struct xg_err *err)
 {
 	struct xg_strbuf url = { 0 };
 	const char *base = s->t.path;
@@ -157,8 +159,9 @@ static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct x
 	while (bl && base[bl - 1] == '/')
 		bl--;
 	strbuf_put(&url, base, bl);
-	strbuf_printf(&url, "/api/v1/query?query=");
+	strbuf_printf(&url, "/api/v1/%s?query=", api);
 	put_encoded(&url, query);
+	strbuf_printf(&url, "%s", params);
 	int rc = rm_fetch_url(s->client, &s->f, url.p);
 	strbuf_free(&url);
 	if (rc < 0)
@@ -171,7 +174,7 @@ static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct x
 	if (s->f.phase != RM_DONE) {
 		/* A refusal comes with a JSON body that says why. */
 		struct xg_err e = { 0 };
-		if (s->f.len && s->f.buf && rm_qapi_parse(s->q, s->f.buf, s->f.len, fn, s, &e) < 0 &&
+		if (s->f.len && s->f.buf && rm_qapi_parse(s->q, s->f.buf, s->f.len, fn, ctx, &e) < 0 &&
 		    strstr(e.msg, "refused"))
 			return xg_fail(err, "Prometheus at %s: %.300s; check --filter and --host-match", where,
 				       e.msg);
@@ -179,13 +182,22 @@ static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct x
 			       "(http://HOST:9090)?", where, s->f.why);
 	}
 	struct xg_err e = { 0 };
-	if (rm_qapi_parse(s->q, s->f.body, s->f.body_len, fn, s, &e) < 0) {
+	if (rm_qapi_parse(s->q, s->f.body, s->f.body_len, fn, ctx, &e) < 0) {
 		if (strstr(e.msg, "more than"))
 			return xg_fail(err, "Prometheus at %s: too many series (%s): narrow them with "
 				       "--host-match REGEX or --filter REGEX", where, e.msg);
 		return xg_fail(err, "Prometheus at %s: %s", where, e.msg);
 	}
 	return 0;
+}
+
+/* An instant query at the view's time. */
+static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct xg_err *err)
+{
+	char at[48] = "";
+	if (s->at > 0)
+		snprintf(at, sizeof(at), "&time=%.3f", s->at);
+	return rm_ps_ask(s, "query", at, query, fn, s, err);
 }
 
 static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)
@@ -235,6 +247,11 @@ static void ps_set_wanted(struct xg_source *s, const struct xg_wanted *w)
 		s->want[s->nwant++] = w->keys[i];
 }
 
+static void ps_set_time(struct xg_source *s, double t)
+{
+	s->at = t > 0 ? t : 0;
+}
+
 static bool ps_probe(void)
 {
 	return false;   /* never picked by --source auto */
@@ -247,4 +264,6 @@ const struct xg_source_ops source_prometheus_ops = {
 	.collect = ps_collect,
 	.close = ps_close,
 	.set_wanted = ps_set_wanted,
+	.set_time = ps_set_time,
+	.range = rm_ps_range,
 };

@@ -107,10 +107,20 @@ static void pool_line(struct xg_source *s, struct xg_sample *out)
 	clock_text(when, sizeof(when), t);
 	double behind = (double)xg_now_real_ns() / 1e9 - t;
 	char text[160];
-	snprintf(text, sizeof(text), "%zu hosts, figures of %s (%.0f s ago), rate[%us]", s->nh, when,
-		 behind < 0 ? 0 : behind > 1e6 ? 1e6 : behind, s->window);
+	if (s->at > 0) {   /* a past time (--at, Left): the date too, and that it is not live */
+		time_t tt = (time_t)s->at;
+		struct tm tm;
+		strftime(when, sizeof(when), "%m-%d %H:%M:%S", localtime_r(&tt, &tm));
+		snprintf(text, sizeof(text), "%zu hosts, NOT LIVE: figures of %s, rate[%us]", s->nh, when,
+			 s->window);
+	} else {
+		snprintf(text, sizeof(text), "%zu hosts, figures of %s (%.0f s ago), rate[%us]", s->nh, when,
+			 behind < 0 ? 0 : behind > 1e6 ? 1e6 : behind, s->window);
+	}
 	rm_pool_line(out, "prometheus", s->hostname, text,
 		     "Prometheus source: the exporters publish no per-pCPU times");
+	if (s->at > 0)   /* the outputs' time: the one the figures are of */
+		out->host.real_ns = (uint64_t)(s->at * 1e9);
 }
 
 void rm_ps_fill(struct xg_source *s, struct xg_sample *out)

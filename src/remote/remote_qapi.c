@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The Prometheus query API's answers (/api/v1/query, an instant vector),
- * parsed with cJSON. cJSON was the fastest of Debian's three JSON
+/* The Prometheus query API's answers (/api/v1/query, an instant vector;
+ * /api/v1/query_range, a range matrix), parsed with cJSON. cJSON was the fastest of Debian's three JSON
  * libraries on a 10 MB vector answer (bench/json_parse.sh, doc/pool.md).
  * It is loaded by soname when the Prometheus source opens, like libcurl.
  * The answer is untrusted: its size is bounded by the fetch (RM_BODY_MAX),
  * cJSON bounds its nesting, and here the labels per series, a label
- * value's length and the series per answer are bounded, every value must
+ * value's length and the series (or a matrix's points) per answer are
+ * bounded, every value must
  * be a number in a string, and a label value reaches the caller with its
  * control bytes replaced. */
 #include "remote_parts.h"
@@ -91,11 +92,28 @@ static int refused(struct rm_qapi *q, const cJSON *root, struct xg_err *err)
 	return xg_fail(err, "the server refused the query (%s): %s", type, msg);
 }
 
-static int one_series(const cJSON *s, rm_qpoint_fn fn, void *ctx, struct rm_qpoint *p, struct xg_err *err,
-		      struct rm_qapi *q)
+/* One [time, "number"] pair into p. */
+static int one_value(const cJSON *val, struct rm_qpoint *p, struct xg_err *err)
+{
+	const cJSON *t = val && (val->type & 0xff) == cJSON_Array ? val->child : NULL;
+	const cJSON *v = t ? t->next : NULL;
+	if (!t || (t->type & 0xff) != cJSON_Number || !is_string(v) || v->next)
+		return xg_fail(err, "%s", "a value that is not [time, \"number\"]");
+	char *end;
+	p->t = t->valuedouble;
+	p->v = strtod(v->valuestring, &end);
+	if (*end || end == v->valuestring || !isfinite(p->t))
+		return xg_fail(err, "%s", "a value that is not a number");
+	return 0;
+}
+
+/* One series: fn once (a vector's "value") or once per point (a
+ * matrix's "values"); *k counts what was handed over, bounded. */
+static int one_series(const cJSON *s, bool matrix, rm_qpoint_fn fn, void *ctx, struct rm_qpoint *p,
+		      size_t *k, struct xg_err *err, struct rm_qapi *q)
 {
 	const cJSON *met = q->cJSON_GetObjectItemCaseSensitive(s, "metric");
-	const cJSON *val = q->cJSON_GetObjectItemCaseSensitive(s, "value");
+	const cJSON *val = q->cJSON_GetObjectItemCaseSensitive(s, matrix ? "values" : "value");
 	if (!met || (met->type & 0xff) != cJSON_Object || !val || (val->type & 0xff) != cJSON_Array)
 		return xg_fail(err, "%s", "a series without its metric and value");
 	p->nlab = 0;
@@ -111,15 +129,13 @@ static int one_series(const cJSON *s, rm_qpoint_fn fn, void *ctx, struct rm_qpoi
 		p->lab[p->nlab].value = p->val[p->nlab];
 		p->nlab++;
 	}
-	const cJSON *t = val->child, *v = t ? t->next : NULL;
-	if (!t || (t->type & 0xff) != cJSON_Number || !is_string(v) || v->next)
-		return xg_fail(err, "%s", "a value that is not [time, \"number\"]");
-	char *end;
-	p->t = t->valuedouble;
-	p->v = strtod(v->valuestring, &end);
-	if (*end || end == v->valuestring || !isfinite(p->t))
-		return xg_fail(err, "%s", "a value that is not a number");
-	return fn(ctx, p, err);
+	for (const cJSON *v = matrix ? val->child : val; v; v = matrix ? v->next : NULL) {
+		if (++*k > RM_QSERIES_MAX)
+			return xg_fail(err, "more than %d series or points in one answer", RM_QSERIES_MAX);
+		if (one_value(v, p, err) < 0 || fn(ctx, p, err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int rm_qapi_parse(struct rm_qapi *q, const char *body, size_t n, rm_qpoint_fn fn, void *ctx, struct xg_err *err)
@@ -136,17 +152,14 @@ int rm_qapi_parse(struct rm_qapi *q, const char *body, size_t n, rm_qpoint_fn fn
 		rc = refused(q, root, err);
 	else if (!is_string(st) || strcmp(st->valuestring, "success"))
 		rc = xg_fail(err, "%s", "the answer has no \"status\": \"success\": not a Prometheus query API");
-	else if (!is_string(type) || strcmp(type->valuestring, "vector") || !res ||
-		 (res->type & 0xff) != cJSON_Array)
-		rc = xg_fail(err, "%s", "the answer is not an instant vector");
+	else if (!is_string(type) || (strcmp(type->valuestring, "vector") && strcmp(type->valuestring, "matrix")) ||
+		 !res || (res->type & 0xff) != cJSON_Array)
+		rc = xg_fail(err, "%s", "the answer is neither an instant vector nor a range matrix");
+	bool matrix = !rc && !strcmp(type->valuestring, "matrix");
 	struct rm_qpoint *p = xg_calloc(1, sizeof(*p));
 	size_t k = 0;
-	for (const cJSON *s = rc ? NULL : res->child; s && !rc; s = s->next) {
-		if (++k > RM_QSERIES_MAX)
-			rc = xg_fail(err, "more than %d series in one answer", RM_QSERIES_MAX);
-		else
-			rc = one_series(s, fn, ctx, p, err, q);
-	}
+	for (const cJSON *s = rc ? NULL : res->child; s && !rc; s = s->next)
+		rc = one_series(s, matrix, fn, ctx, p, &k, err, q);
 	free(p);
 	q->cJSON_Delete(root);
 	return rc ? -1 : 0;

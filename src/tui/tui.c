@@ -130,8 +130,15 @@ static int tui_step(struct tui *t, struct xg_err *err)
 {
 	uint64_t t0 = xg_now_mono_ns();
 	int rc = engine_step(t->e, err);
+	if (rc < 0 && tui_time_failed(t, err)) {
+		err->msg[0] = 0;
+		t->last_step = t0;
+		t->next_due = t0 + engine_wait_ns(t->e);
+		return 0;
+	}
 	if (rc < 0)
 		return -1;
+	t->time_moved = false;
 	if (rc == 1) {
 		t->eof = true;
 		if (t->e->end_notice[0])
@@ -312,6 +319,7 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	char *old_ctype = xg_strdup(setlocale(LC_CTYPE, NULL));
 	setlocale(LC_CTYPE, "");
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	t.at = e->cfg ? e->cfg->at : 0;
 	t.replay = (e->cfg && e->cfg->replay) || (e->ops && e->ops->name && !strcmp(e->ops->name, "replay"));
 	if (e->notice[0])
 		tui_set_msg(&t, true, "%s", e->notice);
@@ -323,6 +331,7 @@ int tui_run(struct xg_engine *e, struct xg_err *err)
 	engine_suspects_on(e);
 	int rc = tui_screen(&t, err);
 	table_free(&t.detail.tb);
+	free(t.detail.got);
 	free(t.line_row);
 
 	setlocale(LC_CTYPE, old_ctype);

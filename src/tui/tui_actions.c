@@ -57,6 +57,8 @@ unsigned tui_act_step_back(struct tui *t, const struct tui_binding *b, int key)
 	(void)b, (void)key;
 	struct xg_engine *e = t->e;
 	struct xg_err err = { 0 };
+	if (e->ops && e->ops->set_time)
+		return tui_time_move(t, -1);
 	if (!t->replay) {
 		tui_set_msg(t, false, "stepping back needs a recording (--replay FILE)");
 		return TUI_DONE;
@@ -78,6 +80,8 @@ unsigned tui_act_step_back(struct tui *t, const struct tui_binding *b, int key)
 unsigned tui_act_step(struct tui *t, const struct tui_binding *b, int key)
 {
 	(void)b, (void)key;
+	if (t->e->ops && t->e->ops->set_time)
+		return tui_time_move(t, 1);
 	if (t->eof)
 		tui_set_msg(t, false, "end of recording: nothing more to step");
 	else if (t->e->view.frozen || t->replay)

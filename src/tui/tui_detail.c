@@ -148,10 +148,22 @@ static void pane_identity(struct pane *p)
 		  d->id, d->gen, uuid, p->r->state, vc, mem, max);
 }
 
+/* A graph's points: one per column of the pane. */
+static size_t pane_width(void)
+{
+	size_t w = COLS > 2 ? (size_t)COLS - 1 : 1;
+	return w < TUI_ROW_MAX ? w : TUI_ROW_MAX;
+}
+
 static void pane_history(struct pane *p)
 {
 	const struct xg_history *h = p->t->e->hist;
-	char a[64], b[64];
+	char a[64], b[64], about[512];
+	if (tui_range_fetch(p->t, p->d, graph_cols, XG_ARRAY_LEN(graph_cols), pane_width()) &&
+	    tui_range_about(p->t, about, sizeof(about))) {
+		pane_text(p, A_NORMAL, "%s", about);
+		return;
+	}
 	if (!h) {
 		pane_text(p, A_NORMAL, "No history (--history 0): no graphs, current figures only.");
 		return;
@@ -165,13 +177,22 @@ static void pane_history(struct pane *p)
 
 /* One graph: a label with the figure now and the range shown, then the
  * graph; a figure never measured in the window gets its reason instead. */
-static void pane_graph(struct pane *p, enum xg_col c, int rows)
+static void pane_graph(struct pane *p, size_t k, int rows)
 {
+	enum xg_col c = graph_cols[k];
 	const struct xg_history *h = p->t->e->hist;
+	const struct tui_detail *td = &p->t->detail;
 	float v[TUI_ROW_MAX];
-	char now[TUI_CELL_BYTES], lo[32], hi[32], top_s[32];
-	size_t w = COLS > 2 ? (size_t)COLS - 1 : 1;
-	size_t n = hist_values(h, hist_find(h, p->r), hist_slot(c), v, w < TUI_ROW_MAX ? w : TUI_ROW_MAX);
+	char now[TUI_CELL_BYTES], lo[32], hi[32], top_s[32], over[64];
+	size_t w = pane_width(), n;
+	if (td->got && td->ncols == XG_ARRAY_LEN(graph_cols) && td->n <= TUI_ROW_MAX) {
+		n = td->n;   /* from the server's range query */
+		memcpy(v, td->got + k * n, n * sizeof(*v));
+		snprintf(over, sizeof(over), "over %s", tui_zooms[td->zoom].label);
+	} else {
+		n = hist_values(h, hist_find(h, p->r), hist_slot(c), v, w);
+		snprintf(over, sizeof(over), "over the last %zu samples", n);
+	}
 	float mn = NAN, mx = NAN;
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(v[i]))
@@ -190,8 +211,7 @@ static void pane_graph(struct pane *p, enum xg_col c, int rows)
 	fmt_value(c, mn, lo, sizeof(lo));
 	fmt_value(c, mx, hi, sizeof(hi));
 	fmt_value(c, top, top_s, sizeof(top_s));
-	pane_text(p, A_BOLD, "%-10s now %s  min %s  max %s  over the last %zu samples  (scale 0 .. %s)",
-		  hdr, now, lo, hi, n, top_s);
+	pane_text(p, A_BOLD, "%-10s now %s  min %s  max %s  %s  (scale 0 .. %s)", hdr, now, lo, hi, over, top_s);
 	if (!p->dry)
 		tui_graph_draw(p->t, p->y0 + p->line - (int)p->t->detail.top, (int)(w - n), rows, v, n, top,
 			       p->y0, p->y1);
@@ -201,11 +221,11 @@ static void pane_graph(struct pane *p, enum xg_col c, int rows)
 static void pane_graphs(struct pane *p)
 {
 	int rows = LINES >= 50 ? 4 : LINES >= 30 ? 3 : LINES >= 20 ? 2 : 1;
-	if (!p->t->e->hist)
+	if (!p->t->e->hist && !p->t->detail.got)
 		return;
 	pane_text(p, A_NORMAL, "%s", "");
 	for (size_t i = 0; i < XG_ARRAY_LEN(graph_cols); i++)
-		pane_graph(p, graph_cols[i], rows);
+		pane_graph(p, i, rows);
 }
 
 static void pane_vcpus(struct pane *p)
@@ -445,8 +465,9 @@ static void draw_title(struct tui *t, const char *name)
 	const struct xg_host *h = t->e->table.cur ? &t->e->table.cur->host : NULL;
 	char when[64] = "", line[512];
 	if (h)
-		fmt_clock(h->real_ns, "%Y-%m-%d %H:%M:%S %Z", when, sizeof(when));
-	snprintf(line, sizeof(line), "xgtop details: %s  %s %s", name, t->replay ? "recorded" : "at", when);
+		fmt_clock(t->at ? (uint64_t)(t->at * 1e9) : h->real_ns, "%Y-%m-%d %H:%M:%S %Z", when, sizeof(when));
+	snprintf(line, sizeof(line), "xgtop details: %s  %s %s", name,
+		 t->replay ? "recorded" : t->at ? "NOT LIVE: as of" : "at", when);
 	attrset(t->el[TUI_EL_HEADER]);
 	mvhline(0, 0, ' ', COLS);
 	tui_put(0, 0, line, COLS);
@@ -524,10 +545,16 @@ static const struct tui_binding detail_bindings[] = {
 	{ { KEY_PPAGE, KEY_NPAGE }, NULL, NULL, "scroll by a page", act_scroll, 0 },
 	{ { TUI_CTRL('U'), TUI_CTRL('D') }, NULL, NULL, "scroll by half a page", act_scroll, 0 },
 	{ { KEY_HOME, KEY_END, TUI_KEY_TWICE('g'), 'G' }, NULL, NULL, "the top / the end", act_scroll, 0 },
-	{ { ',', KEY_LEFT }, "Left/Right", "step", "a replay: step one sample back and freeze",
-	  tui_act_step_back, 0 },
-	{ { '.', KEY_RIGHT }, NULL, NULL, "step one sample forward (while frozen, or in a replay)",
-	  tui_act_step, 0 },
+	{ { ',', KEY_LEFT }, "Left/Right", "step", "a replay: step one sample back and freeze; "
+	  "--source prometheus: move the whole view back in time by the zoom's step (5m: 1 min, 1h: "
+	  "10 min, 6h: 1 h, 1d: 4 h, 7d: 1 day)", tui_act_step_back, 0 },
+	{ { '.', KEY_RIGHT }, NULL, NULL, "step one sample forward (while frozen, or in a replay); "
+	  "--source prometheus: forward in time, up to live", tui_act_step, 0 },
+	{ { 'z', 'Z' }, "zZ", "zoom", "--source prometheus: the graphs over a longer / shorter "
+	  "period (5m 1h 6h 1d 7d) from the server's range queries, one point per column; other "
+	  "sources graph the history in memory (one column per sample, --history) and say so",
+	  tui_act_zoom, 0 },
+	{ { 'L' }, "L", "live", "--source prometheus: back to live from a past time", tui_act_live, 0 },
 	{ { ' ' }, "space", "freeze", "freeze the display (a replay pauses); space again resumes",
 	  tui_act_freeze, 0 },
 	{ { 'Q' }, "Q", "quit", "quit", tui_act_quit, 0 },

@@ -117,6 +117,14 @@ static void draw_host(const struct tui *t, const struct xg_host *h)
 				      when, hyp[0] ? hyp : "?", host[0] ? host : "?");
 	} else {
 		char src[TUI_CELL_BYTES];
+		if (t->at && h) {   /* a time-series source at a past time (--at, Left) */
+			time_t sec = (time_t)(h->real_ns / 1000000000ull);
+			struct tm tm;
+			char when[64] = "?";
+			if (localtime_r(&sec, &tm))
+				strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
+			o += (size_t)snprintf(line + o, sizeof(line) - o, "NOT LIVE: figures of %s (L: live)  ", when);
+		}
 		tui_name_fit(src, sizeof(src), h ? h->source : "", 16);
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "xgtop  %s (%s) on %s",
 				      hyp[0] ? hyp : "?", src[0] ? src : e->ops ? e->ops->name : "?",

@@ -238,10 +238,14 @@ static const struct tui_binding list_bindings[] = {
 	  XG_TOGGLE_METERS },
 	{ { ' ' }, "space", "freeze", "freeze the display (a replay pauses); space again resumes",
 	  tui_act_freeze, 0 },
-	{ { '.', KEY_RIGHT }, NULL, NULL, "step one sample forward (while frozen, or in a replay)",
-	  tui_act_step, 0 },
+	{ { '.', KEY_RIGHT }, NULL, NULL, "step one sample forward (while frozen, or in a replay); "
+	  "--source prometheus: move the whole view forward in time, up to live", tui_act_step, 0 },
 	{ { ',', KEY_LEFT }, NULL, NULL, "a replay: step one sample back and freeze (the summary shows "
-	  "the recorded time)", tui_act_step_back, 0 },
+	  "the recorded time); --source prometheus: move the whole view back in time (the fleet as of "
+	  "then: the summary says NOT LIVE and the time) by the detail pane zoom's step (5m: 1 min)",
+	  tui_act_step_back, 0 },
+	{ { 'L' }, NULL, NULL, "--source prometheus: back to live from a past time (Left, --at)",
+	  tui_act_live, 0 },
 	{ { '+', '-' }, "+-", "delay", NULL, act_delay_step, 0 },   /* help: list_help */
 	{ { 's' }, NULL, NULL, "type the refresh interval in seconds (fractions allowed, "
 	  XG_DELAY_RANGE ")", act_delay_ask, 0 },

@@ -170,6 +170,17 @@ struct tui_colsel {
 struct tui_detail {
 	size_t top;           /* first line of the pane on screen */
 	struct xg_table tb;   /* the pane's rows: with every vCPU's */
+	/* The graphs from the server (tui_time.c), fetched once per sample,
+	 * zoom, time and domain: got[c * n + i]. */
+	unsigned zoom;        /* index of tui_zooms */
+	float *got;
+	size_t n, ncols;
+	double from, step;
+	uint64_t got_sample;  /* e->nsamples when fetched, 0 = never */
+	struct xg_dom_key got_key;
+	unsigned got_zoom;
+	size_t got_w;
+	char got_err[160];
 };
 
 /* The session: the engine, the terminal and the schedule, the status
@@ -183,6 +194,9 @@ struct tui {
 	bool color;           /* colours allowed (terminal has them, NO_COLOR unset) */
 	chtype el[TUI_EL_COUNT];   /* the theme's attributes (and pair) per part */
 	bool replay;          /* the source is a recording */
+	double at;            /* the view's past time (a time-series source), Unix s; 0 = live */
+	double at_before;     /* the time before a move not yet shown (a refresh failed: back to it) */
+	bool time_moved;      /* at changed, no refresh since */
 	bool eof;             /* the recording ended: keep the last frame */
 	bool fatal;           /* the terminal failed: msg says how */
 	enum tui_mode mode;
@@ -255,6 +269,29 @@ unsigned tui_act_quit(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_freeze(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_step(struct tui *t, const struct tui_binding *b, int key);
 unsigned tui_act_step_back(struct tui *t, const struct tui_binding *b, int key);
+
+/* tui_time.c: a time-series source's (--source prometheus) past times
+ * and the detail pane's graphs from its range queries. */
+struct tui_zoom {
+	const char *label;    /* "5m" */
+	double span, move;    /* the graphs' span; what Left/Right move, s */
+};
+extern const struct tui_zoom tui_zooms[5];
+/* Left/Right with such a source: the view dir (-1, 1) moves of the zoom. */
+unsigned tui_time_move(struct tui *t, int dir);
+unsigned tui_act_live(struct tui *t, const struct tui_binding *b, int key);
+/* A refresh failed (err): after a move in time, the view goes back to the
+ * time before it and the status line says why (true); else false, and
+ * the failure is the session's. */
+bool tui_time_failed(struct tui *t, const struct xg_err *err);
+unsigned tui_act_zoom(struct tui *t, const struct tui_binding *b, int key);
+/* The graphs of cols of domain d from the server, w points each, into
+ * t->detail (fetched again only for another sample, zoom, time, domain
+ * or width); false when the source keeps no history of its own (the pane
+ * then draws its history in memory). */
+bool tui_range_fetch(struct tui *t, const struct xg_dom *d, const enum xg_col *cols, size_t ncols, size_t w);
+/* The pane's line about the graphs from the server, or false. */
+bool tui_range_about(const struct tui *t, char *buf, size_t n);
 unsigned tui_act_redraw(struct tui *t, const struct tui_binding *b, int key);
 
 /* tui_find.c: F3, the selection to the next name that matches (no filter). */

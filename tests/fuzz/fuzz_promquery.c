@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer harness: a Prometheus-compatible server's answer to an
- * instant query, as the Prometheus source parses it (cJSON, loaded by
+ * instant or a range query, as the Prometheus source parses it (cJSON, loaded by
  * soname, then the bounds and checks of remote_qapi.c). The whole input
  * is the answer's body. Checks: an answer is either accepted, each series
- * handed over with at most RM_QLABEL_MAX labels whose values hold no
+ * (a matrix: each point of each series) handed over with at most RM_QLABEL_MAX labels whose values hold no
  * control byte and fit their buffer, or refused with a message. */
 #include "fuzz.h"
 

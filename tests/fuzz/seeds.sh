@@ -135,10 +135,11 @@ seed_webcfg() {
 # seed_remote DIR: first byte 0 = an HTTP answer, 1 = exporter text, 2 = a
 # hosts file, 3 = a value. The exporter's own answer is taken from a
 # replay served on a free loopback port, when the exporter is built in.
-seed_promquery() {  # the body of a query API answer
+seed_promquery() {  # the body of a query API answer (instant or range)
 	printf '%s' '{"status":"success","data":{"resultType":"vector","result":[{"metric":{"instance":"127.0.0.1:9717","job":"xgtop","domain":"vm\\x1b1","xgtop_f":"0"},"value":[1796530916.5,"3.8"]},{"metric":{"instance":"h2","xgtop_q":"last"},"value":[1796530916,"1796530915.9"]}]}}' >"$1/vector"
 	printf '%s' '{"status":"error","errorType":"bad_data","error":"1:5: parse error: unexpected \u0007"}' >"$1/refused"
 	printf '%s' '{"status":"success","data":{"resultType":"matrix","result":[]}}' >"$1/matrix"
+	printf '%s' '{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"instance":"h1","domain":"web\\x1b01","xgtop_f":"0"},"values":[[1796540000,"0.25"],[1796540046,"0.75"],[1796540092,"-1"]]},{"metric":{"xgtop_f":"5"},"values":[]}]}}' >"$1/range"
 	printf '%s' '{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"NaN"]},{"metric":{"a":"+Inf"},"value":[1,"-1e308"]}]}}' >"$1/special"
 }
 

@@ -55,6 +55,13 @@ wait_for "History: 12 of 300 samples kept"
 keys Left
 wait_for "recorded 2026-01-01 00:00:10"
 wait_for "History: 11 of 300 samples kept, 2026-01-01 00:00:00 .. 00:00:10"
+# Zoom and live are the Prometheus source's: here the keys say so, and the
+# graphs stay the history in memory.
+keys z
+wait_for "zoom 1h: only with --source prometheus; here the graphs show the history in memory"
+screen | grep -q "History: 11 of 300 samples kept" || fail "z changed the graphs of a replay"
+keys L
+wait_for "L: only --source prometheus moves in time and back to live"
 keys Escape q
 check_restored
 

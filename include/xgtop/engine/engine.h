@@ -67,6 +67,14 @@ void engine_history_on(struct xg_engine *e, unsigned want);
  * as if played up to there. -1 with err when the source cannot (live
  * sources) or while recording (the recording would repeat samples). */
 int engine_seek(struct xg_engine *e, uint64_t index, struct xg_err *err);
+/* A source that reads a time-series database (the Prometheus source):
+ * the figures from the next step on are of time t (Unix seconds; 0 =
+ * live), and the history kept so far is dropped (it is of another time).
+ * false when the source shows only now. */
+bool engine_set_time(struct xg_engine *e, double t);
+/* The same: a domain's graphs from the source (struct xg_range); -1 with
+ * err when it keeps no history of its own. */
+int engine_range(struct xg_engine *e, struct xg_range *r, float *out, struct xg_err *err);
 /* The columns the table may defer now (its `defer`): with rows_on_demand,
  * all but the sort column and the history's; else none. Public for the
  * TUI bench, which times a refresh's stages one by one as the engine runs

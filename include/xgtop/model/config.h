@@ -44,6 +44,7 @@ struct xg_config {
 	const char *remote_urls;    /* --source remote URL[,URL...] */
 	const char *hosts_file;     /* --hosts FILE: URLs of a pool, one per line */
 	const char *host_match;     /* --host-match REGEX: the Prometheus source's instances */
+	double at;                  /* --at TIME: the Prometheus source's view time, Unix s; 0 = live */
 	const char *cacert;         /* --cacert FILE: CA of https hosts without ca_file */
 	unsigned history;           /* --history N: samples the TUI keeps, 0 = none */
 	int stable_order;           /* --stable-order: 1 on, 0 off, -1 not given (on) */

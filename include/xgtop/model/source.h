@@ -5,6 +5,7 @@
 #ifndef XGTOP_SOURCE_H
 #define XGTOP_SOURCE_H
 
+#include "xgtop/model/columns.h"
 #include "xgtop/model/config.h"
 #include "xgtop/model/sample.h"
 
@@ -31,6 +32,19 @@ struct xg_wanted {
 	uint64_t fields;            /* bit per enum xg_field: wanted of every domain */
 	const struct xg_dom_key *keys;  /* the domains on screen, with every field */
 	size_t nkeys;
+};
+
+/* A domain's graphs from a source that keeps their history itself (the
+ * Prometheus source: range queries). The caller sets key, span, n, cols
+ * and ncols; the source sets the points' times (from + i * step, i < n,
+ * to the last). */
+struct xg_range {
+	struct xg_dom_key key;
+	double span;                /* seconds the graphs cover */
+	size_t n;                   /* points per graph (the pane's width) */
+	const enum xg_col *cols;
+	size_t ncols;
+	double from, step;          /* set by the source */
 };
 
 struct xg_source_ops {
@@ -61,6 +75,13 @@ struct xg_source_ops {
 	/* Optional: what the view shows next; called before each collect.
 	 * A source that ignores it fills every field of every domain. */
 	void (*set_wanted)(struct xg_source *src, const struct xg_wanted *w);
+	/* Optional, a source that reads a time-series database: the time the
+	 * next collects' figures are of, Unix seconds; 0 = now (live). */
+	void (*set_time)(struct xg_source *src, double t);
+	/* Optional, the same: r's columns of r's domain at r->n points ending
+	 * at the time the figures are of, into out[c * r->n + i] (NAN where
+	 * none). 0 or -1 with err. */
+	int (*range)(struct xg_source *src, struct xg_range *r, float *out, struct xg_err *err);
 };
 
 /* The registered sources, NULL-terminated. One compiled out (xen without
