@@ -713,6 +713,14 @@ const struct xg_susp_dom *suspects_of(const struct xg_suspects *s, size_t i)
 	return verdict(s, i);
 }
 
+void suspects_flags(const struct xg_suspects *s, const struct xg_sample *cur, int8_t *out)
+{
+	for (size_t i = 0; i < cur->ndom; i++) {
+		const struct xg_susp_dom *d = s->cur == cur ? verdict(s, i) : NULL;
+		out[i] = (int8_t)(!d || d->hits < 0 ? -1 : d->victim);
+	}
+}
+
 void suspects_mark_rows(const struct xg_suspects *s, struct xg_table *t)
 {
 	bool same = s->cur == t->cur;

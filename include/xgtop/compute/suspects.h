@@ -137,6 +137,10 @@ void suspects_mark_rows(const struct xg_suspects *s, struct xg_table *t);
  * asks for the selected one, the triage line for the worst, the report
  * for all; the VICTIM flags need none of it. */
 const struct xg_susp_dom *suspects_of(const struct xg_suspects *s, size_t dom_index);
+/* The verdicts of cur's domains into out[0..cur->ndom): 1 a victim, 0
+ * judged and not one, -1 not judged (no counters, learning, a pool, or s
+ * judged another sample). */
+void suspects_flags(const struct xg_suspects *s, const struct xg_sample *cur, int8_t *out);
 /* The name of a CPI metric / pressure figure, for the outputs. */
 const char *susp_metric_name(enum xg_susp_metric m);
 const char *susp_press_name(enum xg_susp_press p);

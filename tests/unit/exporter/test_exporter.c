@@ -237,7 +237,7 @@ static char *render(const struct xg_sample *s, enum xg_expo_fmt fmt)
 	struct xg_strbuf b = { 0 };
 	struct xg_expo_stats st = { .refreshes = 3, .self_cpu_ns = 1500000000 };
 	st.up[XG_CL_SOURCE] = true;
-	expo_render(&b, fmt, s, &st);
+	expo_render(&b, fmt, s, NULL, &st);
 	return b.p;
 }
 
