@@ -107,8 +107,9 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 		if (rc != 0)
 			break;
 		/* The formats fix their fields at the first write: VICTIM is one
-		 * of them when the source counts instructions then. */
-		if (!printed && (e->table.dom_valid & (1ull << XG_F_INSTR)))
+		 * of them when the source counts instructions then (not a pool's:
+		 * its hosts share no cache). */
+		if (!printed && (e->table.dom_valid & (1ull << XG_F_INSTR)) && !e->table.cur->npeer)
 			e->view.contention_live = true;
 		if (output_write(out, &e->table, &e->view, err) < 0) {
 			/* The reader went away (xgtop -b | head): not an error. */
