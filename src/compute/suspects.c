@@ -42,6 +42,9 @@ struct xg_susp_slots {
 	double (*sock)[XG_SUSP_SOCKETS];   /* where its memory traffic went (SOCK) */
 };
 
+/* What every domain costs to write each refresh (suspects.h). */
+_Static_assert(sizeof(struct xg_susp_dom) == 64, "a verdict is 64 bytes");
+
 /* Slot flags: a window measured something (the rings hold its windows from
  * born on); a per-socket figure was added (sock holds them). */
 enum { LIVE = 1, SOCK = 2 };
