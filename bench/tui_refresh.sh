@@ -65,9 +65,30 @@ stable_cost() {
 	done
 	echo "(rows that hold still, on and off in alternating runs: median [best] of $rounds each)"
 }
+# The cache suspects' step (their update and the VICTIM column) with the
+# counters of the recording above and without any (xgtop-gen --nopmu: no
+# PMU access, Xen without the agent), where it is one host-level test.
+suspects_cost() {
+	for rec in rec nopmu; do
+		: >"$tmp/susp"
+		for i in $(seq "$rounds"); do
+			build/tools/xgtop-tuibench --rows 60 --cols 200 --refreshes "${REFRESHES:-300}" --history 0 \
+				"$tmp/$rec.xgr" | sed -n 2p >>"$tmp/susp" || return 1
+		done
+		sort -n -k 5,5 "$tmp/susp" | awk -v n="$rounds" -v what="$rec" '{ x[NR] = $5 } END {
+			printf "suspects %s %.3f [%.3f] ms per refresh\n", what == "rec" ? "with counters   " : "without counters",
+			       n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2, x[1] }'
+	done
+	echo "(the suspects' step alone, median [best] of $rounds runs each)"
+	# States the bench above never reaches (it starts every domain's windows
+	# again at its wrap): every domain judged, and 1 in 10 a victim.
+	build/tools/xgtop-suspbench --domains "${DOMAINS:-10000}" || return 1
+}
 echo "tui_refresh: target under 1 ms CPU per refresh with meters and history on (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 stages || exit 1
 stages --history 0 || exit 1
+build/tools/xgtop-gen --nopmu --domains "${DOMAINS:-10000}" --samples 4 --pcpus "${PCPUS:-512}" "$tmp/nopmu.xgr" || exit 1
+suspects_cost || exit 1
 stable_cost || exit 1
 echo "history memory: target under 32 MB for 1,000 domains x 300 samples"
 build/tools/xgtop-gen --domains 1000 --samples 4 "$tmp/rec1k.xgr" || exit 1

@@ -28,9 +28,21 @@ static void logf_(const char *fmt, ...)
 	log_line(NULL, line);
 }
 
+/* The cache verdicts of the sample published last (the daemon has one
+ * engine; grown once to the number of domains). */
+static int8_t *victim;
+static size_t victim_cap;
+
 static void publish(void *ctx, const struct xg_engine *e, int rc)
 {
-	exporter_publish(ctx, e->nsamples ? &e->sample[e->cur] : NULL, rc);
+	const struct xg_sample *s = e->nsamples ? &e->sample[e->cur] : NULL;
+	const int8_t *v = NULL;
+	if (s && e->susp) {
+		xg_grow(&victim, &victim_cap, s->ndom ? s->ndom : 1, sizeof(*victim));
+		suspects_flags(e->susp, s, victim);
+		v = victim;
+	}
+	exporter_publish(ctx, s, v, rc);
 }
 
 struct xg_exporter *app_export_open(struct xg_engine *e, bool quiet, struct xg_err *err)
@@ -51,6 +63,7 @@ struct xg_exporter *app_export_open(struct xg_engine *e, bool quiet, struct xg_e
 		      exporter_where(x));
 	e->on_refresh = publish;
 	e->on_refresh_ctx = x;
+	engine_suspects_on(e);   /* xgtop_domain_cache_victim */
 	return x;
 }
 

@@ -97,6 +97,7 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 {
 	struct output *out = output_open(e->cfg->output, stdout);
 	long printed = 0;
+	engine_suspects_on(e);   /* VICTIM, where the source counts instructions */
 	int rc = engine_step(e, err);
 	while (rc == 0 && !stop_signal) {
 		pause_ns(engine_wait_ns(e));
@@ -105,6 +106,11 @@ static int run_batch(struct xg_engine *e, struct xg_err *err)
 		rc = engine_step(e, err);
 		if (rc != 0)
 			break;
+		/* The formats fix their fields at the first write: VICTIM is one
+		 * of them when the source counts instructions then (not a pool's:
+		 * its hosts share no cache). */
+		if (!printed && (e->table.dom_valid & (1ull << XG_F_INSTR)) && !e->table.cur->npeer)
+			e->view.contention_live = true;
 		if (output_write(out, &e->table, &e->view, err) < 0) {
 			/* The reader went away (xgtop -b | head): not an error. */
 			rc = err->code == EPIPE ? 1 : -1;

@@ -119,7 +119,8 @@ static const char usage_text[] =
 "\n"
 "Columns, formulas and units: the help screen (h) and man xgtop. The fourth\n"
 "header line (triage) says what stands out now (--explain: its numbers); the\n"
-"VICTIM column flags cache victims (man xgtop: CACHE CONTENTION).\n"
+"VICTIM column flags cache victims (man xgtop: CACHE CONTENTION; batch keys\n"
+"victim and victim_windows where the source counts instructions).\n"
 "\n";
 
 enum {

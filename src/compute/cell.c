@@ -82,6 +82,10 @@ void col_format_raw(enum xg_col c, const struct xg_row *r, char *buf, size_t n)
 		col_format(c, r, buf, n);
 		return;
 	}
+	if (c == XG_COL_VICTIM && row_has(r, c)) {   /* the flag; victim_windows has the count */
+		snprintf(buf, n, "%d", r->victim ? 1 : 0);
+		return;
+	}
 	if (!row_has(r, c) || !isfinite(r->v[c])) {
 		if (n)
 			buf[0] = 0;

@@ -891,7 +891,7 @@ static void dom_row(struct xg_table *out, size_t i, size_t *cursor, double dt, s
 	r->guest_reported = pr.c->guest_reported;
 	r->victim = 0;   /* until compute/suspects.c judges it */
 	r->victim_of = 0;
-	r->why[XG_COL_VICTIM] = XG_WHY_SUSP_OFF;
+	r->why[XG_COL_VICTIM] = out->rows_victim_why;
 	state_letters(pr.c->state, r->state);
 	struct fill f = { r, 0 };
 	r->todo = DOM_COLS & ~fill_dom_row(&f, &pr, DOM_COLS & (~out->defer | SUM_COLS));
@@ -920,6 +920,8 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 
 	size_t cursor = 0;
 	struct wait_sum ws = { 0, 0 };
+	uint64_t any = 0;
+	out->rows_victim_why = out->victim_why ? out->victim_why : XG_WHY_SUSP_OFF;
 	for (size_t i = 0; i < cur->ndom; i++) {
 		if (i + PREFETCH_AHEAD < cur->ndom) {
 			prefetch_dom(&cur->dom[i + PREFETCH_AHEAD]);
@@ -930,6 +932,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 		dom_row(out, i, &cursor, dt, &ws);
 		const struct xg_row *r = &out->rows[i];
 		const struct xg_dom *c = &cur->dom[i];
+		any |= c->valid;
 		if (row_has(r, XG_COL_CPU_PCT))
 			out->sum.cpu_pct_total += r->v[XG_COL_CPU_PCT];
 		count_state(&out->sum, c->state);
@@ -954,6 +957,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 			}
 		}
 	}
+	out->dom_valid = any;
 	out->sum.wait_pct = ws.total_ns > 0 ? 100.0 * ws.wait_ns / ws.total_ns : -1;
 	metrics_pcpus(prev, cur, dt, out);
 }

@@ -42,6 +42,9 @@ struct xg_susp_slots {
 	double (*sock)[XG_SUSP_SOCKETS];   /* where its memory traffic went (SOCK) */
 };
 
+/* What every domain costs to write each refresh (suspects.h). */
+_Static_assert(sizeof(struct xg_susp_dom) == 64, "a verdict is 64 bytes");
+
 /* Slot flags: a window measured something (the rings hold its windows from
  * born on); a per-socket figure was added (sock holds them). */
 enum { LIVE = 1, SOCK = 2 };
@@ -423,6 +426,7 @@ static void close_window(struct xg_suspects *s, uint32_t k, uint64_t win)
 		w->press[k] = (uint8_t)pm;
 	struct base *b = &w->base[k];
 	if (again) {
+		s->nlive += !(w->flags[k] & LIVE);
 		w->flags[k] |= LIVE;
 		w->born[k] = win;
 		*b = (struct base){ 0 };
@@ -474,13 +478,16 @@ static void unroll(const struct xg_suspects *s, uint32_t k, const float *ring, f
 }
 
 /* The neighbours of victim v, ranked: the first XG_SUSP_TOP of them in
- * by_suspicion's order, kept in place as they come. */
-static void rank_suspects(struct xg_suspects *s, size_t v, unsigned vmask, const float *vcpi)
+ * by_suspicion's order, kept in place as they come. s is const to its
+ * readers: what this writes (the verdict's ranking) is s->res's, a cache
+ * of the last update that suspects_of fills once. */
+static void rank_suspects(const struct xg_suspects *s, size_t v)
 {
 	const struct xg_susp_slots *w = s->slots;
 	struct xg_susp_dom *d = &s->res[v];
-	float prs[XG_SUSP_MAXWIN];
-	unsigned n = 0;
+	float prs[XG_SUSP_MAXWIN], vcpi[XG_SUSP_MAXWIN];
+	unsigned n = 0, vmask = d->outliers;
+	unroll(s, s->map[v], w->cpi[s->map[v]], vcpi);
 	for (size_t j = 0; j < s->nres; j++) {
 		uint32_t kj = s->map[j];
 		if (j == v || !w->press[kj])
@@ -505,16 +512,15 @@ static void rank_suspects(struct xg_suspects *s, size_t v, unsigned vmask, const
 		d->susp[at] = x;
 	}
 	d->nsusp = n;
+	d->ranked = true;
 }
 
 /* Every domain's verdict from its baseline's sums and its recent windows. */
-static void judge(struct xg_suspects *s, const struct xg_table *t)
+static void judge(struct xg_suspects *s)
 {
 	const struct xg_susp_slots *w = s->slots;
 	unsigned n = s->nwin, r = s->cfg.recent, last = (unsigned)((s->wins + n - 1) % n);
 	unsigned first = (unsigned)((s->wins + n - r) % n);
-	bool pool = t->cur->npeer;
-	float cpi[XG_SUSP_MAXWIN];
 	s->nvictims = s->njudged = s->nlearning = 0;
 	for (size_t i = 0; i < s->nres; i++) {
 		uint32_t k = s->map[i];
@@ -525,15 +531,13 @@ static void judge(struct xg_suspects *s, const struct xg_table *t)
 		d->victim = false;
 		d->nsusp = 0;
 		d->susp = NULL;
+		d->ranked = false;
+		d->outliers = 0;
 		d->need = 0;
 		d->why = 0;
 		d->hits = -1;
 		d->mean = d->sd = d->thr = NAN;
 		d->now = w->flags[k] & LIVE ? w->cpi[k][last] : NAN;
-		if (pool) {
-			d->why = XG_WHY_SUSP_POOL;
-			continue;
-		}
 		if (!d->metric) {
 			d->why = XG_WHY_SUSP_NOCPI;
 			continue;
@@ -559,14 +563,13 @@ static void judge(struct xg_suspects *s, const struct xg_table *t)
 				mask |= 1u << j;
 			}
 		d->hits = hits;
+		d->outliers = mask;
 		s->njudged++;
 		if ((unsigned)hits < s->cfg.hits)
 			continue;
-		d->victim = true;
+		d->victim = true;   /* its suspects when asked for (suspects_of) */
 		d->susp = s->susp[s->nvictims];
 		s->victims[s->nvictims++] = (uint32_t)i;
-		unroll(s, k, ring, cpi);
-		rank_suspects(s, i, mask, cpi);
 	}
 }
 
@@ -617,10 +620,41 @@ static uint32_t new_slot(struct xg_susp_slots *w)
 /* Domains fetched ahead of the one at hand. */
 #define AHEAD 12
 
+/* Every domain of t gets the same verdict, why, in O(1): no domain can be
+ * judged. The slots are all let go (none holds a measured window), so that
+ * domains with counters later start from fresh slots. */
+static void blank(struct xg_suspects *s, const struct xg_table *t, enum xg_mwhy why)
+{
+	struct xg_susp_slots *w = s->slots;
+	w->n = w->nfreed = 0;
+	s->nlive = s->nmap = s->nres = 0;
+	s->nvictims = s->njudged = s->nlearning = 0;
+	s->nblank = t->ndom_rows;
+	s->blank = (struct xg_susp_dom){ .why = (uint8_t)why, .hits = -1, .socket = -1, .now = NAN, .mean = NAN,
+					 .sd = NAN, .thr = NAN };
+	s->cur = t->cur;
+	s->stamp++;
+	if (t->prev && t->sum.interval_s > 0 && ++s->ticks >= s->cfg.window) {
+		s->ticks = 0;
+		s->wins++;
+	}
+}
+
 void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 {
 	struct xg_susp_slots *w = s->slots;
 	const struct xg_sample *cur = t->cur;
+	/* A host-level test first: a pool is not judged, and without counters
+	 * anywhere (no PMU access, Xen without the agent) nothing is measured. */
+	if (cur->npeer) {
+		blank(s, t, XG_WHY_SUSP_POOL);
+		return;
+	}
+	if (!(t->dom_valid & COUNTERS) && !cur->nsock && !s->nlive) {
+		blank(s, t, XG_WHY_SUSP_NOCPI);
+		return;
+	}
+	s->nblank = 0;
 	/* The slots follow the domains by metrics' baseline: the same domain
 	 * in the sample before, which must be the one we saw last. */
 	bool follow = t->prev && t->prev == s->cur;
@@ -635,14 +669,15 @@ void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 		uint32_t k = keep ? s->map[r->base_index] : new_slot(w);
 		w->stamp[k] = s->stamp;
 		s->map_next[r->dom_index] = k;
-		if (!cur->npeer)   /* a pool is not judged */
-			add_interval(w, k, t, r);
+		add_interval(w, k, t, r);
 	}
 	xg_grow(&w->freed, &w->freed_cap, w->nfreed + s->nmap + 1, sizeof(*w->freed));
 	for (size_t i = 0; i < s->nmap; i++) {   /* the domains that left */
 		uint32_t k = s->map[i];
 		if (w->stamp[k] != s->stamp && w->stamp[k]) {
 			w->stamp[k] = 0;
+			s->nlive -= (w->flags[k] & LIVE) != 0;
+			w->flags[k] = 0;
 			w->freed[w->nfreed++] = k;
 		}
 	}
@@ -665,19 +700,43 @@ void suspects_update(struct xg_suspects *s, const struct xg_table *t)
 	xg_grow(&s->victims, &s->victims_cap, n ? n : 1, sizeof(*s->victims));
 	xg_grow(&s->susp, &s->susp_cap, n ? n : 1, sizeof(*s->susp));
 	s->cur = cur;
-	judge(s, t);
+	judge(s);
+}
+
+/* The verdict of domain index i, its suspects as they are. */
+static const struct xg_susp_dom *verdict(const struct xg_suspects *s, size_t i)
+{
+	return i < s->nres ? &s->res[i] : i < s->nblank ? &s->blank : NULL;
 }
 
 const struct xg_susp_dom *suspects_of(const struct xg_suspects *s, size_t i)
 {
-	return i < s->nres ? &s->res[i] : NULL;
+	if (i < s->nres && s->res[i].victim && !s->res[i].ranked)
+		rank_suspects(s, i);
+	return verdict(s, i);
+}
+
+void suspects_flags(const struct xg_suspects *s, const struct xg_sample *cur, int8_t *out)
+{
+	for (size_t i = 0; i < cur->ndom; i++) {
+		const struct xg_susp_dom *d = s->cur == cur ? verdict(s, i) : NULL;
+		out[i] = (int8_t)(!d || d->hits < 0 ? -1 : d->victim);
+	}
 }
 
 void suspects_mark_rows(const struct xg_suspects *s, struct xg_table *t)
 {
+	bool same = s->cur == t->cur;
+	if (same && s->nblank) {   /* the rows start with that reason: nothing to write */
+		t->victim_why = s->blank.why;
+		if (t->rows_victim_why == s->blank.why)
+			return;
+	} else {
+		t->victim_why = 0;
+	}
 	for (size_t i = 0; i < t->ndom_rows; i++) {
 		struct xg_row *r = &t->rows[i];
-		const struct xg_susp_dom *d = s->cur == t->cur ? suspects_of(s, r->dom_index) : NULL;
+		const struct xg_susp_dom *d = same ? verdict(s, r->dom_index) : NULL;
 		r->victim = 0;
 		r->victim_of = (uint8_t)s->cfg.recent;
 		if (!d || d->hits < 0) {

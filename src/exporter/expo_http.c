@@ -394,7 +394,7 @@ static void update_stats(struct xg_expo_stats *st, const struct xg_sample *s, in
 	}
 }
 
-void exporter_publish(struct xg_exporter *x, const struct xg_sample *s, int rc)
+void exporter_publish(struct xg_exporter *x, const struct xg_sample *s, const int8_t *victim, int rc)
 {
 	if (!x || rc > 0)
 		return;
@@ -407,7 +407,7 @@ void exporter_publish(struct xg_exporter *x, const struct xg_sample *s, int rc)
 	const struct xg_webcfg *c = &x->srv->cfg;     /* the main thread's, as reloads are */
 	for (int f = 0; f < XG_EXPO_FMT_COUNT; f++) {
 		struct xg_strbuf b = { 0 };
-		expo_render(&b, (enum xg_expo_fmt)f, s, &x->st);
+		expo_render(&b, (enum xg_expo_fmt)f, s, victim, &x->st);
 		/* The response owns the text from here and frees it with the response. */
 		n->resp[f] = typed(x, x->m.MHD_create_response_from_buffer_with_free_callback(b.len, b.p, free),
 				   b.len, xg_expo_content_type[f]);
@@ -706,9 +706,9 @@ bool exporter_tls(const struct xg_exporter *x)
 	return false;
 }
 
-void exporter_publish(struct xg_exporter *x, const struct xg_sample *s, int rc)
+void exporter_publish(struct xg_exporter *x, const struct xg_sample *s, const int8_t *victim, int rc)
 {
-	(void)x, (void)s, (void)rc;
+	(void)x, (void)s, (void)victim, (void)rc;
 }
 
 void exporter_close(struct xg_exporter *x)

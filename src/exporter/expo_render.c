@@ -442,7 +442,16 @@ static void render_wait_latency(struct rctx *c)
 	}
 }
 
-void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_sample *s,
+/* The CPI2 verdicts: only where a domain was judged (absent, not 0, where
+ * no counters measure it or its baseline is still learned). */
+static void render_victims(struct rctx *c, const int8_t *victim)
+{
+	for (size_t i = 0; victim && i < c->s->ndom; i++)
+		if (victim[i] >= 0)
+			series(c, &xg_fixed_metric[XG_MF_CACHE_VICTIM], (uint64_t)victim[i], 1, lab(c, i));
+}
+
+void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_sample *s, const int8_t *victim,
 		 const struct xg_expo_stats *st)
 {
 	struct rctx c = { .b = b, .fmt = fmt, .s = s };
@@ -453,6 +462,7 @@ void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_samp
 	render_sockets(&c);
 	render_wait_behind(&c);
 	render_wait_latency(&c);
+	render_victims(&c, victim);
 	render_vcpus(&c);
 	if (fmt == XG_EXPO_OPENMETRICS)
 		strbuf_puts(b, "# EOF\n");

@@ -145,6 +145,10 @@ const struct xg_metric xg_fixed_metric[XG_MF_COUNT] = {
 				  "began, other for the rest; the parts add up to all such waits."),
 	[XG_MF_WAIT_LATENCY] = FIX("domain_wait_latency_seconds", XG_MT_HISTOGRAM, 9,
 				   "Length of the domain's waits (runnable to running)."),
+	[XG_MF_CACHE_VICTIM] = FIX("domain_cache_victim", XG_MT_GAUGE, 0,
+				   "1 when the domain is a cache victim by the CPI2 rule (its cycles per instruction "
+				   "above its own baseline in 3 of the last 5 windows), 0 when judged and not; "
+				   "absent without counters or while its baseline is learned."),
 };
 
 const char *const xg_runstate_label[XG_RS_COUNT] = { "running", "runnable", "blocked", "offline" };

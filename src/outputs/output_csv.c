@@ -58,6 +58,8 @@ static void put_header(FILE *f, const struct output_cols *oc)
 		fprintf(f, ",%s", xg_columns[oc->c[k]].key);
 		if (oc->c[k] == XG_COL_ID)
 			put_sub_keys(f, oc);
+		if (oc->c[k] == XG_COL_VICTIM)
+			fputs(",victim_windows", f);
 	}
 	fputc('\n', f);
 }
@@ -106,6 +108,12 @@ static void put_row(FILE *f, const struct output_cols *oc, const char *prefix,
 		case XG_COL_BEHIND:
 			if (row_has(r, c))
 				output_csv_name(f, row_behind_name(r, buf, sizeof(buf)));
+			break;
+		case XG_COL_VICTIM:   /* the flag, then the outlier windows */
+			if (output_raw_number(c, r, buf, sizeof(buf)))
+				fprintf(f, "%s,%.0f", buf, r->v[c]);
+			else
+				fputc(',', f);
 			break;
 		default:
 			if (output_raw_number(c, r, buf, sizeof(buf)))

@@ -85,6 +85,11 @@ static void put_values(FILE *f, const struct output_cols *oc, const struct xg_ta
 		} else if (c == XG_COL_BEHIND) {
 			fputs("null", f);
 			null[c] = true;
+		} else if (c == XG_COL_VICTIM && output_raw_number(c, r, buf, sizeof(buf))) {
+			fprintf(f, "%s,\"victim_windows\":%.0f", buf, r->v[c]);
+		} else if (c == XG_COL_VICTIM) {
+			fputs("null,\"victim_windows\":null", f);
+			null[c] = true;
 		} else if (output_raw_number(c, r, buf, sizeof(buf))) {
 			fputs(buf, f);
 		} else {

@@ -88,6 +88,7 @@ void contention_add(struct xg_contention *c, const struct xg_table *t, const str
 		any |= d->hits >= 0;
 		if (!d->victim)
 			continue;
+		d = suspects_of(s, i);   /* its suspects ranked */
 		struct cnt_victim *v = victim_of(c, &t->cur->dom[i]);
 		if (!v->refreshes++)
 			v->first_ns = now_ns;

@@ -145,7 +145,7 @@ static void part_cache(struct xg_triage *tr, const struct xg_table *t, const str
 			 s->cfg.window, s->cfg.window == 1 ? "" : "es", rule);
 		return;
 	}
-	const struct xg_susp_dom *d = &s->res[best];
+	const struct xg_susp_dom *d = suspects_of(s, (size_t)best);   /* ranks its suspects */
 	short_name(t->cur->dom[best].name, name, sizeof(name));
 	int o = snprintf(w, wn, "%zu victim%s of %zu judged domains (rule %s); %s: %s %.3f now, threshold %.3f "
 			 "(baseline mean %.3f sd %.3f), above it in %d of the last %u windows", s->nvictims,

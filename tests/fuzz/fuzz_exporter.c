@@ -37,7 +37,7 @@ static void name_round_trip(const uint8_t *p, size_t n)
 	for (int fmt = 0; fmt < XG_EXPO_FMT_COUNT; fmt++) {
 		struct xg_strbuf b = { 0 };
 		struct xg_err err;
-		expo_render(&b, (enum xg_expo_fmt)fmt, &s, &st);
+		expo_render(&b, (enum xg_expo_fmt)fmt, &s, NULL, &st);
 		sample_clear(&back);
 		if (rm_map_text(b.p, b.len, &back, &err) < 0 || back.ndom != 1 || strcmp(back.dom[0].name, d->name) ||
 		    back.dom[0].id != d->id || back.dom[0].v[XG_F_CPU_NS] != d->v[XG_F_CPU_NS])
@@ -67,7 +67,7 @@ static struct xg_exporter *live_exporter(struct sockaddr_in *sa)
 		struct xg_dom *d = sample_add_dom(&s, 3);
 		snprintf(d->name, sizeof(d->name), "web-03");
 		dom_set(d, XG_F_CPU_NS, 123456789);
-		exporter_publish(x, &s, 0);
+		exporter_publish(x, &s, NULL, 0);
 		sample_free(&s);
 		const char *colon = strrchr(exporter_where(x), ':');
 		at.sin_family = AF_INET;

@@ -107,6 +107,15 @@ struct xg_table {
 	struct xg_pcpu_load *pcpu;  /* one per pCPU entry of cur, in its order */
 	size_t npcpu, pcpu_cap;
 	uint8_t pcpu_why;           /* why there are none (npcpu 0) */
+	uint64_t dom_valid;         /* the fields (bit per enum xg_field) valid in
+	                               at least one domain of cur: a host-level
+	                               "no domain has counters" for one test */
+	/* The reason the domain rows' VICTIM starts with (metrics writes it into
+	 * every row anyway): 0 for XG_WHY_SUSP_OFF, else what compute/suspects.c
+	 * said of every row last time (no counters, a pool), so that it need
+	 * not walk the rows again while that holds. rows_victim_why: what the
+	 * rows were built with. */
+	uint8_t victim_why, rows_victim_why;
 };
 
 /* Computes out from the previous sample (NULL for the first) and cur, both

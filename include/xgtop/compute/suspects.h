@@ -84,9 +84,11 @@ struct xg_susp_dom {
 	uint8_t why;                  /* enum xg_mwhy when there is no verdict */
 	bool victim;
 	int hits;                     /* outlier windows among the recent ones, -1: learning */
-	unsigned need;                /* learning: windows still needed */
+	uint16_t need;                /* learning: windows still needed */
+	bool ranked;                  /* susp holds the ranking (suspects_of makes it) */
 	int socket;                   /* home socket, -1 unknown */
 	unsigned nsusp;
+	uint32_t outliers;            /* bit i: the i-th of the recent windows was above thr */
 	double now, mean, sd, thr;    /* the last window's CPI, its baseline, the threshold */
 	struct xg_suspect *susp;      /* nsusp of them, best first (until the next update) */
 };
@@ -111,6 +113,12 @@ struct xg_suspects {
 	struct xg_suspect (*susp)[XG_SUSP_TOP];   /* the suspects of victim res[i] */
 	size_t susp_cap;
 	const struct xg_sample *cur; /* the sample res refers to */
+	size_t nlive;                /* slots that measured a window (LIVE) */
+	/* When no domain of the sample can be judged (no domain has counters
+	 * and no slot holds a measured window, or a pool): nres is 0 and each
+	 * of the nblank domains has the verdict blank, found in O(1). */
+	size_t nblank;
+	struct xg_susp_dom blank;
 };
 
 void suspects_init(struct xg_suspects *s, const struct xg_susp_cfg *cfg);
@@ -120,10 +128,19 @@ void suspects_clear(struct xg_suspects *s);
 /* Adds the interval of t (its two samples) to every domain's open window,
  * closes the window every cfg.window refreshes, and judges every domain. */
 void suspects_update(struct xg_suspects *s, const struct xg_table *t);
-/* Sets the VICTIM column of t's domain rows from the last update. */
+/* Sets the VICTIM column of t's domain rows from the last update (and
+ * t->victim_why, the reason its next rows start with). */
 void suspects_mark_rows(const struct xg_suspects *s, struct xg_table *t);
-/* The verdict of domain index i of the current sample, or NULL. */
+/* The verdict of domain index i of the current sample, or NULL. A victim's
+ * suspects are ranked here, the first time they are asked for after an
+ * update (a correlation with every neighbour on its socket): the screen
+ * asks for the selected one, the triage line for the worst, the report
+ * for all; the VICTIM flags need none of it. */
 const struct xg_susp_dom *suspects_of(const struct xg_suspects *s, size_t dom_index);
+/* The verdicts of cur's domains into out[0..cur->ndom): 1 a victim, 0
+ * judged and not one, -1 not judged (no counters, learning, a pool, or s
+ * judged another sample). */
+void suspects_flags(const struct xg_suspects *s, const struct xg_sample *cur, int8_t *out);
 /* The name of a CPI metric / pressure figure, for the outputs. */
 const char *susp_metric_name(enum xg_susp_metric m);
 const char *susp_press_name(enum xg_susp_press p);

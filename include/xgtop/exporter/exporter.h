@@ -39,8 +39,10 @@ bool exporter_tls(const struct xg_exporter *x);
 /* "127.0.0.1:9717", with the port actually bound. */
 const char *exporter_where(const struct xg_exporter *x);
 /* After a refresh: rc 0 and s the new sample; rc < 0 (the refresh failed)
- * and s the last good sample or NULL; rc > 0 (end of a replay): ignored. */
-void exporter_publish(struct xg_exporter *x, const struct xg_sample *s, int rc);
+ * and s the last good sample or NULL; rc > 0 (end of a replay): ignored.
+ * victim: the cache verdicts of s's domains as expo_render takes them, or
+ * NULL. */
+void exporter_publish(struct xg_exporter *x, const struct xg_sample *s, const int8_t *victim, int rc);
 /* Stops the server; scrapes in flight are cut. NULL is fine. */
 void exporter_close(struct xg_exporter *x);
 

@@ -18,8 +18,10 @@ struct xg_expo_stats {
 };
 
 /* Appends the exposition of s (sorted by id, as the engine leaves it) and
- * st to b in format fmt. */
-void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_sample *s,
+ * st to b in format fmt. victim: per domain of s, 1 a cache victim, 0
+ * judged and not one, -1 not judged (no counters, learning); NULL when
+ * nothing judges victims. */
+void expo_render(struct xg_strbuf *b, enum xg_expo_fmt fmt, const struct xg_sample *s, const int8_t *victim,
 		 const struct xg_expo_stats *st);
 
 /* The format an Accept header prefers (highest q, the first on a tie);

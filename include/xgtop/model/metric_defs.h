@@ -60,6 +60,7 @@ enum xg_mfam {
 	XG_MF_SOCK_MBM_LOCAL,   /* {socket} */
 	XG_MF_WAIT_BEHIND,      /* {behind}: a domain's top culprits and 'other' */
 	XG_MF_WAIT_LATENCY,     /* histogram of the waits' lengths */
+	XG_MF_CACHE_VICTIM,     /* 1: a cache victim by the CPI2 rule, 0: judged, not one */
 	XG_MF_COUNT
 };
 extern const struct xg_metric xg_fixed_metric[XG_MF_COUNT];

@@ -211,6 +211,87 @@ static void whole_update(void **state)
 	sample_free(&s[1]);
 }
 
+/* Without counters anywhere the update is a host-level test: every domain
+ * gets the same verdict (no CPI) without a slot, and the rows metrics
+ * builds next start with its reason. When counters come, the domains are
+ * judged from fresh slots, as in whole_update; a victim's suspects are
+ * ranked only when asked for. A pool is not judged. */
+static void no_counters_then_counters(void **state)
+{
+	(void)state;
+	struct xg_sample s[2];
+	struct xg_table t = { 0 };
+	struct xg_suspects sp;
+	struct xg_susp_cfg c;
+	uint64_t tot[5][4] = { { 0 } };
+	susp_cfg_defaults(&c);
+	suspects_init(&sp, &c);
+	sample_init(&s[0]);
+	sample_init(&s[1]);
+	for (unsigned k = 0; k < 30; k++) {
+		struct xg_sample *x = &s[k & 1];
+		if (k < 5) {
+			sample_clear(x);
+			for (uint32_t id = 1; id <= 4; id++)
+				sample_add_dom(x, id);
+		} else {
+			fill(x, k - 5, tot);
+		}
+		x->host.mono_ns = 1000000000ull * (k + 1);
+		metrics_compute_rows(k ? &s[(k - 1) & 1] : NULL, x, 0, &t);
+		if (k >= 2 && k < 5)   /* the reason is there before the update */
+			assert_int_equal(t.rows[3].why[XG_COL_VICTIM], XG_WHY_SUSP_NOCPI);
+		suspects_update(&sp, &t);
+		suspects_mark_rows(&sp, &t);
+		if (k < 5) {
+			assert_int_equal(sp.nres, 0);
+			assert_int_equal(sp.nlive, 0);
+			for (size_t i = 0; i < 4; i++) {
+				assert_int_equal(suspects_of(&sp, i)->why, XG_WHY_SUSP_NOCPI);
+				assert_int_equal(suspects_of(&sp, i)->hits, -1);
+				assert_false(row_has(&t.rows[i], XG_COL_VICTIM));
+				assert_int_equal(t.rows[i].why[XG_COL_VICTIM], XG_WHY_SUSP_NOCPI);
+			}
+			assert_null(suspects_of(&sp, 4));
+		} else if (k > 5) {
+			assert_int_equal(sp.nres, 4);
+			assert_int_not_equal(t.rows[0].why[XG_COL_VICTIM], XG_WHY_SUSP_NOCPI);
+		}
+	}
+	assert_int_equal(sp.nvictims, 1);
+	assert_true(sp.res[0].victim);
+	assert_false(sp.res[0].ranked);   /* nobody asked yet */
+	assert_int_equal(sp.res[0].nsusp, 0);
+	const struct xg_susp_dom *v = suspects_of(&sp, 0);
+	assert_true(v->ranked);
+	assert_int_equal(v->hits, 4);
+	assert_int_equal(v->nsusp, 2);
+	assert_int_equal(v->susp[0].dom, 1);
+	assert_true(v->susp[0].flagged);
+	assert_int_equal(v->susp[1].dom, 2);
+	assert_false(v->susp[1].flagged);
+	assert_true(row_has(&t.rows[0], XG_COL_VICTIM));
+	assert_int_equal(t.rows[0].victim, 1);
+	/* a pool: one verdict for all, whatever the counters */
+	struct xg_sample *x = &s[0];
+	fill(x, 25, tot);
+	x->host.mono_ns = 1000000000ull * 31;
+	xg_grow(&x->peer, &x->peer_cap, 1, sizeof(*x->peer));
+	memset(x->peer, 0, sizeof(*x->peer));
+	x->npeer = 1;
+	metrics_compute_rows(&s[1], x, 0, &t);
+	suspects_update(&sp, &t);
+	suspects_mark_rows(&sp, &t);
+	assert_int_equal(sp.nvictims, 0);
+	assert_int_equal(suspects_of(&sp, 0)->why, XG_WHY_SUSP_POOL);
+	assert_int_equal(t.rows[0].why[XG_COL_VICTIM], XG_WHY_SUSP_POOL);
+	assert_false(row_has(&t.rows[0], XG_COL_VICTIM));
+	suspects_free(&sp);
+	table_free(&t);
+	sample_free(&s[0]);
+	sample_free(&s[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +300,7 @@ int main(void)
 		cmocka_unit_test(cpi2_rule),
 		cmocka_unit_test(cfg_text),
 		cmocka_unit_test(whole_update),
+		cmocka_unit_test(no_counters_then_counters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
