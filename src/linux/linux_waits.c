@@ -36,7 +36,7 @@ extern const char lx_waits_obj[], lx_waits_obj_end[];
 	F(bpf_object__find_map_by_name) F(bpf_map__fd) \
 	F(bpf_object__find_program_by_name) F(bpf_program__attach) F(bpf_program__fd) \
 	F(bpf_link__destroy) F(bpf_prog_test_run_opts) \
-	F(bpf_map_lookup_batch) F(bpf_map_delete_batch) F(bpf_map_lookup_elem) F(libbpf_num_possible_cpus)
+	F(bpf_map_lookup_and_delete_batch) F(bpf_map_lookup_elem) F(libbpf_num_possible_cpus)
 struct bpf_api {
 #define BPF_SLOT(fn) __typeof__(fn) *fn;
 	BPF_API(BPF_SLOT)
@@ -53,25 +53,6 @@ struct lx_waits_bpf {
 	int fd_flush;                /* lw_flush, run on each CPU before a read */
 	int fd_pairs, fd_stats;
 	int ncpu;
-	/* The hash's entries are cumulative: each read takes the difference
-	 * from the last one. Two buffers of entries as read (swapped at each
-	 * read); the last read's kept ones are last[0..nlast), their indices
-	 * in key order. */
-	struct lw_pair *rk[2];
-	struct lw_part *rv[2];
-	size_t rcap[2];
-	int cur;
-	uint32_t *last, *kept;
-	size_t nlast, last_cap, kept_cap;
-	struct lw_order *ord;
-	size_t ord_cap;
-	struct lw_pair *gone;        /* keys to delete: unchanged since the last read */
-	size_t gone_cap;
-};
-/* An entry of a read, by key (tid << 32 | tgid) for sorting. */
-struct lw_order {
-	uint64_t key;
-	uint32_t i;
 };
 
 /* libbpf's own messages would land on the full-screen view: the reason
@@ -93,14 +74,6 @@ static void bpf_free(struct lx_waits_bpf *b)
 	if (b->obj)
 		b->f.bpf_object__close(b->obj);
 	xg_dl_close(b->so);
-	for (int i = 0; i < 2; i++) {
-		free(b->rk[i]);
-		free(b->rv[i]);
-	}
-	free(b->last);
-	free(b->kept);
-	free(b->ord);
-	free(b->gone);
 	free(b);
 }
 
@@ -180,16 +153,18 @@ fail:;
 	bpf_free(b);
 }
 
-/* Reads every entry of a hash map, keys and values of ks and vs bytes,
- * into *keys and *vals (grown as needed). Returns the count, or -errno.
- * Each batch asks for room it has zeroed first, the last read's count and
- * more: the kernel fills it, and valgrind, which cannot tell that bpf()
- * wrote it, then sees it written; the zeroing stays in proportion to what
- * is read. */
-static long read_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, size_t *cap,
-		     size_t ks, size_t vs, size_t hint)
+/* Reads and deletes every entry of a hash map, keys and values of ks and
+ * vs bytes, into *keys and *vals (grown as needed). Returns the count, or
+ * -errno. An update racing the read can be lost: the kernel frees an
+ * element once no program still runs with it, so a program in flight adds
+ * to the element being deleted (microseconds at a refresh). Each batch
+ * asks for room it has zeroed first, twice the last one's: the kernel
+ * fills it, and valgrind, which cannot tell that bpf() wrote it, then
+ * sees it written; the zeroing stays in proportion to what is read. */
+static long drain_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, size_t *cap,
+		      size_t ks, size_t vs)
 {
-	size_t n = 0, ask = hint + 64;
+	size_t n = 0, ask = 64;
 	__u32 token = 0;
 	bool first = true;
 	for (;;) {
@@ -203,8 +178,9 @@ static long read_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, s
 		memset((char *)*keys + n * ks, 0, ask * ks);
 		memset((char *)*vals + n * vs, 0, ask * vs);
 		__u32 count = (__u32)ask;
-		int r = b->f.bpf_map_lookup_batch(fd, first ? NULL : &token, &token, (char *)*keys + n * ks,
-						  (char *)*vals + n * vs, &count, NULL);
+		int r = b->f.bpf_map_lookup_and_delete_batch(fd, first ? NULL : &token, &token,
+							     (char *)*keys + n * ks, (char *)*vals + n * vs,
+							     &count, NULL);
 		int e = r < 0 ? errno : 0;
 		n += count;
 		first = false;
@@ -215,88 +191,6 @@ static long read_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, s
 		if (ask < 4096)
 			ask *= 2;
 	}
-}
-
-static int cmp_order(const void *a, const void *b)
-{
-	uint64_t x = ((const struct lw_order *)a)->key, y = ((const struct lw_order *)b)->key;
-	return (x > y) - (x < y);
-}
-
-static uint64_t pair_key(const struct lw_pair *k)
-{
-	return (uint64_t)k->tid << 32 | k->tgid;
-}
-
-/* d = what the entry c gained since it read o (NULL: new since). False
- * when it gained nothing. */
-static bool part_delta(const struct lw_part *c, const struct lw_part *o, struct lw_part *d)
-{
-	if (o && (c->ns < o->ns || c->len_ns < o->len_ns))
-		o = NULL;   /* deleted and made again meanwhile: all of it is new */
-	*d = *c;
-	if (!o)
-		return c->ns || c->len_ns;
-	d->ns -= o->ns;
-	d->len_ns -= o->len_ns;
-	bool any = d->ns || d->len_ns;
-	for (unsigned i = 0; i < LW_BUCKETS; i++) {
-		d->n[i] -= o->n[i];
-		any |= d->n[i] != 0;
-	}
-	return any;
-}
-
-/* Reads the hash of pairs into w->pk/pv as what each gained since the last
- * read. An entry that gained nothing is deleted, so the hash holds the
- * pairs of the last two refreshes, and a pair that recurs is neither freed
- * nor made again at each refresh. An addition racing the delete of its
- * entry is lost (microseconds, and only for a pair idle a whole refresh). */
-static int read_pairs(struct lx_waits_bpf *b, struct lx_waits *w)
-{
-	int c = b->cur ^ 1, o = b->cur;
-	long n = read_map(b, b->fd_pairs, (void **)&b->rk[c], (void **)&b->rv[c], &b->rcap[c], sizeof(struct lw_pair),
-			  sizeof(struct lw_part), b->nlast);
-	if (n < 0)
-		return (int)n;
-	xg_grow(&b->ord, &b->ord_cap, (size_t)n + 1, sizeof(*b->ord));
-	for (long i = 0; i < n; i++)
-		b->ord[i] = (struct lw_order){ pair_key(&b->rk[c][i]), (uint32_t)i };
-	qsort(b->ord, (size_t)n, sizeof(*b->ord), cmp_order);
-	size_t cap = w->pcap;
-	xg_grow(&w->pk, &cap, (size_t)n + 1, sizeof(*w->pk));
-	cap = w->pcap;
-	xg_grow(&w->pv, &cap, (size_t)n + 1, sizeof(*w->pv));
-	w->pcap = cap;
-	xg_grow(&b->gone, &b->gone_cap, (size_t)n + 1, sizeof(*b->gone));
-	/* both walk in key order: this read's entries, and the last one's */
-	size_t j = 0, nkept = 0, ngone = 0, np = 0;
-	size_t nlast = b->nlast;
-	xg_grow(&b->kept, &b->kept_cap, (size_t)n + 1, sizeof(*b->kept));
-	uint32_t *kept = b->kept;
-	for (long i = 0; i < n; i++) {
-		uint64_t key = b->ord[i].key;
-		uint32_t ci = b->ord[i].i;
-		while (j < nlast && pair_key(&b->rk[o][b->last[j]]) < key)
-			j++;
-		const struct lw_part *prev = j < nlast && pair_key(&b->rk[o][b->last[j]]) == key ? &b->rv[o][b->last[j]] : NULL;
-		if (part_delta(&b->rv[c][ci], prev, &w->pv[np])) {
-			w->pk[np++] = b->rk[c][ci];
-			kept[nkept++] = ci;
-		} else {
-			b->gone[ngone++] = b->rk[c][ci];
-		}
-	}
-	xg_swap_arrays(&b->last, &b->last_cap, &b->kept, &b->kept_cap);
-	b->nlast = nkept;
-	b->cur = c;
-	w->npair = np;
-	if (ngone) {
-		__u32 count = (__u32)ngone;
-		if (b->f.bpf_map_delete_batch(b->fd_pairs, b->gone, &count, NULL) < 0 && errno != ENOENT)
-			return -errno;
-	}
-	return 0;
 }
 
 /* Runs lw_flush on each CPU, which moves that CPU's cache of pairs into
@@ -320,9 +214,13 @@ int lx_waits_drain(struct lx_waits *w, struct xg_err *err)
 	int fe = flush_cpus(b);
 	if (fe < 0)
 		return xg_fail_errno(err, -fe, "wait attribution: emptying its per-CPU caches");
-	int re = read_pairs(b, w);
-	if (re < 0)
-		return xg_fail_errno(err, -re, "wait attribution: reading its BPF map");
+	size_t pcap = w->pcap;
+	long np = drain_map(b, b->fd_pairs, (void **)&w->pk, (void **)&w->pv, &pcap, sizeof(*w->pk),
+			    sizeof(*w->pv));
+	w->pcap = pcap;
+	if (np < 0)
+		return xg_fail_errno(err, (int)-np, "wait attribution: reading its BPF map");
+	w->npair = (size_t)np;
 	__u64 sum[LW_STAT_COUNT] = { 0 };
 	__u64 *per = xg_calloc((size_t)b->ncpu, sizeof(*per));
 	for (__u32 k = 0; k < LW_STAT_COUNT; k++) {
