@@ -8,8 +8,8 @@
 #include <linux/types.h>
 
 #define LW_LOG 128              /* segments each CPU remembers (a power of two) */
-#define LW_PAIRS_MAX 16384      /* (thread, culprit) pairs of the last two refreshes:
-                                   user space walks every bucket of the hash at each read */
+#define LW_PAIRS_MAX 16384      /* (thread, culprit) pairs per refresh: user space
+                                   walks every bucket of the hash at each read */
 #define LW_TGID_UNKNOWN 0xffffffffu  /* before the log's memory: nobody known */
 
 /* Who ran on a CPU: a process (tgid, 0 = the CPU was idle) and its cgroup
@@ -35,8 +35,7 @@ struct lw_pair {
 /* What a thread waited behind one culprit: ns, and the lengths of the
  * waits that ended behind it (each wait counts once, with the culprit it
  * waited behind last: one pair to update per switch, not two), with their
- * sum (the latency histogram's _sum). Cumulative: user space takes the
- * difference between two reads. */
+ * sum (the latency histogram's _sum). */
 struct lw_part {
 	__u64 ns;
 	__u64 cgid;             /* the culprit's cgroup when the entry was made */
