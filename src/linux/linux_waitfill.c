@@ -205,8 +205,12 @@ void lx_waits_fill(struct lx_waits *w, const struct lx_scan *sc, const struct lx
 	sums_for(w, ds, out, first);
 	fill_behind(w, sc, ds, cg, vm_mode, out, first);
 	fill_latency(w, sc, ds, out, first);
+	/* wait totals only for the domains that ever waited: in process
+	 * mode most of a thousand processes never do, and each entry is an
+	 * entry of the sample, a recording and the exporter */
 	for (size_t i = 0; i < ds->ndom; i++) {
-		struct xg_dom *x = &out->dom[first + i];
-		waitsum_take(&w->wsum[i].s, sample_add_waits(out, x));
+		struct lx_wsum *e = &w->wsum[i];
+		if (e->s.total_ns || e->s.count)
+			waitsum_take(&e->s, sample_add_waits(out, &out->dom[first + i]));
 	}
 }

@@ -12,10 +12,14 @@
  * version with them cost 2.7 % of a core at 50,000 switches/s). Each CPU
  * keeps a short log of who ran there since when, on the same clock; at a
  * switch, the task switched to looks back through it over its wait and
- * adds the parts to a hash of (waiting thread, culprit), and the wait's
- * length to the histogram of its last culprit's entry. No event crosses to
- * user space: it reads and empties the hash once per refresh. The rule and its
- * limits are in doc/linux-source.md ("Wait attribution"). */
+ * adds the parts to (waiting thread, culprit) pairs, and the wait's length
+ * to the histogram of its last culprit's pair. The pairs gather in a small
+ * per-CPU cache first (the same pairs recur: a hash update per switch was
+ * half the program's time), which spills a pair into the hash when
+ * another takes its slot; before each read, user space runs lw_flush on
+ * every CPU, which empties that CPU's cache into the hash. No event
+ * crosses to user space: it reads and empties the hash once per refresh.
+ * The rule and its limits are in doc/linux-source.md ("Wait attribution"). */
 #include <linux/types.h>
 #include <linux/bpf.h>
 #include <stdbool.h>
@@ -78,6 +82,37 @@ struct {
 	__type(value, struct lw_part);
 } scratch SEC(".maps");
 
+#define LW_SLOTS 16             /* pairs each CPU's cache holds (a power of two) */
+
+/* The slot of a pair: a multiplicative hash of it. */
+static __always_inline __u32 lw_slot_of(__u32 tid, __u32 tgid)
+{
+	return ((tid ^ (tgid * 0x9e3779b1u)) * 0x85ebca6bu) >> 28 & (LW_SLOTS - 1);
+}
+
+/* Each CPU's cache of pairs, direct-mapped by the pair: the ns and wait
+ * lengths gathered since the pair last spilled into the hash, the lengths
+ * in a histogram of its own, of 16-bit counts (a count about to wrap
+ * spills the pair first), of which buckets lo..hi are in use. A slot with
+ * tid 0 is free (tid 0, the idle task, never waits here). */
+struct slot {
+	struct lw_pair k;
+	__u64 cgid;
+	__u64 ns;
+	__u64 len_ns;
+	__u16 lo, hi;
+	__u16 n[LW_BUCKETS];
+};
+struct pair_cache {
+	struct slot slot[LW_SLOTS];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pair_cache);
+} pair_cache SEC(".maps");
+
 /* Counters of what could not be kept (the maps were full). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -116,37 +151,106 @@ static __always_inline unsigned msb64(__u64 v)
 	return r;
 }
 
-/* Adds ns behind (tgid, cgid) to tid's waits; len, when not 0, is the
- * length of the wait that ends now (counted in its histogram). A global
- * function: the verifier checks it once, not once per step of the log
- * walk, which would take it over its limit. */
-__noinline int charge(__u32 tid, __u32 tgid, __u64 cgid, __u64 ns, __u64 len)
+/* The k-th bucket of slot s's lo..hi, or LW_BUCKETS past hi. The empty
+ * asm keeps clang from turning the callers' index into a pointer the
+ * verifier cannot bound. */
+static __always_inline __u32 bucket_at(const struct slot *s, __u32 k)
 {
-	struct lw_pair k = { .tid = tid, .tgid = tgid };
+	__u32 j = s->lo + k;
+	__asm__ volatile("" : "+r"(j));
+	return j <= s->hi && j < LW_BUCKETS ? j : LW_BUCKETS;
+}
+
+/* Spills slot i of this CPU's cache into the hash and frees it. A global
+ * function: the verifier checks it once, not at each of its callers. */
+__noinline int spill(__u32 i)
+{
+	__u32 zero = 0;
+	struct pair_cache *pc = bpf_map_lookup_elem(&pair_cache, &zero);
+	if (!pc)
+		return 0;
+	struct slot *s = &pc->slot[i & (LW_SLOTS - 1)];   /* the mask: for the verifier */
+	if (!s->k.tid)
+		return 0;
+	struct lw_pair k = s->k;
 	struct lw_part *v = bpf_map_lookup_elem(&behind, &k);
 	if (!v) {
-		__u32 zero = 0;
 		struct lw_part *fresh = bpf_map_lookup_elem(&scratch, &zero);
 		if (!fresh)
 			return 0;
-		fresh->cgid = cgid;
+		fresh->cgid = s->cgid;
 		bpf_map_update_elem(&behind, &k, fresh, BPF_NOEXIST);
 		v = bpf_map_lookup_elem(&behind, &k);
-		if (!v) {
-			stat_add(LW_STAT_LOST_NS, ns);
-			if (len)
-				stat_add(LW_STAT_LOST_WAITS, 1);
-			return 0;
-		}
 	}
-	v->ns += ns;
-	if (len) {
-		__u32 b = lw_bucket_of(len, msb64(len));
-		if (b < LW_BUCKETS) {
-			v->n[b]++;
-			v->len_ns += len;
+	if (v) {
+		for (__u32 k = 0; k < LW_BUCKETS; k++) {
+			__u32 j = bucket_at(s, k);
+			if (j >= LW_BUCKETS)
+				break;
+			v->n[j] += s->n[j];
+			s->n[j] = 0;
 		}
+		v->ns += s->ns;
+		v->len_ns += s->len_ns;
+	} else {
+		__u64 waits = 0;
+		for (__u32 k = 0; k < LW_BUCKETS; k++) {
+			__u32 j = bucket_at(s, k);
+			if (j >= LW_BUCKETS)
+				break;
+			waits += s->n[j];
+			s->n[j] = 0;
+		}
+		stat_add(LW_STAT_LOST_NS, s->ns);
+		stat_add(LW_STAT_LOST_WAITS, waits);
 	}
+	s->k.tid = 0;
+	return 0;
+}
+
+static __always_inline void claim(struct slot *s, __u32 tid, __u32 tgid, __u64 cgid)
+{
+	s->k.tid = tid;
+	s->k.tgid = tgid;
+	s->cgid = cgid;
+	s->ns = 0;
+	s->len_ns = 0;
+	s->lo = LW_BUCKETS;   /* no bucket in use: n[] is all 0 */
+	s->hi = 0;
+}
+
+/* Adds ns behind (tgid, cgid) to tid's waits; len, when not 0, is the
+ * length of the wait that ends now (counted in its histogram). Global, as
+ * spill: the log walk calls it at each step. */
+__noinline int charge(__u32 tid, __u32 tgid, __u64 cgid, __u64 ns, __u64 len)
+{
+	__u32 zero = 0;
+	struct pair_cache *pc = bpf_map_lookup_elem(&pair_cache, &zero);
+	if (!pc)
+		return 0;
+	__u32 i = lw_slot_of(tid, tgid);
+	struct slot *s = &pc->slot[i];
+	if (s->k.tid != tid || s->k.tgid != tgid) {
+		if (s->k.tid)
+			spill(i);
+		claim(s, tid, tgid, cgid);
+	}
+	s->ns += ns;
+	if (!len)
+		return 0;
+	__u32 b = lw_bucket_of(len, msb64(len));
+	if (b >= LW_BUCKETS)
+		return 0;
+	if (s->n[b] == 0xffff) {   /* the count would wrap: spill, and start again */
+		spill(i);
+		claim(s, tid, tgid, cgid);
+	}
+	s->n[b]++;
+	if (b < s->lo)
+		s->lo = (__u16)b;
+	if (b > s->hi)
+		s->hi = (__u16)b;
+	s->len_ns += len;
 	return 0;
 }
 
@@ -194,5 +298,18 @@ int BPF_PROG(lw_switch, bool preempt, struct task_struct *prev, struct task_stru
 		charge(tid, LW_TGID_UNKNOWN, 0, end - since, end == now ? len : 0);
 		stat_add(LW_STAT_BEYOND_LOG, 1);
 	}
+	return 0;
+}
+
+/* Empties this CPU's cache into the hash: not attached, user space runs it
+ * on each CPU in turn (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU) before
+ * it reads the hash. It runs in an interrupt there, so never inside the
+ * sched_switch program of the same CPU. */
+SEC("raw_tp")
+int lw_flush(void *ctx)
+{
+	(void)ctx;
+	for (__u32 i = 0; i < LW_SLOTS; i++)
+		spill(i);
 	return 0;
 }

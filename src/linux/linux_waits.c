@@ -34,7 +34,8 @@ extern const char lx_waits_obj[], lx_waits_obj_end[];
 #define BPF_API(F) \
 	F(libbpf_set_print) F(bpf_object__open_mem) F(bpf_object__load) F(bpf_object__close) \
 	F(bpf_object__find_map_by_name) F(bpf_map__fd) \
-	F(bpf_object__next_program) F(bpf_program__attach) F(bpf_link__destroy) \
+	F(bpf_object__find_program_by_name) F(bpf_program__attach) F(bpf_program__fd) \
+	F(bpf_link__destroy) F(bpf_prog_test_run_opts) \
 	F(bpf_map_lookup_and_delete_batch) F(bpf_map_lookup_elem) F(libbpf_num_possible_cpus)
 struct bpf_api {
 #define BPF_SLOT(fn) __typeof__(fn) *fn;
@@ -44,13 +45,12 @@ struct bpf_api {
 #define BPF_FN(fn) XG_DL_FN(struct bpf_api, fn)
 static const struct xg_dl_fn bpf_fns[] = { BPF_API(BPF_FN) };
 
-#define LINKS_MAX 8
 struct lx_waits_bpf {
 	struct bpf_api f;
 	void *so;
 	struct bpf_object *obj;
-	struct bpf_link *link[LINKS_MAX];
-	int nlink;
+	struct bpf_link *link;       /* lw_switch on sched_switch */
+	int fd_flush;                /* lw_flush, run on each CPU before a read */
 	int fd_pairs, fd_stats;
 	int ncpu;
 };
@@ -69,8 +69,8 @@ static void bpf_free(struct lx_waits_bpf *b)
 {
 	if (!b)
 		return;
-	for (int i = 0; i < b->nlink; i++)
-		b->f.bpf_link__destroy(b->link[i]);
+	if (b->link)
+		b->f.bpf_link__destroy(b->link);
 	if (b->obj)
 		b->f.bpf_object__close(b->obj);
 	xg_dl_close(b->so);
@@ -121,14 +121,15 @@ void lx_waits_open(struct lx_waits *w)
 	if ((err = -b->f.bpf_object__load(b->obj)) != 0)
 		goto fail;
 	step = "attaching";
-	for (struct bpf_program *p = b->f.bpf_object__next_program(b->obj, NULL); p;
-	     p = b->f.bpf_object__next_program(b->obj, p)) {
-		struct bpf_link *l = b->f.bpf_program__attach(p);
-		if (!l || b->nlink == LINKS_MAX) {
-			err = l ? E2BIG : errno;
-			goto fail;
-		}
-		b->link[b->nlink++] = l;
+	struct bpf_program *sw = b->f.bpf_object__find_program_by_name(b->obj, "lw_switch");
+	struct bpf_program *fl = b->f.bpf_object__find_program_by_name(b->obj, "lw_flush");
+	if (!sw || !fl || (b->fd_flush = b->f.bpf_program__fd(fl)) < 0) {
+		err = ENOENT;
+		goto fail;
+	}
+	if (!(b->link = b->f.bpf_program__attach(sw))) {
+		err = errno;
+		goto fail;
 	}
 	const char *names[] = { "behind", "stats" };
 	int *fds[] = { &b->fd_pairs, &b->fd_stats };
@@ -192,12 +193,27 @@ static long drain_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, 
 	}
 }
 
+/* Runs lw_flush on each CPU, which moves that CPU's cache of pairs into
+ * the hash. A CPU that is offline has nothing new: ENXIO is not an error. */
+static int flush_cpus(struct lx_waits_bpf *b)
+{
+	for (int c = 0; c < b->ncpu; c++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = (__u32)c);
+		if (b->f.bpf_prog_test_run_opts(b->fd_flush, &o) < 0 && errno != ENXIO)
+			return -errno;
+	}
+	return 0;
+}
+
 int lx_waits_drain(struct lx_waits *w, struct xg_err *err)
 {
 	w->npair = 0;
 	struct lx_waits_bpf *b = w->b;
 	if (!b)
 		return 0;
+	int fe = flush_cpus(b);
+	if (fe < 0)
+		return xg_fail_errno(err, -fe, "wait attribution: emptying its per-CPU caches");
 	size_t pcap = w->pcap;
 	long np = drain_map(b, b->fd_pairs, (void **)&w->pk, (void **)&w->pv, &pcap, sizeof(*w->pk),
 			    sizeof(*w->pv));

@@ -34,7 +34,7 @@ struct lw_pair {
 #define LW_BUCKETS ((LW_MSB_MAX - LW_SUB_BITS + 2) * LW_SUB)
 /* What a thread waited behind one culprit: ns, and the lengths of the
  * waits that ended behind it (each wait counts once, with the culprit it
- * waited behind last: one hash update per switch, not two), with their
+ * waited behind last: one pair to update per switch, not two), with their
  * sum (the latency histogram's _sum). */
 struct lw_part {
 	__u64 ns;

@@ -191,6 +191,8 @@ const char *sample_waits_why(const struct xg_sample *s, const struct xg_dom *d)
 		return NULL;
 	if (s->wait_why && s->wait_why < s->nreason)
 		return s->reason[s->wait_why];
+	if (dom_has(d, XG_F_BEHIND_WAIT_NS))   /* measured: a source keeps no totals of nothing */
+		return "no wait has ended since the source began";
 	const char *why = dom_why(s, d, XG_F_BEHIND_WAIT_NS);
 	return why ? why : "not measured by this source";
 }
