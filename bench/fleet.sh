@@ -43,7 +43,15 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# free_ports [N]: N (1) ports nobody listens on now (the kernel's picks).
+free_ports() {
+	python3 -c '
+import socket, sys
+s = [socket.socket() for _ in range(int(sys.argv[1]))]
+for x in s:
+    x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))' "${1:-1}"
+}
 wait_for() {   # wait_for SECONDS CMD...: CMD succeeds within SECONDS
 	local end=$((SECONDS + $1))
 	shift
@@ -54,10 +62,14 @@ wait_for() {   # wait_for SECONDS CMD...: CMD succeeds within SECONDS
 }
 run() { nice -n 19 "$@"; }   # not for &: a function in the background is a subshell
 
-# The exporters: one recording (steady load, a sample a second, long
-# enough for the whole bench), EXPORTERS replays of it on ports of their
-# choosing (read back from their logs).
-run build/tools/xgtop-gen --steady --domains "$DOMAINS" --samples 3600 "$tmp/rec.xgrec" >/dev/null || exit 1
+# The exporters: one recording (steady load, a sample every SCRAPE
+# seconds, as an exporter run with -d SCRAPE takes them: a sample a second
+# would have 50 replays take most of both cores; an hour, longer than the
+# bench), EXPORTERS replays of it on ports of their choosing (read back
+# from their logs). The script's late-08 comes a third of the way in:
+# one more id gives DOMAINS domains before it.
+run build/tools/xgtop-gen --steady --domains $((DOMAINS + 1)) --interval "$SCRAPE" --samples $((3600 / SCRAPE)) \
+	"$tmp/rec.xgrec" >/dev/null || exit 1
 for i in $(seq "$EXPORTERS"); do
 	nice -n 19 ./xgtop --replay "$tmp/rec.xgrec" --export 127.0.0.1:0 --daemon 2>"$tmp/exp$i.log" &
 	pids+=($!)
@@ -73,39 +85,6 @@ nser=$(grep -c '^xgtop_' "$tmp/snap.txt")
 gz=$(curl -sf -H 'Accept-Encoding: gzip' "http://127.0.0.1:${ports[0]}/metrics" | wc -c)
 printf 'fleet: %d exporters x %d domains = %d domains; an exporter: %d series, %d kB (%d kB gzip)\n' \
 	"$EXPORTERS" "$per" $((EXPORTERS * per)) "$nser" $(($(wc -c <"$tmp/snap.txt") / 1000)) $((gz / 1000))
-
-# The servers, both scraping every exporter.
-{
-	printf 'global:\n  scrape_interval: %ss\nscrape_configs:\n  - job_name: xgtop\n' "$SCRAPE"
-	printf '    static_configs:\n      - targets: [%s]\n' "$(IFS=,; echo "${targets[*]}")"
-} >"$tmp/scrape.yml"
-answers() { curl -sf --max-time 2 -o /dev/null "http://127.0.0.1:$1/api/v1/query?query=1"; }
-pp=$(free_port)
-nice -n 19 prometheus --config.file="$tmp/scrape.yml" --storage.tsdb.path="$tmp/prom-data" \
-	--web.listen-address="127.0.0.1:$pp" >"$tmp/prom.log" 2>&1 &
-pids+=($!) prom_pid=$!
-vp=$(free_port)
-nice -n 19 victoria-metrics -storageDataPath="$tmp/vm-data" -httpListenAddr="127.0.0.1:$vp" \
-	-promscrape.config="$tmp/scrape.yml" >"$tmp/vm.log" 2>&1 &
-pids+=($!) vm_pid=$!
-wait_for 60 answers "$pp" || { tail -5 "$tmp/prom.log"; exit 1; }
-wait_for 60 answers "$vp" || { tail -5 "$tmp/vm.log"; exit 1; }
-# ready PORT: the server holds every domain and 4 scrapes of every host
-# (VictoriaMetrics: of those older than its 30 s latency offset).
-ready() {
-	curl -sf --max-time 5 "http://127.0.0.1:$1/api/v1/query" --data-urlencode \
-		"query=count_over_time(xgtop_collector_refreshes_total[$((4 * SCRAPE + 2))s]) >= 4 or count(last_over_time(xgtop_domain_info[1m]))" |
-		python3 -c '
-import json, sys
-r = json.load(sys.stdin)["data"]["result"]
-hosts = sum(1 for x in r if "instance" in x["metric"])
-doms = [float(x["value"][1]) for x in r if "instance" not in x["metric"]]
-sys.exit(0 if hosts == int(sys.argv[1]) and doms and doms[0] == int(sys.argv[2]) else 1)' "$EXPORTERS" $((EXPORTERS * per))
-}
-t0=$SECONDS
-wait_for 300 ready "$pp" || { echo "fleet: Prometheus does not hold the fleet within 300 s"; tail -3 "$tmp/prom.log"; exit 1; }
-wait_for 300 ready "$vp" || { echo "fleet: VictoriaMetrics does not hold the fleet within 300 s"; tail -3 "$tmp/vm.log"; exit 1; }
-echo "fleet: both servers hold the fleet after $((SECONDS - t0)) s"
 
 # view NAME RELAY-PORTS TARGET-PORTS XGTOP-ARGS...: the full-screen view
 # of ROWS rows through a relay; appends NAME's best figures to $tmp/figs.
@@ -165,16 +144,55 @@ PY
 }
 
 hosts_rows=$((EXPORTERS * per))
-rp=$(free_port)
-view "prometheus" "$rp" "$pp" --source prometheus "http://127.0.0.1:$rp"
-rp=$(free_port)
-view "victoria-metrics" "$rp" "$vp" --source prometheus "http://127.0.0.1:$rp"
-rports=()
-for p in "${ports[@]}"; do
-	rports+=("$(free_port)")
-	echo "http://127.0.0.1:${rports[-1]}/metrics" >>"$tmp/hosts"
-done
+# The servers scrape every exporter, one server at a time (both at once
+# took longer than the scrape interval to scrape here: two cores).
+{
+	printf 'global:\n  scrape_interval: %ss\nscrape_configs:\n  - job_name: xgtop\n' "$SCRAPE"
+	printf '    static_configs:\n      - targets: [%s]\n' "$(IFS=,; echo "${targets[*]}")"
+} >"$tmp/scrape.yml"
+answers() { curl -sf --max-time 2 -o /dev/null "http://127.0.0.1:$1/api/v1/query?query=1"; }
+# ready PORT: the server holds every domain and 3 scrapes of every host
+# in the last 6 intervals (VictoriaMetrics: of those older than its 30 s
+# latency offset).
+ready() {
+	curl -sf --max-time 10 "http://127.0.0.1:$1/api/v1/query" --data-urlencode \
+		"query=count_over_time(xgtop_collector_refreshes_total[$((6 * SCRAPE))s]) >= 3 or count(last_over_time(xgtop_domain_info[1m]))" 2>/dev/null |
+		python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+hosts = sum(1 for x in r if "instance" in x["metric"])
+doms = [float(x["value"][1]) for x in r if "instance" not in x["metric"]]
+sys.exit(0 if hosts == int(sys.argv[1]) and doms and doms[0] == int(sys.argv[2]) else 1)' "$EXPORTERS" "$hosts_rows" 2>/dev/null
+}
+rss_mb() { echo $(($(awk '/^VmRSS/ {print $2}' "/proc/$1/status") / 1024)); }
+# server NAME CMD...: starts it on port $sp, waits until it holds the
+# fleet, measures the view against it, stops it.
+server() {
+	local name=$1 t0=$SECONDS
+	shift
+	"$@" >"$tmp/$name.log" 2>&1 &
+	local pid=$!
+	pids+=("$pid")
+	wait_for 60 answers "$sp" || { tail -5 "$tmp/$name.log"; exit 1; }
+	wait_for 600 ready "$sp" || { echo "fleet: $name does not hold the fleet within 600 s"; tail -3 "$tmp/$name.log"; exit 1; }
+	echo "fleet: $name holds the fleet after $((SECONDS - t0)) s"
+	local rp
+	rp=$(free_ports)
+	view "$name" "$rp" "$sp" --source prometheus "http://127.0.0.1:$rp"
+	echo "$name's RSS: $(rss_mb "$pid") MB" >>"$tmp/rss"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+}
+# The pool view first: it needs no server.
+read -ra rports <<<"$(free_ports "$EXPORTERS")"
+for p in "${rports[@]}"; do echo "http://127.0.0.1:$p/metrics"; done >"$tmp/hosts"
 view "pool view" "$(IFS=,; echo "${rports[*]}")" "$(IFS=,; echo "${ports[*]}")" --hosts "$tmp/hosts"
+sp=$(free_ports)
+server prometheus nice -n 19 prometheus --config.file="$tmp/scrape.yml" --storage.tsdb.path="$tmp/prom-data" \
+	--web.listen-address="127.0.0.1:$sp"
+sp=$(free_ports)
+server victoria-metrics nice -n 19 victoria-metrics -storageDataPath="$tmp/vm-data" -httpListenAddr="127.0.0.1:$sp" \
+	-promscrape.config="$tmp/scrape.yml"
 
 printf '\n%s\n' "fleet: one refresh of the full-screen view, $hosts_rows domains, best of the refreshes after the 3rd (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '  %-18s %7s %7s %11s %9s %s\n' source "CPU ms" "wall ms" "received" "sent" "(refreshes, rows on screen)"
@@ -185,4 +203,4 @@ while IFS=$'\t' read -r name cpu wall down up n shown; do
 	printf '  %-18s   CPU %s (<= 20 ms), wall %s (<= 250 ms), bytes %s (<= 1 MB)\n' "" \
 		"$(verdict "$cpu" 20)" "$(verdict "$wall" 250)" "$(verdict $((down + up)) 1000000)"
 done <"$tmp/figs"
-printf '  %-18s %s\n' "" "servers' RSS: Prometheus $(($(awk '/^VmRSS/ {print $2}' /proc/$prom_pid/status) / 1024)) MB, VictoriaMetrics $(($(awk '/^VmRSS/ {print $2}' /proc/$vm_pid/status) / 1024)) MB"
+printf '  %s\n' "$(paste -sd, "$tmp/rss" | sed 's/,/, /g')"
