@@ -31,7 +31,7 @@ for t in prometheus victoria-metrics tmux curl python3; do
 	command -v $t >/dev/null || { echo "fleet: $t is not installed (make deps)"; exit 2; }
 done
 EXPORTERS=${EXPORTERS:-50} DOMAINS=${DOMAINS:-200} SCRAPE=${SCRAPE:-5} DELAY=${DELAY:-5}
-ROWS=${ROWS:-60} REFRESHES=${REFRESHES:-8}
+ROWS=${ROWS:-60} REFRESHES=${REFRESHES:-8} POOL=${POOL:-1}
 tmp=$(mktemp -d)
 pids=() relay=
 sess=xgtop-fleet-$$
@@ -122,7 +122,10 @@ view() {
 	cp "$tmp/screen" "$tmp/screen.$name"
 	tmux kill-session -t "$sess" 2>/dev/null
 	kill $relay; wait $relay 2>/dev/null; relay=
-	[ -s "$tmp/self" ] || { echo "fleet: $name: no refresh seen"; cat "$tmp/screen" "$tmp/tui.err"; exit 1; }
+	if ! [ -s "$tmp/self" ]; then   # no figure: '-' and why
+		printf '%s\t-\t-\t-\t-\t0\t%s\t%s\n' "$name" "$shown" "$(head -c 200 "$tmp/tui.err" | head -1)" >>"$tmp/figs"
+		return
+	fi
 	python3 - "$name" "$tmp/relay.log" "$tmp/self" "$shown" "$DELAY" >>"$tmp/figs" <<'PY'
 import sys
 name, log, selfs, shown, delay = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
@@ -183,10 +186,12 @@ server() {
 	kill "$pid"
 	wait "$pid" 2>/dev/null
 }
-# The pool view first: it needs no server.
+# The pool view first: it needs no server (POOL=0: not measured).
+[ "$POOL" = 0 ] || {
 read -ra rports <<<"$(free_ports "$EXPORTERS")"
 for p in "${rports[@]}"; do echo "http://127.0.0.1:$p/metrics"; done >"$tmp/hosts"
 view "pool view" "$(IFS=,; echo "${rports[*]}")" "$(IFS=,; echo "${ports[*]}")" --hosts "$tmp/hosts"
+}
 sp=$(free_ports)
 server prometheus nice -n 19 prometheus --config.file="$tmp/scrape.yml" --storage.tsdb.path="$tmp/prom-data" \
 	--web.listen-address="127.0.0.1:$sp"
@@ -197,7 +202,11 @@ server victoria-metrics nice -n 19 victoria-metrics -storageDataPath="$tmp/vm-da
 printf '\n%s\n' "fleet: one refresh of the full-screen view, $hosts_rows domains, best of the refreshes after the 3rd (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '  %-18s %7s %7s %11s %9s %s\n' source "CPU ms" "wall ms" "received" "sent" "(refreshes, rows on screen)"
 verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v <= t ? "met" : "MISSED") }'; }
-while IFS=$'\t' read -r name cpu wall down up n shown; do
+while IFS=$'\t' read -r name cpu wall down up n shown why; do
+	if [ "$cpu" = - ]; then
+		printf '  %-18s %7s %7s %11s %9s (no refresh: %s)\n' "$name" - - - - "$why"
+		continue
+	fi
 	printf '  %-18s %7s %7s %8d kB %6d kB (%d, %d)\n' "$name" "$cpu" "$wall" $((down / 1000)) $((up / 1000)) "$n" "$shown"
 	[ "$name" = "pool view" ] && continue
 	printf '  %-18s   CPU %s (<= 20 ms), wall %s (<= 250 ms), bytes %s (<= 1 MB)\n' "" \
