@@ -68,10 +68,14 @@ static uint64_t sort_fields(enum xg_col c)
 /* Tells the source what the view shows next: in the full-screen view,
  * once the table has a sorted order (two samples), the rows on screen
  * (and half a screen on either side, for small moves) with every field,
- * the others with what sorting needs; elsewhere everything. */
+ * the others with what sorting needs; before that, what sorting needs of
+ * all (every field of 10,000 domains is more than a server answers within
+ * a refresh); elsewhere everything. */
 static void tell_wanted(struct xg_engine *e)
 {
 	struct xg_wanted w = { .all = true };
+	if (e->rows_on_demand)
+		w = (struct xg_wanted){ .fields = sort_fields(e->view.sort_col) };
 	if (e->rows_on_demand && e->have_prev && e->screen_rows) {
 		const struct xg_view *v = &e->view;
 		const struct xg_sample *cur = &e->sample[e->cur];
