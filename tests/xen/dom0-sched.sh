@@ -39,8 +39,8 @@ SPINS="spin1 spin2"
 [ "$SUITE" != dom0 ] && SPINS="$SPINS spin3"
 
 # 1. Two spinners (three) booted side by side, then the two pinned to
-#    pCPU 1 while dom0 and the other guests keep pCPU 0; the third waits
-#    paused until both spinners share their pCPU.
+#    pCPU 1 while dom0 and the other guests keep pCPU 0; the third stays
+#    paused until the pair's checks and capture are done (4b).
 for g in $SPINS; do
 	run create-$g 120 xl create /etc/xen/guest-$g.cfg &
 done
