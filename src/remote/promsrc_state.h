@@ -97,6 +97,12 @@ void rm_ps_index_grow(struct ps_index *ix, size_t n, uint64_t (*hash)(const stru
 /* text as a PromQL string's content: \ and " escaped. */
 void rm_ps_promql_string(char *dst, size_t n, const char *text);
 
+/* One instant query (at Unix time `at`, 0 = the server's now), answered
+ * within limit_s (0: from -d, 0.5 to 10 s), each series to fn(ctx); 0 or
+ * -1 with a one-line err that says what to do. */
+int rm_ps_ask(struct xg_source *s, const char *query, double at, double limit_s, rm_qpoint_fn fn, void *ctx,
+	      struct xg_err *err);
+
 /* ---- remote_ps_hosts.c ---- */
 /* The host query's text (appended to b), and its answer's callback. */
 void rm_ps_host_query(const struct xg_source *s, struct xg_strbuf *b);
@@ -114,8 +120,17 @@ bool rm_ps_host_stale(const struct xg_source *s, const struct ps_host *h);
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b);
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 
+/* The entry of domain name (unescaped) of host, added when new; NULL
+ * past XG_PS_DOMS_MAX. */
+struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name);
 /* Marks the domains on screen (s->want) and what each is asked for. */
 void rm_ps_doms_mark(struct xg_source *s);
+
+/* ---- remote_ps_cols.c ---- */
+/* Column col's per-interval figure over a window of w seconds as a PromQL
+ * expression (appended to b); false, and nothing appended, for a column
+ * the report does not ask the server for. */
+bool rm_ps_col_expr(const struct xg_source *s, int col, unsigned w, struct xg_strbuf *b);
 
 /* ---- remote_ps_fill.c ---- */
 /* The sample from this refresh's answers: each host a peer, each domain

@@ -147,9 +147,8 @@ static void put_encoded(struct xg_strbuf *b, const char *text)
 	}
 }
 
-/* One query, answered within the time limit; 0 or -1 with a one-line err
- * that says what to do. */
-static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct xg_err *err)
+int rm_ps_ask(struct xg_source *s, const char *query, double at, double limit_s, rm_qpoint_fn fn, void *ctx,
+	      struct xg_err *err)
 {
 	struct xg_strbuf url = { 0 };
 	const char *base = s->t.path;
@@ -159,33 +158,44 @@ static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct x
 	strbuf_put(&url, base, bl);
 	strbuf_printf(&url, "/api/v1/query?query=");
 	put_encoded(&url, query);
+	if (at > 0)
+		strbuf_printf(&url, "&time=%.3f", at);
 	int rc = rm_fetch_url(s->client, &s->f, url.p);
 	strbuf_free(&url);
 	if (rc < 0)
 		return xg_fail(err, "%s", "libcurl could not make a request");
 	double limit = s->cfg->delay_s * 0.8;
+	limit = limit_s > 0 ? limit_s : limit > 10 ? 10 : limit < 0.5 ? 0.5 : limit;
 	struct rm_fetch *one = &s->f;
-	rm_fetch_all(s->client, &one, 1, (uint64_t)((limit > 10 ? 10 : limit < 0.5 ? 0.5 : limit) * 1e9));
+	rm_fetch_all(s->client, &one, 1, (uint64_t)(limit * 1e9));
 	char where[600];
 	snprintf(where, sizeof(where), "%s://%s:%s", s->t.https ? "https" : "http", s->t.host, s->t.port);
 	if (s->f.phase != RM_DONE) {
 		/* A refusal comes with a JSON body that says why. */
 		struct xg_err e = { 0 };
-		if (s->f.len && s->f.buf && rm_qapi_parse(s->q, s->f.buf, s->f.len, fn, s, &e) < 0 &&
+		if (s->f.len && s->f.buf && rm_qapi_parse(s->q, s->f.buf, s->f.len, fn, ctx, &e) < 0 &&
 		    strstr(e.msg, "refused"))
 			return xg_fail(err, "Prometheus at %s: %.300s; check --filter and --host-match", where,
 				       e.msg);
+		if (limit_s > 0 && strstr(s->f.why, "no answer within"))
+			return xg_fail(err, "Prometheus at %s: %s; is the server up? A shorter period or a "
+				       "longer --step asks less of it", where, s->f.why);
 		return xg_fail(err, "Prometheus at %s: %s; is the server up, and is the URL its own "
 			       "(http://HOST:9090)?", where, s->f.why);
 	}
 	struct xg_err e = { 0 };
-	if (rm_qapi_parse(s->q, s->f.body, s->f.body_len, fn, s, &e) < 0) {
+	if (rm_qapi_parse(s->q, s->f.body, s->f.body_len, fn, ctx, &e) < 0) {
 		if (strstr(e.msg, "more than"))
 			return xg_fail(err, "Prometheus at %s: too many series (%s): narrow them with "
 				       "--host-match REGEX or --filter REGEX", where, e.msg);
 		return xg_fail(err, "Prometheus at %s: %s", where, e.msg);
 	}
 	return 0;
+}
+
+static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct xg_err *err)
+{
+	return rm_ps_ask(s, query, 0, 0, fn, s, err);
 }
 
 static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)

@@ -20,7 +20,7 @@ static uint64_t dom_hash_at(const struct xg_source *s, size_t i)
 	return dom_hash(s->d[i].host, s->d[i].name);
 }
 
-static struct ps_dom *dom_of(struct xg_source *s, uint16_t host, const char *name)
+struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name)
 {
 	uint64_t hv = dom_hash(host, name);
 	size_t k = s->dix.cap ? hv & (s->dix.cap - 1) : 0;
@@ -64,7 +64,7 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	/* The exporter escapes names as the screen shows them (\\, \xNN). */
 	char raw[XG_NAME_MAX];
 	rm_unescape_name(raw, sizeof(raw), name);
-	struct ps_dom *d = dom_of(s, (uint16_t)(h - s->h), raw);
+	struct ps_dom *d = rm_ps_dom_of(s, (uint16_t)(h - s->h), raw);
 	if (!d)
 		return xg_fail(err, "more than %d domains", XG_PS_DOMS_MAX);
 	if (!d->seen)
