@@ -32,6 +32,22 @@ struct ps_host {
 	uint64_t published;           /* bit f: some domain of it has field f */
 };
 
+/* vCPUs a domain keeps (Xen's limit for a guest is 512). */
+#define XG_PS_VCPUS_MAX 1024
+#define PS_VCPU_CPU 0x80              /* ps_vcpu.got: the CPU rate came */
+
+/* A vCPU's synthetic counters, like its domain's. */
+struct ps_vcpu {
+	uint32_t id;
+	bool seen;
+	uint8_t online;
+	uint8_t got;                  /* bit r: rs[r] came; PS_VCPU_CPU: cpu */
+	double cpu, rs[XG_RS_COUNT];  /* the server's rates, s/s */
+	double total;                 /* the CPU time counter as scraped, -1: none */
+	bool started;                 /* acc_cpu has its origin */
+	uint64_t acc_cpu, acc_rs[XG_RS_COUNT];
+};
+
 /* A domain's synthetic counters, from one refresh to the next. */
 struct ps_dom {
 	uint16_t host;
@@ -50,6 +66,8 @@ struct ps_dom {
 	bool started;                 /* acc[] has its origin */
 	uint32_t state;               /* enum xg_state bits */
 	double cpu_total;             /* the CPU time counter as scraped, -1: none */
+	struct ps_vcpu *vc;           /* by id */
+	uint32_t nvc, vccap;
 };
 
 /* Open addressing over the hosts or domains by name: each answer holds
@@ -123,8 +141,18 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 /* The entry of domain name (unescaped) of host, added when new; NULL
  * past XG_PS_DOMS_MAX. */
 struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name);
+/* Before a refresh's answer: no vCPU of any domain seen yet. */
+void rm_ps_vcpus_reset(struct xg_source *s);
 /* Marks the domains on screen (s->want) and what each is asked for. */
 void rm_ps_doms_mark(struct xg_source *s);
+
+/* ---- remote_ps_vcpus.c ---- */
+/* The vCPU terms of the domain query (lead, then " or " between them). */
+void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead);
+/* A vCPU series of the domain answer (f: its xgtop_f): true when it was one. */
+bool rm_ps_on_vcpu(struct ps_dom *d, const char *f, const struct rm_qpoint *p);
+/* d's vCPUs seen this refresh, their counters advanced by dt s of rates. */
+void rm_ps_fill_vcpus(struct ps_dom *pd, struct xg_sample *out, struct xg_dom *d, double dt);
 
 /* ---- remote_ps_cols.c ---- */
 /* Column col's per-interval figure over a window of w seconds as a PromQL

@@ -62,6 +62,8 @@ static void ps_close(struct xg_source *s)
 	rm_client_close(s->client);
 	rm_qapi_close(s->q);
 	free(s->h);
+	for (size_t i = 0; i < s->nd; i++)
+		free(s->d[i].vc);
 	free(s->d);
 	free(s->hix.slot);
 	free(s->dix.slot);
@@ -219,6 +221,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 			s->d[i].state = 0;
 			s->d[i].cpu_total = -1;
 		}
+		rm_ps_vcpus_reset(s);
 		rm_ps_doms_mark(s);
 		double eval = s->eval;
 		b.len = 0;
