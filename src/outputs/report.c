@@ -16,6 +16,8 @@ bool rep_col_reported(const struct xg_report *r, enum xg_col c)
 		return false;
 	if (xg_columns[c].group == XG_GRP_PSI && !r->psi)
 		return false;
+	if (r->put_cols && !(r->put_cols >> c & 1))
+		return false;
 	return c != XG_COL_ID && xg_columns[c].unit != XG_UNIT_TEXT && col_has_value(c) &&
 	       xg_columns[c].group != XG_GRP_CONTENTION;   /* judged by the full-screen view, not per interval */
 }
@@ -197,6 +199,7 @@ void report_put(struct xg_report *r, const char *host, const char *name, uint32_
 		uint64_t n, double mean, double p95, double max, uint64_t from_ns, uint64_t to_ns)
 {
 	uint16_t h = host_index(r, host);
+	r->put_cols |= 1ull << col;
 	struct rep_dom *e = NULL;
 	for (size_t i = r->ndom; i-- > 0 && !e;)
 		if (r->dom[i]->host == h && !strcmp(r->dom[i]->name, name))
@@ -221,7 +224,8 @@ void report_put(struct xg_report *r, const char *host, const char *name, uint32_
 	if (have && n > e->intervals)
 		e->intervals = n;
 	if (!have)
-		k->why = intern_why(r, "the server holds no such series for this domain in the period");
+		k->why = intern_why(r, col == XG_COL_MAXMEM ? "no limit (+Inf), or no such series in the period"
+							  : "the server holds no such series for this domain in the period");
 	r->vms = r->vms || (have && xg_columns[col].group == XG_GRP_VM);
 	r->psi = r->psi || (have && xg_columns[col].group == XG_GRP_PSI);
 }

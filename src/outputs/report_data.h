@@ -57,6 +57,7 @@ struct xg_report {
 	bool vms;                   /* some sample's domains were VMs (the vm columns) */
 	bool psi;                   /* some sample's source read pressure (the pressure columns) */
 	char **hosts;               /* report_put's hosts, by rep_dom.host; NULL: no HOST column */
+	uint64_t put_cols;          /* bit c: report_put gave column c (the only ones reported then) */
 	size_t nhosts;
 };
 

@@ -129,6 +129,10 @@ static int settle_step(struct xg_source *s, struct rm_ps_period *per, struct xg_
 	rm_ps_host_query(s, &b);
 	int rc = rm_ps_ask(s, b.p, per->to, REP_LIMIT_S, rm_ps_on_host, s, err);
 	strbuf_free(&b);
+	if (!rc && !s->nh)
+		return xg_fail(err, "the server holds no xgtop exporter's figures at the period's end (--to)%s: "
+			       "does it keep that time, and scrape the exporters?",
+			       s->sel_host[0] ? " that --host-match selects" : "");
 	if (!rc)
 		rc = rm_ps_hosts_settle(s, err);
 	if (rc)
