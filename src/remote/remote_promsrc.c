@@ -177,8 +177,8 @@ int rm_ps_ask(struct xg_source *s, const char *query, double at, double limit_s,
 		struct xg_err e = { 0 };
 		if (s->f.len && s->f.buf && rm_qapi_parse(s->q, s->f.buf, s->f.len, fn, ctx, &e) < 0 &&
 		    strstr(e.msg, "refused"))
-			return xg_fail(err, "Prometheus at %s: %.300s; check --filter and --host-match", where,
-				       e.msg);
+			return xg_fail(err, "Prometheus at %s: %.300s; check --filter and --host-match%s", where,
+				       e.msg, limit_s > 0 ? ", or ask for a shorter period or a longer --step" : "");
 		if (limit_s > 0 && strstr(s->f.why, "no answer within"))
 			return xg_fail(err, "Prometheus at %s: %s; is the server up? A shorter period or a "
 				       "longer --step asks less of it", where, s->f.why);
