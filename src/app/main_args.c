@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xgtop/core/when.h"
+#include "xgtop/core/timearg.h"
 #include "xgtop/model/columns.h"
 #include "xgtop/compute/history.h"
 #include "xgtop/model/source.h"
@@ -359,10 +359,10 @@ static int opt_cacert(struct xg_config *cfg, const char *arg)
 /* --at TIME: checked against now, so that a typo is a usage error. */
 static int opt_at(struct xg_config *cfg, const char *arg)
 {
-	double now = (double)xg_now_real_ns() / 1e9;
-	if (!xg_parse_when(arg, now, &cfg->at) || cfg->at > now + 1)
-		return BAD_USAGE("--at '%s': give a past time as RFC 3339 (2026-12-06T10:00:00Z), Unix "
-				 "seconds, or before now (-15m, -2h, -1d)", arg);
+	uint64_t now = xg_now_real_ns(), ns;
+	if (!xg_timearg_parse(arg, now, now, &ns) || !ns || ns > now + 1000000000ull)
+		return BAD_USAGE("--at '%s': give a past time: %s", arg, XG_TIMEARG_FORMS);
+	cfg->at = (double)ns / 1e9;
 	return 0;
 }
 

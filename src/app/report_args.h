@@ -13,6 +13,9 @@ struct report_opts {
 	bool out_given;
 	bool contention;            /* --contention: the cache victims instead */
 	struct xg_susp_cfg rule;    /* --rule SPEC */
+	const char *server;         /* --source prometheus URL */
+	double step;                /* --step SECONDS, 0: from the scrapes */
+	const char *filter, *host_match, *cacert;
 };
 
 /* Parses argv (argv[0] is "report") into o. Returns -1 to go on, or the
@@ -21,8 +24,8 @@ int report_parse_args(int argc, char **argv, struct report_opts *o);
 /* Says "xgtop report: " and fmt with arg on standard error, then the
  * usage; returns 2, the exit status of a usage error. */
 int report_bad(const char *fmt, const char *arg);
-/* TIME s against a recording that runs from first to last (ns): false when
- * it is neither ISO 8601 nor +/-DURATION. */
+/* TIME s against a recording that runs from first to last (ns), or against
+ * now (first = last = now): xg_timearg_parse (core/timearg.h). */
 bool report_parse_time(const char *s, uint64_t first, uint64_t last, uint64_t *ns);
 
 #endif

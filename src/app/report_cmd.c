@@ -6,6 +6,7 @@
  * that bound what the percentile keeps), the second replays and gathers. */
 #include "xgtop/app/report_cmd.h"
 #include "report_args.h"
+#include "report_prom.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +105,7 @@ static int run(const struct report_opts *o, struct xg_err *err)
 	}
 	if ((o->from && !report_parse_time(o->from, times[0], times[n - 1], &from)) ||
 	    (o->to && !report_parse_time(o->to, times[0], times[n - 1], &to))) {
-		xg_fail(err, "bad TIME '%s': give ISO 8601 (2026-01-01T10:00) or +/-DURATION (-1h)",
+		xg_fail(err, "bad TIME '%s': give ISO 8601 (2026-01-01T10:00), Unix seconds or +/-DURATION (-1h)",
 			o->from && !report_parse_time(o->from, times[0], times[n - 1], &from) ? o->from : o->to);
 		rc = -2;
 		goto out;
@@ -145,7 +146,7 @@ int report_main(int argc, char **argv)
 	int rc = report_parse_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	rc = run(&o, &err);
+	rc = o.server ? report_prom(&o, &err) : run(&o, &err);
 	if (rc == -2)
 		return report_bad("%s", err.msg);
 	if (rc < 0) {

@@ -644,7 +644,9 @@ static void fill_vcpu_row(struct xg_row *row, const struct pair *pr, const struc
 	snprintf(row->state, sizeof(row->state), "%s", vc->online ? "online" : "off");
 	uint8_t nob = pr->p ? XG_WHY_FIRST : pr->nobase;
 	if (vcpu_has_cpu(vc)) {
-		set(r, XG_COL_CPU_S, (double)vc->cpu_ns / 1e9);
+		/* A source's scaled counters (the Prometheus source's), as the domain's. */
+		uint32_t k = pr->c->host < pr->cs->npeer ? pr->cs->peer[pr->c->host].counter_scale : 0;
+		set(r, XG_COL_CPU_S, (double)vc->cpu_ns / 1e9 / (k ? k : 1));
 		if (vp && vcpu_has_cpu(vp) && vc->cpu_ns >= vp->cpu_ns && pr->dt_s > 0)
 			set(r, XG_COL_CPU_PCT, 100.0 * (double)(vc->cpu_ns - vp->cpu_ns) / 1e9 / pr->dt_s);
 		else

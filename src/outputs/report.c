@@ -6,6 +6,7 @@
 #include "report_data.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,8 @@ bool rep_col_reported(const struct xg_report *r, enum xg_col c)
 	if (xg_columns[c].group == XG_GRP_VM && !r->vms)
 		return false;
 	if (xg_columns[c].group == XG_GRP_PSI && !r->psi)
+		return false;
+	if (r->put_cols && !(r->put_cols >> c & 1))
 		return false;
 	return c != XG_COL_ID && xg_columns[c].unit != XG_UNIT_TEXT && col_has_value(c) &&
 	       xg_columns[c].group != XG_GRP_CONTENTION;   /* judged by the full-screen view, not per interval */
@@ -38,6 +41,9 @@ void report_free(struct xg_report *r)
 	}
 	for (size_t i = 1; i < r->nwhy; i++)
 		free(r->why[i]);
+	for (size_t i = 0; i < r->nhosts; i++)
+		free(r->hosts[i]);
+	free(r->hosts);
 	free(r->dom);
 	free(r->live);
 	free(r->next);
@@ -164,6 +170,8 @@ void report_add(struct xg_report *r, const struct xg_table *t, uint64_t start_ns
 
 double rep_mean(const struct rep_col *k)
 {
+	if (k->given)
+		return k->n ? k->gmean : NAN;
 	if (!k->n)
 		return NAN;
 	/* Intervals of no length weigh nothing; if all were, a plain mean. */
@@ -172,5 +180,52 @@ double rep_mean(const struct rep_col *k)
 
 double rep_pct(struct rep_col *k)
 {
+	if (k->given)
+		return k->n ? k->gp95 : NAN;
 	return topk_percentile(&k->top, k->n, XG_REPORT_PCT);
+}
+
+static uint16_t host_index(struct xg_report *r, const char *host)
+{
+	for (size_t i = 0; i < r->nhosts; i++)
+		if (!strcmp(r->hosts[i], host))
+			return (uint16_t)i;
+	r->hosts = xg_realloc(r->hosts, (r->nhosts + 1) * sizeof(*r->hosts));
+	r->hosts[r->nhosts] = xg_strdup(host);
+	return (uint16_t)r->nhosts++;
+}
+
+void report_put(struct xg_report *r, const char *host, const char *name, uint32_t id, enum xg_col col,
+		uint64_t n, double mean, double p95, double max, uint64_t from_ns, uint64_t to_ns)
+{
+	uint16_t h = host_index(r, host);
+	r->put_cols |= 1ull << col;
+	struct rep_dom *e = NULL;
+	for (size_t i = r->ndom; i-- > 0 && !e;)
+		if (r->dom[i]->host == h && !strcmp(r->dom[i]->name, name))
+			e = r->dom[i];
+	if (!e) {
+		e = xg_calloc(1, sizeof(*e));
+		e->id = id;
+		e->host = h;
+		snprintf(e->name, sizeof(e->name), "%s", name);
+		e->from_ns = from_ns;
+		e->to_ns = to_ns;
+		xg_grow(&r->dom, &r->dom_cap, r->ndom + 1, sizeof(*r->dom));
+		r->dom[r->ndom++] = e;
+	}
+	struct rep_col *k = &e->col[col];
+	bool have = n && !isnan(mean) && !isnan(max);
+	k->given = true;
+	k->n = have ? n : 0;
+	k->gmean = mean;
+	k->gp95 = p95;
+	k->max = max;
+	if (have && n > e->intervals)
+		e->intervals = n;
+	if (!have)
+		k->why = intern_why(r, col == XG_COL_MAXMEM ? "no limit (+Inf), or no such series in the period"
+							  : "the server holds no such series for this domain in the period");
+	r->vms = r->vms || (have && xg_columns[col].group == XG_GRP_VM);
+	r->psi = r->psi || (have && xg_columns[col].group == XG_GRP_PSI);
 }

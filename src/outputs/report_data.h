@@ -14,6 +14,8 @@ struct rep_col {
 	double max;
 	struct xg_topk top;         /* the largest values, for the percentile */
 	uint8_t why;                /* last reason it was not measured (report why[]), 0 = none */
+	bool given;                 /* mean and p95 below came from a server */
+	double gmean, gp95;
 };
 
 /* Whom a domain waited behind over the report's intervals: each
@@ -54,6 +56,9 @@ struct xg_report {
 	size_t nwhy;
 	bool vms;                   /* some sample's domains were VMs (the vm columns) */
 	bool psi;                   /* some sample's source read pressure (the pressure columns) */
+	char **hosts;               /* report_put's hosts, by rep_dom.host; NULL: no HOST column */
+	uint64_t put_cols;          /* bit c: report_put gave column c (the only ones reported then) */
+	size_t nhosts;
 };
 
 /* Columns the report summarises: the numbers (not ID, NAME, STATE, TREND;

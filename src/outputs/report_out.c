@@ -114,6 +114,23 @@ static size_t behind_ranked(struct rep_dom *e, struct rep_behind top[XG_BEHIND_T
 	return n;
 }
 
+static int host_width(const struct xg_report *r)
+{
+	int w = 4;
+	for (size_t i = 0; i < r->nhosts; i++) {
+		int l = (int)strlen(r->hosts[i]);
+		w = l > w ? l : w;
+	}
+	return w > 40 ? 40 : w;
+}
+
+/* "HOST " before the id, when the figures came from several hosts. */
+static void text_host(FILE *f, const struct xg_report *r, const struct rep_dom *e)
+{
+	if (r->nhosts)
+		fprintf(f, "%-*.*s ", host_width(r), host_width(r), r->hosts[e->host]);
+}
+
 /* "BEHIND over 0.580 s of WAIT: sched-06 40.0 % 0.232 s, ..., other ..." */
 static void text_behind(FILE *f, struct xg_report *r, struct rep_dom *e, int nw)
 {
@@ -124,6 +141,7 @@ static void text_behind(FILE *f, struct xg_report *r, struct rep_dom *e, int nw)
 	uint64_t other;
 	size_t n = behind_ranked(e, top, &other);
 	xg_escape_name(esc, sizeof(esc), e->name);
+	text_host(f, r, e);
 	fprintf(f, "%6u %-*.*s %-10s over %.3f s of WAIT:", e->id, nw, nw, esc, "BEHIND", (double)e->by_wait / 1e9);
 	if (!e->by_wait) {
 		fputs(" no wait ended\n", f);
@@ -166,6 +184,7 @@ static void text_col(FILE *f, struct xg_report *r, struct rep_dom *e, enum xg_co
 	char esc[4 * XG_NAME_MAX + 8];
 	struct figs fg;
 	xg_escape_name(esc, sizeof(esc), e->name);
+	text_host(f, r, e);
 	fprintf(f, "%6u %-*.*s %-10s %8llu", e->id, nw, nw, esc, xg_columns[c].header,
 		(unsigned long long)k->n);
 	if (!k->n) {
@@ -183,10 +202,19 @@ static void write_text(FILE *f, struct xg_report *r, const struct xg_report_info
 	int nw = name_width(r);
 	local_time(in->from_ns, a, sizeof(a));
 	local_time(in->to_ns, b, sizeof(b));
-	fprintf(f, "xgtop report  %s  %s .. %s  %llu intervals\n", in->file, a, b,
+	fprintf(f, "xgtop report  %s  %s .. %s  %llu intervals", in->file, a, b,
 		(unsigned long long)in->intervals);
-	fprintf(f, "Per domain and column over the intervals it was measured in (N): MEAN weighted "
-		"by interval length, P95 the nearest-rank 95th percentile, MAX.\n\n");
+	if (in->step_s > 0)
+		fprintf(f, " of %.0f s", in->step_s);
+	fputc('\n', f);
+	if (in->step_s > 0)
+		fprintf(f, "Per host, domain and column over the intervals it was measured in (N), computed "
+			"by the server: MEAN, P95 the interpolated 95th percentile, MAX.\n\n");
+	else
+		fprintf(f, "Per domain and column over the intervals it was measured in (N): MEAN weighted "
+			"by interval length, P95 the nearest-rank 95th percentile, MAX.\n\n");
+	if (r->nhosts)
+		fprintf(f, "%-*s ", host_width(r), "HOST");
 	fprintf(f, "%6s %-*s %-10s %8s %10s %10s %10s\n", "ID", nw, "NAME", "COLUMN", "N", "MEAN", "P95",
 		"MAX");
 	for (size_t i = 0; i < r->ndom; i++) {
@@ -201,7 +229,8 @@ static void write_csv(FILE *f, struct xg_report *r)
 {
 	char from[40], to[40];
 	struct figs fg;
-	fputs("id,name,from,to,column,intervals,mean,p95,max,why\n", f);
+	fputs(r->nhosts ? "host,id,name,from,to,column,intervals,mean,p95,max,why\n"
+			: "id,name,from,to,column,intervals,mean,p95,max,why\n", f);
 	for (size_t i = 0; i < r->ndom; i++) {
 		struct rep_dom *e = r->dom[i];
 		output_time_iso(from, sizeof(from), e->from_ns);
@@ -211,6 +240,10 @@ static void write_csv(FILE *f, struct xg_report *r)
 			if (!rep_col_reported(r, (enum xg_col)c))
 				continue;
 			figures((enum xg_col)c, k, true, &fg);
+			if (r->nhosts) {
+				output_csv_name(f, r->hosts[e->host]);
+				fputc(',', f);
+			}
 			fprintf(f, "%u,", e->id);
 			output_csv_name(f, e->name);
 			fprintf(f, ",%s,%s,%s,%llu,%s,%s,%s,", from, to, xg_columns[c].key,
@@ -231,7 +264,13 @@ static void json_dom(FILE *f, struct xg_report *r, struct rep_dom *e)
 {
 	char t[40];
 	struct figs fg;
-	fprintf(f, "{\"id\":%u,\"gen\":%u,\"name\":", e->id, e->gen);
+	fputc('{', f);
+	if (r->nhosts) {
+		fputs("\"host\":", f);
+		json_write_string(f, r->hosts[e->host]);
+		fputc(',', f);
+	}
+	fprintf(f, "\"id\":%u,\"gen\":%u,\"name\":", e->id, e->gen);
 	json_write_string(f, e->name);
 	output_time_iso(t, sizeof(t), e->from_ns);
 	fprintf(f, ",\"from\":\"%s\"", t);
@@ -267,9 +306,14 @@ static void write_json(FILE *f, struct xg_report *r, const struct xg_report_info
 	output_time_iso(b, sizeof(b), in->to_ns);
 	fputs("{\"file\":", f);
 	json_write_string(f, in->file);
-	fprintf(f, ",\"from\":\"%s\",\"to\":\"%s\",\"intervals\":%llu,\"percentile\":95,"
-		"\"percentile_method\":\"nearest-rank\",\"mean\":\"weighted by interval length\",\"domains\":[",
-		a, b, (unsigned long long)in->intervals);
+	fprintf(f, ",\"from\":\"%s\",\"to\":\"%s\",\"intervals\":%llu,\"percentile\":95,", a, b,
+		(unsigned long long)in->intervals);
+	if (in->step_s > 0)
+		fprintf(f, "\"step_s\":%.0f,\"computed_by\":\"server\",\"percentile_method\":\"interpolated\","
+			"\"mean\":\"of equal intervals\",\"domains\":[", in->step_s);
+	else
+		fputs("\"percentile_method\":\"nearest-rank\",\"mean\":\"weighted by interval length\","
+		      "\"domains\":[", f);
 	for (size_t i = 0; i < r->ndom; i++) {
 		if (i)
 			fputc(',', f);

@@ -32,6 +32,22 @@ struct ps_host {
 	uint64_t published;           /* bit f: some domain of it has field f */
 };
 
+/* vCPUs a domain keeps (Xen's limit for a guest is 512). */
+#define XG_PS_VCPUS_MAX 1024
+#define PS_VCPU_CPU 0x80              /* ps_vcpu.got: the CPU rate came */
+
+/* A vCPU's synthetic counters, like its domain's. */
+struct ps_vcpu {
+	uint32_t id;
+	bool seen;
+	uint8_t online;
+	uint8_t got;                  /* bit r: rs[r] came; PS_VCPU_CPU: cpu */
+	double cpu, rs[XG_RS_COUNT];  /* the server's rates, s/s */
+	double total;                 /* the CPU time counter as scraped, -1: none */
+	bool started;                 /* acc_cpu has its origin */
+	uint64_t acc_cpu, acc_rs[XG_RS_COUNT];
+};
+
 /* A domain's synthetic counters, from one refresh to the next. */
 struct ps_dom {
 	uint16_t host;
@@ -50,6 +66,8 @@ struct ps_dom {
 	bool started;                 /* acc[] has its origin */
 	uint32_t state;               /* enum xg_state bits */
 	double cpu_total;             /* the CPU time counter as scraped, -1: none */
+	struct ps_vcpu *vc;           /* by id */
+	uint32_t nvc, vccap;
 };
 
 /* Open addressing over the hosts or domains by name: each answer holds
@@ -91,11 +109,11 @@ struct xg_source {
 };
 
 /* One query of the API (api: "query" or "query_range", params: its
- * &time= or &start=&end=&step=, "" for none), fn called with ctx for each
- * point of the answer, within the time limit; 0 or -1 with a one-line
- * err that says what to do. */
-int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const char *query, rm_qpoint_fn fn,
-	      void *ctx, struct xg_err *err);
+ * &time= or &start=&end=&step=, "" for none), answered within limit_s
+ * (0: from -d, 0.5 to 10 s), fn called with ctx for each point of the
+ * answer; 0 or -1 with a one-line err that says what to do. */
+int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const char *query, double limit_s,
+	      rm_qpoint_fn fn, void *ctx, struct xg_err *err);
 
 /* FNV-1a of s, from h. */
 uint64_t rm_ps_hash(uint64_t h, const char *s);
@@ -104,6 +122,7 @@ void rm_ps_index_grow(struct ps_index *ix, size_t n, uint64_t (*hash)(const stru
 		      const struct xg_source *s);
 /* text as a PromQL string's content: \ and " escaped. */
 void rm_ps_promql_string(char *dst, size_t n, const char *text);
+
 
 /* ---- remote_ps_hosts.c ---- */
 /* The host query's text (appended to b), and its answer's callback. */
@@ -122,12 +141,31 @@ bool rm_ps_host_stale(const struct xg_source *s, const struct ps_host *h);
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b);
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 
+/* The entry of domain name (unescaped) of host, added when new; NULL
+ * past XG_PS_DOMS_MAX. */
+struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name);
+/* Before a refresh's answer: no vCPU of any domain seen yet. */
+void rm_ps_vcpus_reset(struct xg_source *s);
 /* Marks the domains on screen (s->want) and what each is asked for. */
 void rm_ps_doms_mark(struct xg_source *s);
 
 /* ---- remote_ps_range.c ---- */
 /* The source's range op: a domain's graphs from one range query. */
 int rm_ps_range(struct xg_source *s, struct xg_range *r, float *out, struct xg_err *err);
+
+/* ---- remote_ps_vcpus.c ---- */
+/* The vCPU terms of the domain query (lead, then " or " between them). */
+void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead);
+/* A vCPU series of the domain answer (f: its xgtop_f): true when it was one. */
+bool rm_ps_on_vcpu(struct ps_dom *d, const char *f, const struct rm_qpoint *p);
+/* d's vCPUs seen this refresh, their counters advanced by dt s of rates. */
+void rm_ps_fill_vcpus(struct ps_dom *pd, struct xg_sample *out, struct xg_dom *d, double dt);
+
+/* ---- remote_ps_cols.c ---- */
+/* Column col's per-interval figure over a window of w seconds as a PromQL
+ * expression (appended to b); false, and nothing appended, for a column
+ * the report does not ask the server for. */
+bool rm_ps_col_expr(const struct xg_source *s, int col, unsigned w, struct xg_strbuf *b);
 
 /* ---- remote_ps_fill.c ---- */
 /* The sample from this refresh's answers: each host a peer, each domain

@@ -64,6 +64,8 @@ static void ps_close(struct xg_source *s)
 	rm_client_close(s->client);
 	rm_qapi_close(s->q);
 	free(s->h);
+	for (size_t i = 0; i < s->nd; i++)
+		free(s->d[i].vc);
 	free(s->d);
 	free(s->hix.slot);
 	free(s->dix.slot);
@@ -150,8 +152,8 @@ static void put_encoded(struct xg_strbuf *b, const char *text)
 	}
 }
 
-int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const char *query, rm_qpoint_fn fn,
-	      void *ctx, struct xg_err *err)
+int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const char *query, double limit_s,
+	      rm_qpoint_fn fn, void *ctx, struct xg_err *err)
 {
 	struct xg_strbuf url = { 0 };
 	const char *base = s->t.path;
@@ -167,8 +169,9 @@ int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const ch
 	if (rc < 0)
 		return xg_fail(err, "%s", "libcurl could not make a request");
 	double limit = s->cfg->delay_s * 0.8;
+	limit = limit_s > 0 ? limit_s : limit > 10 ? 10 : limit < 0.5 ? 0.5 : limit;
 	struct rm_fetch *one = &s->f;
-	rm_fetch_all(s->client, &one, 1, (uint64_t)((limit > 10 ? 10 : limit < 0.5 ? 0.5 : limit) * 1e9));
+	rm_fetch_all(s->client, &one, 1, (uint64_t)(limit * 1e9));
 	char where[600];
 	snprintf(where, sizeof(where), "%s://%s:%s", s->t.https ? "https" : "http", s->t.host, s->t.port);
 	if (s->f.phase != RM_DONE) {
@@ -176,8 +179,11 @@ int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const ch
 		struct xg_err e = { 0 };
 		if (s->f.len && s->f.buf && rm_qapi_parse(s->q, s->f.buf, s->f.len, fn, ctx, &e) < 0 &&
 		    strstr(e.msg, "refused"))
-			return xg_fail(err, "Prometheus at %s: %.300s; check --filter and --host-match", where,
-				       e.msg);
+			return xg_fail(err, "Prometheus at %s: %.300s; check --filter and --host-match%s", where,
+				       e.msg, limit_s > 0 ? ", or ask for a shorter period or a longer --step" : "");
+		if (limit_s > 0 && strstr(s->f.why, "no answer within"))
+			return xg_fail(err, "Prometheus at %s: %s; is the server up? A shorter period or a "
+				       "longer --step asks less of it", where, s->f.why);
 		return xg_fail(err, "Prometheus at %s: %s; is the server up, and is the URL its own "
 			       "(http://HOST:9090)?", where, s->f.why);
 	}
@@ -197,7 +203,7 @@ static int ask(struct xg_source *s, const char *query, rm_qpoint_fn fn, struct x
 	char at[48] = "";
 	if (s->at > 0)
 		snprintf(at, sizeof(at), "&time=%.3f", s->at);
-	return rm_ps_ask(s, "query", at, query, fn, s, err);
+	return rm_ps_ask(s, "query", at, query, 0, fn, s, err);
 }
 
 static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)
@@ -221,6 +227,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 			s->d[i].state = 0;
 			s->d[i].cpu_total = -1;
 		}
+		rm_ps_vcpus_reset(s);
 		rm_ps_doms_mark(s);
 		double eval = s->eval;
 		b.len = 0;

@@ -20,7 +20,7 @@ static uint64_t dom_hash_at(const struct xg_source *s, size_t i)
 	return dom_hash(s->d[i].host, s->d[i].name);
 }
 
-static struct ps_dom *dom_of(struct xg_source *s, uint16_t host, const char *name)
+struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name)
 {
 	uint64_t hv = dom_hash(host, name);
 	size_t k = s->dix.cap ? hv & (s->dix.cap - 1) : 0;
@@ -64,7 +64,7 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	/* The exporter escapes names as the screen shows them (\\, \xNN). */
 	char raw[XG_NAME_MAX];
 	rm_unescape_name(raw, sizeof(raw), name);
-	struct ps_dom *d = dom_of(s, (uint16_t)(h - s->h), raw);
+	struct ps_dom *d = rm_ps_dom_of(s, (uint16_t)(h - s->h), raw);
 	if (!d)
 		return xg_fail(err, "more than %d domains", XG_PS_DOMS_MAX);
 	if (!d->seen)
@@ -87,6 +87,8 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 				d->state |= 1u << k;
 		return 0;
 	}
+	if (rm_ps_on_vcpu(d, f, p))
+		return 0;
 	if (!strcmp(f, "cpu")) {
 		if (isfinite(p->v) && p->v >= 0 && p->v < 1.8e10)
 			d->cpu_total = p->v;
@@ -179,9 +181,9 @@ static void shown_vector(const struct xg_source *s, struct xg_strbuf *b)
 	}
 }
 
-/* Every field of every domain the selectors match; in the full-screen
- * view, only what sorting and the summary need of all of them, and the
- * other fields of the domains on screen (the server still evaluates
+/* Every field and vCPU of every domain the selectors match; in the
+ * full-screen view, only what sorting and the summary need of all of them,
+ * and the other fields and the vCPUs of the domains on screen (the server still evaluates
  * those terms for all, but sends only theirs). */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 {
@@ -194,17 +196,23 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 	for (int f = 0; f < XG_F_COUNT; f++)
 		if (all >> f & 1)
 			field_term(s, b, f, " or ");
-	bool any = false;
-	for (size_t i = 0; !s->want_all && i < s->nd && !any; i++)
-		any = s->d[i].shown && s->d[i].label[0];
-	if (!any || !~all)
+	if (s->want_all) {
+		rm_ps_vcpu_terms(s, b, " or ");
 		return;
+	}
+	bool any = false;
+	for (size_t i = 0; i < s->nd && !any; i++)
+		any = s->d[i].shown && s->d[i].label[0];
+	if (!any)
+		return;
+	/* The rows on screen: the other fields, and their vCPUs. */
 	const char *lead = " or (";
 	for (int f = 0; f < XG_F_COUNT; f++)
 		if (!(all >> f & 1)) {
 			field_term(s, b, f, lead);
 			lead = " or ";
 		}
+	rm_ps_vcpu_terms(s, b, lead);
 	strbuf_printf(b, ") and on(instance,domain) (");
 	shown_vector(s, b);
 	strbuf_printf(b, ")");

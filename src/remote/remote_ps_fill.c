@@ -97,6 +97,7 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 			d->valid |= 1ull << f;
 		}
 		d->state = pd->state;
+		rm_ps_fill_vcpus(pd, out, d, dt);
 	}
 }
 

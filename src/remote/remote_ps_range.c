@@ -141,7 +141,7 @@ int rm_ps_range(struct xg_source *s, struct xg_range *r, float *out, struct xg_e
 	struct range_ctx c = { .r = r, .v = xg_calloc(NF * n, sizeof(double)) };
 	for (size_t i = 0; i < NF * n; i++)
 		c.v[i] = NAN;
-	int rc = rm_ps_ask(s, "query_range", params, b.p, on_point, &c, err);
+	int rc = rm_ps_ask(s, "query_range", params, b.p, 0, on_point, &c, err);
 	strbuf_free(&b);
 	for (size_t k = 0; !rc && k < r->ncols; k++)
 		for (size_t i = 0; i < n; i++)

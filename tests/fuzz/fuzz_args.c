@@ -53,7 +53,11 @@ static void report_args(int argc, char **argv)
 	uint64_t t;
 	if (report_parse_args(argc, argv, &o) != -1)
 		return;
-	if (!o.file || (unsigned)o.out > XG_OUT_XENTOP)
+	/* A recording or a server, never both; a server's period has a
+	 * start, and its interval is within --step's range. */
+	if (!o.file == !o.server || (unsigned)o.out > XG_OUT_XENTOP)
+		abort();
+	if (o.server && (!o.from || o.contention || (o.step && !(o.step >= 1 && o.step <= 86400))))
 		abort();
 	const char *times[] = { o.from, o.to };
 	for (int i = 0; i < 2; i++) {

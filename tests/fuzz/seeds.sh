@@ -87,6 +87,8 @@ seed_args() {  # argv (NUL-separated), then 0xff and a --vmfile
 	nul --replay r.xgrec --record o.xgrec --speed 4 --group vm --nodisk -v >"$1/replay"
 	nul report --replay r.xgrec --from +15m --to -1h30m -o csv >"$1/report-relative"
 	nul report --replay r.xgrec --from 2026-01-01T10:00+02:00 --to '2026-01-01 10:00:30Z' >"$1/report-iso"
+	nul report --source prometheus http://prom:9090 --from 1767261600.5 --to 2026-01-01T10:00:30.25Z \
+		--step 3 --filter '^web' --host-match 'xen[12]' -o json >"$1/report-prom"
 	nul trace x.bin --cpu-hz 2400M -o json --xenalyze-compat >"$1/trace-cmd"
 	nul trace x.bin --behind -o csv --threads 2 >"$1/trace-behind"
 }

@@ -67,11 +67,14 @@ while time.time() < end:
 # pace, so the tests see the same domains however slowly a loaded machine
 # runs them (with 300 samples, late-08 came 25 s in, mid-test).
 # POOL_B_FLAGS: more xgtop-gen options for B (--vms --psi: a KVM host
-# whose VM and pressure columns the other host lacks).
+# whose VM and pressure columns the other host lacks). POOL_NOISY=1: the
+# script's noise instead of steady load (figures that vary).
 make_recs() {
+	local steady=--steady
+	[ -n "${POOL_NOISY:-}" ] && steady=
 	# shellcheck disable=SC2086
-	"$POOL_GEN" --steady --samples 3000 "$1/a.xgrec" >/dev/null &&
-	"$POOL_GEN" --steady --samples 3000 --domains 5 --seed 7 ${POOL_B_FLAGS:-} "$1/b.xgrec" >/dev/null
+	"$POOL_GEN" $steady --samples 3000 "$1/a.xgrec" >/dev/null &&
+	"$POOL_GEN" $steady --samples 3000 --domains 5 --seed 7 ${POOL_B_FLAGS:-} "$1/b.xgrec" >/dev/null
 }
 
 # two_hosts TOOL...: the pool tests' set-up. Skips without xgtop, the

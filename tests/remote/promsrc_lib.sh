@@ -113,3 +113,38 @@ for r in rows:
 print(f"one table: {len(rows)} rows of 2 hosts by CPU%, {checked} figures within 0.5 % of the hosts' own")
 PY
 }
+
+# check_vcpus SOURCE.csv A.csv B.csv HOST_A HOST_B: with -v, the
+# Prometheus source's last refresh has every vCPU row of both hosts (the
+# hosts' own batch CSV with -v), state as theirs and each figure within
+# 0.5 % of theirs (CPU(s) aside: the replays start over).
+check_vcpus() {
+	python3 - "$@" <<'PY'
+import csv, sys
+tab, fa, fb, ha, hb = sys.argv[1:]
+load = lambda p: list(csv.DictReader(open(p, newline="")))
+prom = load(tab)
+rows = [r for r in prom if r["time"] == prom[-1]["time"] and r["vcpu"] != ""]
+own = {}
+for h, p in ((ha, fa), (hb, fb)):
+    rs = load(p)
+    for r in rs:
+        if r["time"] == rs[-1]["time"] and r["vcpu"] != "":
+            own[(h, r["name"], r["vcpu"])] = r
+got = {(r["host"], r["name"], r["vcpu"]): r for r in rows}
+assert set(got) == set(own), f"vCPU rows: {len(got)}, the hosts' own {len(own)}; missing {sorted(set(own) - set(got))[:5]}, extra {sorted(set(got) - set(own))[:5]}"
+checked = 0
+for k, mine in own.items():
+    r = got[k]
+    assert r["state"] == mine["state"], f"{k} state: {r['state']}, own {mine['state']}"
+    for c in ("cpu_pct", "run_pct", "wait_pct", "blk_pct", "off_pct"):
+        if mine[c] == "":
+            continue
+        assert r[c] != "", f"{k} {c}: no figure, the host's own is {mine[c]}"
+        a, b = float(r[c]), float(mine[c])
+        assert abs(a - b) <= 0.005 * max(1.0, abs(b)), f"{k} {c}: server {a}, own {b}"
+        checked += 1
+assert checked >= len(own) * 4, f"only {checked} figures of {len(own)} vCPU rows"
+print(f"vCPU rows: {len(own)} of 2 hosts, {checked} figures within 0.5 % of the hosts' own")
+PY
+}

@@ -5,7 +5,8 @@
 # starts (xgtop replaying two different recordings with --export):
 #  1. every domain of both hosts in one table, HOST = the instance label,
 #     every figure within 0.5 % of what the host's own xgtop shows (the
-#     server's rates over the host's own sample clock);
+#     server's rates over the host's own sample clock); with -v, every
+#     vCPU row too;
 #  2. --filter and --host-match narrow the rows (pushed into the query);
 #  3. one exporter killed: its rows stay, stale, and --explain says
 #     "host H: last scrape HH:MM:SS, stale"; the figures' time is shown;
@@ -29,6 +30,11 @@ wait_until 60 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
 ./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/a.csv"
 ./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/b.csv"
 check_table "$TMP/prom.csv" "$TMP/a.csv" "$TMP/b.csv" "$ha" "$hb" || fail "the Prometheus source's table (above)"
+./xgtop --source prometheus "http://127.0.0.1:$pp" -b -o csv -n 2 -d 0.5 -v >"$TMP/promv.csv" ||
+	fail "the Prometheus source failed with -v"
+./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 -v >"$TMP/av.csv"
+./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 -v >"$TMP/bv.csv"
+check_vcpus "$TMP/promv.csv" "$TMP/av.csv" "$TMP/bv.csv" "$ha" "$hb" || fail "the vCPU rows (above)"
 
 # 2. The filter and the host selector.
 ./xgtop --source prometheus "http://127.0.0.1:$pp" -b -o csv -n 1 --filter 'busy|net' >"$TMP/f.csv" ||

@@ -4,7 +4,7 @@
 # node, default settings, scraping itself every 1 s) on loopback, with two
 # exporters this test starts:
 #  1. every domain of both hosts, HOST = the instance label, every figure
-#     within 0.5 % of the host's own xgtop's;
+#     within 0.5 % of the host's own xgtop's; with -v, every vCPU row too;
 #  2. VictoriaMetrics answers as of 30 s ago (-search.latencyOffset):
 #     --explain gives the figures' time that far back, not the answer's
 #     own time stamp, and no host is taken for stale;
@@ -29,6 +29,11 @@ wait_until 60 figures_in "$pv" 16 || fail "no figures of both hosts' 16 domains"
 ./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/a.csv"
 ./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/b.csv"
 check_table "$TMP/vm.csv" "$TMP/a.csv" "$TMP/b.csv" "$ha" "$hb" || fail "the table from VictoriaMetrics (above)"
+./xgtop --source prometheus "http://127.0.0.1:$pv" -b -o csv -n 2 -d 0.5 -v >"$TMP/vmv.csv" ||
+	fail "the Prometheus source failed with -v"
+./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 -v >"$TMP/av.csv"
+./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 -v >"$TMP/bv.csv"
+check_vcpus "$TMP/vmv.csv" "$TMP/av.csv" "$TMP/bv.csv" "$ha" "$hb" || fail "the vCPU rows (above)"
 
 # 2. The time the figures are of.
 ./xgtop --source prometheus "http://127.0.0.1:$pv" -b -n 1 --explain >"$TMP/explain" || fail "--explain failed"
