@@ -2,6 +2,9 @@
 # xgtop: plain GNU make. Optional parts (Xen, libpfm4, libmicrohttpd) are
 # found with pkg-config / a header probe and compile out when absent.
 
+# A bare `make` builds the program, whatever rule comes first below.
+.DEFAULT_GOAL := all
+
 PREFIX  ?= /usr/local
 CC      ?= cc
 BUILD   := build

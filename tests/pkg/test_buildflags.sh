@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The build tracks its flags (the Makefile's build/CFLAGS and
 # build/LDFLAGS): a tree built before an optional library was installed
-# is rebuilt with it by the next plain `make`, and a third `make` rebuilds
+# is rebuilt with it by the next plain `make` (no target: the default goal
+# must be the program), and a third `make` rebuilds
 # nothing. The case a user hit: `make` without libmicrohttpd-dev, install
 # it, `make` again, and xgtop still said it was built without it.
 # In a copy of the tree (the work tree's build/ is left alone): xgtop is
@@ -41,7 +42,7 @@ unset CC CPPFLAGS LDFLAGS SANITIZE FUZZ MAKEFLAGS MFLAGS
 export CFLAGS=-O0
 build() {  # log, [PATH]
 	local log=$1
-	PATH=${2:-$PATH} make -j2 xgtop >"$log" 2>&1 || { tail -n 20 "$log"; fail "make failed (log above)"; }
+	PATH=${2:-$PATH} make -j2 >"$log" 2>&1 || { tail -n 20 "$log"; fail "make failed (log above)"; }
 }
 # What --export says about the exporter in this build.
 exporter() {
