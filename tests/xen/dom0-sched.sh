@@ -32,23 +32,14 @@ export XGTOP_TRACE_STATS=1
 # 0. Nobody traces now: the earlier lab runs of xgtop left the state clean.
 state before
 
-# The full suite adds a third spinner, xg-spin3, never pinned (the dom0
-# suite, for a second Xen in CI, leaves it out: check_sched.py knows).
-SUITE=$(sed -n 's/.*xgsuite=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
-SPINS="spin1 spin2"
-[ "$SUITE" != dom0 ] && SPINS="$SPINS spin3"
-
-# 1. Two spinners (three) booted side by side, then the two pinned to
-#    pCPU 1 while dom0 and the other guests keep pCPU 0; the third stays
-#    paused until the pair's checks and capture are done (4b).
-for g in $SPINS; do
-	run create-$g 120 xl create /etc/xen/guest-$g.cfg &
-done
+# 1. Two spinners booted side by side, then pinned to pCPU 1 while dom0
+#    and the other guests keep pCPU 0.
+run create-spin1 120 xl create /etc/xen/guest-spin1.cfg &
+run create-spin2 120 xl create /etc/xen/guest-spin2.cfg &
 wait
-for g in $SPINS; do
+for g in spin1 spin2; do
 	if wait_guest "xg-$g" 'XGGUEST: ready' 120; then note "GUEST_UP $g"; else note "GUEST_FAIL $g"; fi
 done
-xl pause xg-spin3 > /dev/null 2>&1
 for d in Domain-0 xg-io xg-new; do xl vcpu-pin "$d" all 0 > /dev/null 2>&1; done
 # The I/O guest's traffic would keep pCPU 0 (and dom0's backends) busy.
 xl pause xg-io > /dev/null 2>&1
@@ -77,24 +68,6 @@ run xentrace-cap 30 $XT -D -e 0x0002f000 -T 5 "$OUT/lab.xt"
 $ST --set-mask 0x0ffff000     # xentrace -e leaves its mask behind
 run xl-info-sched 30 xl info
 note "SCHED_CAPTURE"
-
-# 4b. The third spinner, never pinned, beside the pair: credit2 runs it on
-#     pCPU 0 (dom0's) and on pCPU 1 (the pair's), so it takes part of the
-#     pair's pCPU too (a lab run: about 30 % of their WAIT was behind it),
-#     which is why the pair's checks above run without it. Whom it waits
-#     behind: live, the ranked lists of --explain (the detail pane's; the
-#     first of "in the interval" is its BEHIND), then a capture of its own.
-case $SPINS in *spin3*)
-	xl unpause xg-spin3
-	sleep 1
-	run sched-three 60 $XGTOP --source xen --explain -d 2
-	run xl-vcpu-three 30 xl vcpu-list
-	run xentrace-three 30 $XT -D -e 0x0002f000 -T 4 "$OUT/lab3.xt"
-	$ST --set-mask 0x0ffff000
-	# Its spinning would slow dom0's pCPU for the rest.
-	xl destroy xg-spin3
-	note "SCHED_THREE"
-esac
 
 # 5. xentrace running: xgtop must leave the buffers to it and say why.
 $XT -e 0x0002f000 /tmp/co.xt > "$OUT/co-xentrace.out" 2>&1 &
