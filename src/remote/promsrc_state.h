@@ -146,6 +146,8 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name);
 /* Before a refresh's answer: no vCPU of any domain seen yet. */
 void rm_ps_vcpus_reset(struct xg_source *s);
+/* d's domid from the info series p's domid label, when it holds one. */
+void rm_ps_take_domid(struct ps_dom *d, const struct rm_qpoint *p);
 /* Marks the domains on screen (s->want) and what each is asked for. */
 void rm_ps_doms_mark(struct xg_source *s);
 

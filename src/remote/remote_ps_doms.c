@@ -52,6 +52,17 @@ struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name
 	return d;
 }
 
+void rm_ps_take_domid(struct ps_dom *d, const struct rm_qpoint *p)
+{
+	const char *id = rm_qlabel(p, "domid");
+	char *end;
+	unsigned long v = id ? strtoul(id, &end, 10) : 0;
+	if (id && !*end && v < (1ul << 30)) {
+		d->domid = (uint32_t)v;
+		d->has_domid = true;
+	}
+}
+
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 {
 	struct xg_source *s = ctx;
@@ -71,13 +82,7 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 		snprintf(d->label, sizeof(d->label), "%s", name);
 	d->seen = true;
 	if (!strcmp(f, "info")) {
-		const char *id = rm_qlabel(p, "domid");
-		char *end;
-		unsigned long v = id ? strtoul(id, &end, 10) : 0;
-		if (id && !*end && v < (1ul << 30)) {
-			d->domid = (uint32_t)v;
-			d->has_domid = true;
-		}
+		rm_ps_take_domid(d, p);
 		return 0;
 	}
 	if (!strcmp(f, "state")) {

@@ -92,15 +92,9 @@ static int on_info(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	struct rep_ctx *x = ctx;
 	bool skip;
 	struct ps_dom *d;
-	const char *id = rm_qlabel(p, "domid");
 	if (!fig_of(x, p, err, &skip, &d))
 		return skip ? 0 : -1;
-	char *end;
-	unsigned long v = id ? strtoul(id, &end, 10) : 0;
-	if (id && !*end && v < (1ul << 30)) {
-		d->domid = (uint32_t)v;
-		d->has_domid = true;
-	}
+	rm_ps_take_domid(d, p);
 	return 0;
 }
 
