@@ -212,7 +212,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	rm_ps_host_query(s, &b);
 	for (size_t i = 0; i < s->nh; i++) {
 		s->h[i].seen = s->h[i].down = false;
-		s->h[i].c15 = s->h[i].c60 = 0;
+		s->h[i].c15 = s->h[i].c60 = s->h[i].clk = 0;
 		s->h[i].published = 0;
 	}
 	s->eval = 0;

@@ -56,10 +56,17 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 {
 	struct xg_source *s = ctx;
 	const char *inst = rm_qlabel(p, "instance"), *name = rm_qlabel(p, "domain"), *f = rm_qlabel(p, "xgtop_f");
-	if (!inst || !name || !f)
+	if (!inst || !f)
 		return 0;
 	struct ps_host *h = rm_ps_host_of(s, inst);
 	if (!h)
+		return 0;
+	if (!strcmp(f, "clk")) {   /* the host's sample clock's change over the window */
+		if (isfinite(p->v) && p->v > 0)
+			h->clk = p->v;
+		return 0;
+	}
+	if (!name)
 		return 0;
 	/* The exporter escapes names as the screen shows them (\\, \xNN). */
 	char raw[XG_NAME_MAX];
@@ -126,28 +133,27 @@ void rm_ps_doms_mark(struct xg_source *s)
 	}
 }
 
-/* Field f's term: a counter's change over the window is divided by the
- * change of its host's own sample clock (xgtop_sample_monotonic_seconds)
- * over the same window: the figure is then the change of the counter
- * over the change of that clock between the window's first and last
- * scrape, as the pool view and the host's own xgtop compute it, whatever
- * the scrapes' jitter. delta(), not rate(): both series are extrapolated
- * alike, where rate() stops a counter's extrapolation at zero and so
- * skews a young counter's figure. A counter that went back (its domain
- * restarted) in the window comes out negative, and that figure is `-`
- * for that window. */
-static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead)
+/* Field f's term: a counter's change over the window (delta(), not
+ * rate(): the host's sample clock, asked once per host in the same query,
+ * is extrapolated alike, where rate() stops a counter's extrapolation at
+ * zero and so skews a young counter's figure); remote_ps_fill.c divides it
+ * by the change of that clock (xgtop_sample_monotonic_seconds) over the
+ * same window: the figure is then the change of the counter over the
+ * change of the clock between the window's first and last scrape, as the
+ * pool view and the host's own xgtop compute it, whatever the scrapes'
+ * jitter. A counter that went back (its domain restarted) in the window
+ * comes out negative, and that figure is `-` for that window. rows: more
+ * matchers (the rows on screen), comma-led, or "". */
+static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead, const char *rows)
 {
 	const struct xg_metric *m = &xg_field_metric[f];
-	char sel[1700];
-	snprintf(sel, sizeof(sel), "{domain!=\"\"%s%s%s}", s->sel_dom, m->label ? "," : "",
-		 m->label ? m->label : "");
 	if (m->type == XG_MT_COUNTER)
-		strbuf_printf(b, "%slabel_replace(delta(%s_total%s[%us]) / on(instance,job) group_left "
-			      "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%d\","
-			      "\"\",\"\")", lead, m->name, sel, s->window, s->sel_host, s->window, f);
+		strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s%s%s%s}[%us]),\"xgtop_f\",\"%d\","
+			      "\"\",\"\")", lead, m->name, s->sel_dom, rows, m->label ? "," : "",
+			      m->label ? m->label : "", s->window, f);
 	else
-		strbuf_printf(b, "%slabel_replace(%s%s,\"xgtop_f\",\"%d\",\"\",\"\")", lead, m->name, sel, f);
+		strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s%s%s%s},\"xgtop_f\",\"%d\",\"\",\"\")", lead,
+			      m->name, s->sel_dom, rows, m->label ? "," : "", m->label ? m->label : "", f);
 }
 
 /* text as label_replace's replacement: a PromQL string whose $ are
@@ -160,6 +166,19 @@ static void put_replacement(struct xg_strbuf *b, const char *text)
 		strbuf_put(b, p, 1);
 		if (*p == '$')
 			strbuf_put(b, "$", 1);
+	}
+}
+
+/* text as one alternative of a regex inside a PromQL string: the regex's
+ * metacharacters escaped, then \ and " for the string. */
+static void put_literal(struct xg_strbuf *b, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (strchr("\\.+*?()|[]{}^$", *p))
+			strbuf_put(b, "\\\\", 2);
+		else if (*p == '"')
+			strbuf_put(b, "\\", 1);
+		strbuf_put(b, p, 1);
 	}
 }
 
@@ -181,39 +200,110 @@ static void shown_vector(const struct xg_source *s, struct xg_strbuf *b)
 	}
 }
 
+/* The entry of (host, name), or NULL: never adds one. */
+static const struct ps_dom *dom_find(const struct xg_source *s, uint16_t host, const char *name)
+{
+	if (!s->dix.cap)
+		return NULL;
+	for (size_t k = dom_hash(host, name) & (s->dix.cap - 1); s->dix.slot[k]; k = (k + 1) & (s->dix.cap - 1)) {
+		const struct ps_dom *d = &s->d[s->dix.slot[k] - 1];
+		if (d->host == host && !strcmp(d->name, name))
+			return d;
+	}
+	return NULL;
+}
+
+/* The rows on screen as matchers (comma-led, into b): instance=~ their
+ * hosts and domain=~ their names, so that the server evaluates the wide
+ * terms for those series only. Returns how many rows; *more: the known
+ * pairs of those hosts and names hold other domains too (the same names
+ * on other hosts), which `and on(instance,domain)` then leaves out. */
+static size_t rows_matchers(const struct xg_source *s, struct xg_strbuf *b, bool *more)
+{
+	size_t n = 0, nh = 0, nn = 0, pairs = 0;
+	uint16_t *hosts = xg_calloc(s->nd + 1, sizeof(*hosts));
+	const struct ps_dom **names = xg_calloc(s->nd + 1, sizeof(*names));
+	for (size_t i = 0; i < s->nd; i++) {
+		const struct ps_dom *d = &s->d[i];
+		if (!d->shown || !d->label[0])
+			continue;
+		n++;
+		size_t k = 0;
+		while (k < nh && hosts[k] != d->host)
+			k++;
+		if (k == nh)
+			hosts[nh++] = d->host;
+		for (k = 0; k < nn && strcmp(names[k]->label, d->label); k++)
+			;
+		if (k == nn)
+			names[nn++] = d;
+	}
+	for (size_t i = 0; i < nh; i++)
+		for (size_t k = 0; k < nn; k++)
+			pairs += dom_find(s, hosts[i], names[k]->name) != NULL;
+	*more = pairs > n;
+	if (n) {
+		strbuf_printf(b, ",instance=~\"");
+		for (size_t i = 0; i < nh; i++) {
+			strbuf_printf(b, "%s", i ? "|" : "");
+			put_literal(b, s->h[hosts[i]].name);
+		}
+		strbuf_printf(b, "\",domain=~\"");
+		for (size_t k = 0; k < nn; k++) {
+			strbuf_printf(b, "%s", k ? "|" : "");
+			put_literal(b, names[k]->label);
+		}
+		strbuf_printf(b, "\"");
+	}
+	free(hosts);
+	free(names);
+	return n;
+}
+
 /* Every field and vCPU of every domain the selectors match; in the
- * full-screen view, only what sorting and the summary need of all of them,
- * and the other fields and the vCPUs of the domains on screen (the server still evaluates
- * those terms for all, but sends only theirs). */
+ * full-screen view, only what sorting and the summary need of all of
+ * them, and the other fields and the vCPUs of the domains on screen, whose
+ * hosts and names are in those terms' own matchers (the server evaluates
+ * them for those series only). Each host's sample clock comes once
+ * (xgtop_f "clk"), and one aggregation keeps of each series only the
+ * labels this source reads. */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 {
+	strbuf_printf(b, "max by(instance,domain,xgtop_f,domid,state,vcpu)(");
 	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
 		      "\"xgtop_f\",\"info\",\"\",\"\")", s->sel_dom);
 	strbuf_printf(b, " or label_replace(xgtop_domain_state{domain!=\"\"%s} == 1,\"xgtop_f\",\"state\",\"\",\"\")"
 		      " or label_replace(xgtop_domain_cpu_seconds_total{domain!=\"\"%s},\"xgtop_f\",\"cpu\",\"\",\"\")",
 		      s->sel_dom, s->sel_dom);
+	strbuf_printf(b, " or label_replace(delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),"
+		      "\"xgtop_f\",\"clk\",\"\",\"\")", s->sel_host, s->window);
 	uint64_t all = s->want_all ? ~0ull : s->want_fields;
 	for (int f = 0; f < XG_F_COUNT; f++)
 		if (all >> f & 1)
-			field_term(s, b, f, " or ");
+			field_term(s, b, f, " or ", "");
 	if (s->want_all) {
-		rm_ps_vcpu_terms(s, b, " or ");
+		rm_ps_vcpu_terms(s, b, " or ", "");
+		strbuf_printf(b, ")");
 		return;
 	}
-	bool any = false;
-	for (size_t i = 0; i < s->nd && !any; i++)
-		any = s->d[i].shown && s->d[i].label[0];
-	if (!any)
-		return;
-	/* The rows on screen: the other fields, and their vCPUs. */
-	const char *lead = " or (";
-	for (int f = 0; f < XG_F_COUNT; f++)
-		if (!(all >> f & 1)) {
-			field_term(s, b, f, lead);
-			lead = " or ";
+	struct xg_strbuf rows = { 0 };
+	bool more = false;
+	if (rows_matchers(s, &rows, &more)) {
+		/* The rows on screen: the other fields, and their vCPUs. */
+		const char *lead = " or (";
+		for (int f = 0; f < XG_F_COUNT; f++)
+			if (!(all >> f & 1)) {
+				field_term(s, b, f, lead, rows.p);
+				lead = " or ";
+			}
+		rm_ps_vcpu_terms(s, b, lead, rows.p);
+		strbuf_printf(b, ")");
+		if (more) {
+			strbuf_printf(b, " and on(instance,domain) (");
+			shown_vector(s, b);
+			strbuf_printf(b, ")");
 		}
-	rm_ps_vcpu_terms(s, b, lead);
-	strbuf_printf(b, ") and on(instance,domain) (");
-	shown_vector(s, b);
+	}
+	strbuf_free(&rows);
 	strbuf_printf(b, ")");
 }

@@ -2,8 +2,8 @@
 /* The `prometheus` source's vCPU rows: the exporter publishes each vCPU's
  * online flag, CPU seconds and runstate seconds (xgtop_vcpu_*, label
  * vcpu); the domain query asks for them, and for the CPU seconds as
- * scraped (CPU(s)), with the same delta() over the
- * host's sample clock as the domains' counters (for every domain in batch
+ * scraped (CPU(s)), with the same delta() (divided by the change of the
+ * host's sample clock) as the domains' counters (for every domain in batch
  * mode, for the rows on screen in the full-screen view), and each vCPU's
  * counters advance by those rates like its domain's (remote_ps_fill.c). */
 #include "promsrc_state.h"
@@ -14,21 +14,20 @@
 #include <string.h>
 
 static void rate_term(const struct xg_source *s, struct xg_strbuf *b, const char *lead, enum xg_mfam fam,
-		      const char *tag)
+		      const char *tag, const char *rows)
 {
-	strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s}[%us]) / on(instance,job) group_left "
-		      "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%s\",\"\",\"\")",
-		      lead, xg_fixed_metric[fam].name, s->sel_dom, s->window, s->sel_host, s->window, tag);
+	strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s%s}[%us]),\"xgtop_f\",\"%s\",\"\",\"\")",
+		      lead, xg_fixed_metric[fam].name, s->sel_dom, rows, s->window, tag);
 }
 
-void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead)
+void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead, const char *rows)
 {
-	strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s},\"xgtop_f\",\"vonline\",\"\",\"\")", lead,
-		      xg_fixed_metric[XG_MF_VCPU_ONLINE].name, s->sel_dom);
-	strbuf_printf(b, " or label_replace(%s_total{domain!=\"\"%s},\"xgtop_f\",\"vcput\",\"\",\"\")",
-		      xg_fixed_metric[XG_MF_VCPU_CPU].name, s->sel_dom);
-	rate_term(s, b, " or ", XG_MF_VCPU_CPU, "vcpu");
-	rate_term(s, b, " or ", XG_MF_VCPU_RUNSTATE, "vrs");
+	strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s%s},\"xgtop_f\",\"vonline\",\"\",\"\")", lead,
+		      xg_fixed_metric[XG_MF_VCPU_ONLINE].name, s->sel_dom, rows);
+	strbuf_printf(b, " or label_replace(%s_total{domain!=\"\"%s%s},\"xgtop_f\",\"vcput\",\"\",\"\")",
+		      xg_fixed_metric[XG_MF_VCPU_CPU].name, s->sel_dom, rows);
+	rate_term(s, b, " or ", XG_MF_VCPU_CPU, "vcpu", rows);
+	rate_term(s, b, " or ", XG_MF_VCPU_RUNSTATE, "vrs", rows);
 }
 
 /* vCPU id's entry of d, kept in id order; NULL past XG_PS_VCPUS_MAX. */
@@ -109,7 +108,7 @@ static uint64_t advance(double r, double dt)
 	return x >= 1.8e19 ? 0 : (uint64_t)llround(x);
 }
 
-void rm_ps_fill_vcpus(struct ps_dom *pd, struct xg_sample *out, struct xg_dom *d, double dt)
+void rm_ps_fill_vcpus(struct ps_dom *pd, struct xg_sample *out, struct xg_dom *d, double dt, double clk)
 {
 	size_t n = 0;
 	for (uint32_t k = 0; k < pd->nvc; k++)
@@ -127,14 +126,16 @@ void rm_ps_fill_vcpus(struct ps_dom *pd, struct xg_sample *out, struct xg_dom *d
 		if (!c->started && c->total >= 0)
 			c->acc_cpu = (uint64_t)llround(c->total * 1e9 * PS_SCALE);
 		c->started = c->started || c->total >= 0;
+		if (!(clk > 0))
+			continue;
 		if (c->got & PS_VCPU_CPU) {
-			c->acc_cpu += advance(c->cpu, dt);
+			c->acc_cpu += advance(c->cpu / clk, dt);
 			o->cpu_ns = c->acc_cpu;
 			o->valid |= XG_VCPU_CPU_VALID;
 		}
 		for (int r = 0; r < XG_RS_COUNT; r++)
 			if (c->got >> r & 1) {
-				c->acc_rs[r] += advance(c->rs[r], dt);
+				c->acc_rs[r] += advance(c->rs[r] / clk, dt);
 				o->sched_ns[r] = c->acc_rs[r];
 				o->valid |= (uint8_t)(1u << r);
 			}
