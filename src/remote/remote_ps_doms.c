@@ -52,6 +52,52 @@ struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name
 	return d;
 }
 
+/* Whether p has every label of matchers m (k="v",k2="v2"). */
+static bool has_labels(const struct rm_qpoint *p, const char *m)
+{
+	while (m && *m) {
+		const char *eq = strchr(m, '='), *end = eq ? strchr(eq + 2, '"') : NULL;
+		if (!end)
+			return false;
+		char k[32], v[64];
+		snprintf(k, sizeof(k), "%.*s", (int)(eq - m), m);
+		snprintf(v, sizeof(v), "%.*s", (int)(end - eq - 2), eq + 2);
+		const char *got = rm_qlabel(p, k);
+		if (!got || strcmp(got, v))
+			return false;
+		m = end[1] == ',' ? end + 2 : NULL;
+	}
+	return true;
+}
+
+/* A series of a row on screen as scraped (f: its metric name less xgtop_),
+ * now or a window ago (xgtop_o): kept for remote_ps_fill.c, unless the
+ * field is one of those asked of every domain. */
+static void on_scraped(struct xg_source *s, struct ps_host *h, struct ps_dom *d, const char *f,
+		       const struct rm_qpoint *p)
+{
+	bool ago = rm_qlabel(p, "xgtop_o") != NULL;
+	for (int k = 0; k < XG_F_COUNT; k++) {
+		const struct xg_metric *m = &xg_field_metric[k];
+		size_t n = strlen(m->name + 6);
+		if (strncmp(f, m->name + 6, n) || strcmp(f + n, m->type == XG_MT_COUNTER ? "_total" : "") ||
+		    !has_labels(p, m->label))
+			continue;
+		h->published |= 1ull << k;
+		if (s->want_fields >> k & 1 || !isfinite(p->v))
+			return;
+		if (ago) {
+			d->ago[k] = p->v;
+			d->got_ago |= 1ull << k;
+		} else if (p->v >= 0) {
+			d->v[k] = p->v;
+			d->got |= 1ull << k;
+			d->scraped |= 1ull << k;
+		}
+		return;
+	}
+}
+
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 {
 	struct xg_source *s = ctx;
@@ -64,6 +110,11 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	if (!strcmp(f, "clk")) {   /* the host's sample clock's change over the window */
 		if (isfinite(p->v) && p->v > 0)
 			h->clk = p->v;
+		return 0;
+	}
+	if (!strcmp(f, "clk_now") || !strcmp(f, "clk_ago")) {   /* that clock now and a window ago */
+		if (isfinite(p->v) && p->v >= 0)
+			*(f[4] == 'n' ? &h->clk_now : &h->clk_ago) = p->v;
 		return 0;
 	}
 	if (!name)
@@ -96,6 +147,10 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	}
 	if (rm_ps_on_vcpu(d, f, p))
 		return 0;
+	if (!strncmp(f, "domain_", 7)) {
+		on_scraped(s, h, d, f, p);
+		return 0;
+	}
 	if (!strcmp(f, "cpu")) {
 		if (isfinite(p->v) && p->v >= 0 && p->v < 1.8e10)
 			d->cpu_total = p->v;
@@ -156,19 +211,6 @@ static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, co
 			      m->name, s->sel_dom, rows, m->label ? "," : "", m->label ? m->label : "", f);
 }
 
-/* text as label_replace's replacement: a PromQL string whose $ are
- * literal ($$). */
-static void put_replacement(struct xg_strbuf *b, const char *text)
-{
-	char e[4 * sizeof(((struct ps_dom *)0)->label)];
-	rm_ps_promql_string(e, sizeof(e), text);
-	for (const char *p = e; *p; p++) {
-		strbuf_put(b, p, 1);
-		if (*p == '$')
-			strbuf_put(b, "$", 1);
-	}
-}
-
 /* text as one alternative of a regex inside a PromQL string: the regex's
  * metacharacters escaped, then \ and " for the string. */
 static void put_literal(struct xg_strbuf *b, const char *text)
@@ -179,24 +221,6 @@ static void put_literal(struct xg_strbuf *b, const char *text)
 		else if (*p == '"')
 			strbuf_put(b, "\\", 1);
 		strbuf_put(b, p, 1);
-	}
-}
-
-/* The domains on screen as a vector of (instance, domain) label pairs,
- * for `and on(instance,domain)`. */
-static void shown_vector(const struct xg_source *s, struct xg_strbuf *b)
-{
-	const char *lead = "";
-	for (size_t i = 0; i < s->nd; i++) {
-		const struct ps_dom *d = &s->d[i];
-		if (!d->shown || !d->label[0])
-			continue;
-		strbuf_printf(b, "%slabel_replace(label_replace(vector(1),\"instance\",\"", lead);
-		put_replacement(b, s->h[d->host].name);
-		strbuf_printf(b, "\",\"\",\"\"),\"domain\",\"");
-		put_replacement(b, d->label);
-		strbuf_printf(b, "\",\"\",\"\")");
-		lead = " or ";
 	}
 }
 
@@ -213,12 +237,13 @@ static const struct ps_dom *dom_find(const struct xg_source *s, uint16_t host, c
 	return NULL;
 }
 
-/* The rows on screen as matchers (comma-led, into b): instance=~ their
- * hosts and domain=~ their names, so that the server evaluates the wide
- * terms for those series only. Returns how many rows; *more: the known
- * pairs of those hosts and names hold other domains too (the same names
- * on other hosts), which `and on(instance,domain)` then leaves out. */
-static size_t rows_matchers(const struct xg_source *s, struct xg_strbuf *b, bool *more)
+/* The rows on screen as selectors of every xgtop_domain_* and xgtop_vcpu_*
+ * series of theirs, " or " between them, each with `suffix` (" offset
+ * 15s" or ""): one selector, instance=~ their hosts and domain=~ their
+ * names, when no other known domain has one of those hosts and one of those
+ * names; else one selector per host, with the names of its rows. Returns
+ * how many rows. */
+static size_t rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const char *suffix)
 {
 	size_t n = 0, nh = 0, nn = 0, pairs = 0;
 	uint16_t *hosts = xg_calloc(s->nd + 1, sizeof(*hosts));
@@ -241,9 +266,9 @@ static size_t rows_matchers(const struct xg_source *s, struct xg_strbuf *b, bool
 	for (size_t i = 0; i < nh; i++)
 		for (size_t k = 0; k < nn; k++)
 			pairs += dom_find(s, hosts[i], names[k]->name) != NULL;
-	*more = pairs > n;
-	if (n) {
-		strbuf_printf(b, ",instance=~\"");
+	const char *sel = "{__name__=~\"xgtop_(domain|vcpu)_.+\"";
+	if (n && pairs <= n) {
+		strbuf_printf(b, "%s%s,instance=~\"", sel, s->sel_dom);
 		for (size_t i = 0; i < nh; i++) {
 			strbuf_printf(b, "%s", i ? "|" : "");
 			put_literal(b, s->h[hosts[i]].name);
@@ -253,7 +278,22 @@ static size_t rows_matchers(const struct xg_source *s, struct xg_strbuf *b, bool
 			strbuf_printf(b, "%s", k ? "|" : "");
 			put_literal(b, names[k]->label);
 		}
-		strbuf_printf(b, "\"");
+		strbuf_printf(b, "\"}%s", suffix);
+	}
+	for (size_t i = 0; n && pairs > n && i < nh; i++) {
+		char e[4 * XG_PEER_NAME_MAX];
+		rm_ps_promql_string(e, sizeof(e), s->h[hosts[i]].name);
+		strbuf_printf(b, "%s%s%s,instance=\"%s\",domain=~\"", i ? " or " : "", sel, s->sel_dom, e);
+		const char *bar = "";
+		for (size_t k = 0; k < s->nd; k++) {
+			const struct ps_dom *d = &s->d[k];
+			if (d->shown && d->label[0] && d->host == hosts[i]) {
+				strbuf_printf(b, "%s", bar);
+				put_literal(b, d->label);
+				bar = "|";
+			}
+		}
+		strbuf_printf(b, "\"}%s", suffix);
 	}
 	free(hosts);
 	free(names);
@@ -269,7 +309,7 @@ static size_t rows_matchers(const struct xg_source *s, struct xg_strbuf *b, bool
  * labels this source reads. */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 {
-	strbuf_printf(b, "max by(instance,domain,xgtop_f,domid,state,vcpu)(");
+	strbuf_printf(b, "max by(instance,domain,xgtop_f,xgtop_o,domid,state,vcpu,resource,kind)(");
 	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
 		      "\"xgtop_f\",\"info\",\"\",\"\")", s->sel_dom);
 	strbuf_printf(b, " or label_replace(xgtop_domain_state{domain!=\"\"%s} == 1,\"xgtop_f\",\"state\",\"\",\"\")"
@@ -286,24 +326,25 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 		strbuf_printf(b, ")");
 		return;
 	}
-	struct xg_strbuf rows = { 0 };
-	bool more = false;
-	if (rows_matchers(s, &rows, &more)) {
-		/* The rows on screen: the other fields, and their vCPUs. */
-		const char *lead = " or (";
-		for (int f = 0; f < XG_F_COUNT; f++)
-			if (!(all >> f & 1)) {
-				field_term(s, b, f, lead, rows.p);
-				lead = " or ";
-			}
-		rm_ps_vcpu_terms(s, b, lead, rows.p);
-		strbuf_printf(b, ")");
-		if (more) {
-			strbuf_printf(b, " and on(instance,domain) (");
-			shown_vector(s, b);
-			strbuf_printf(b, ")");
-		}
+	/* The rows on screen: every series of theirs as scraped, now and one
+	 * window ago (offset keeps the metric names, which delta() drops, so
+	 * that one selector serves every field: VictoriaMetrics refuses a
+	 * query longer than 16 kB), and each host's clock at both times;
+	 * remote_ps_fill.c divides the changes. */
+	struct xg_strbuf now = { 0 }, ago = { 0 };
+	char off[32];
+	snprintf(off, sizeof(off), " offset %us", s->window);
+	if (rows_selectors(s, &now, "")) {
+		rows_selectors(s, &ago, off);
+		strbuf_printf(b, " or label_replace(%s,\"xgtop_f\",\"$1\",\"__name__\",\"xgtop_(.*)\")", now.p);
+		strbuf_printf(b, " or label_replace(label_replace(%s,\"xgtop_f\",\"$1\",\"__name__\",\"xgtop_(.*)\"),"
+			      "\"xgtop_o\",\"1\",\"\",\"\")", ago.p);
+		strbuf_printf(b, " or label_replace(xgtop_sample_monotonic_seconds{instance!=\"\"%s},"
+			      "\"xgtop_f\",\"clk_now\",\"\",\"\")", s->sel_host);
+		strbuf_printf(b, " or label_replace(xgtop_sample_monotonic_seconds{instance!=\"\"%s}%s,"
+			      "\"xgtop_f\",\"clk_ago\",\"\",\"\")", s->sel_host, off);
 	}
-	strbuf_free(&rows);
+	strbuf_free(&now);
+	strbuf_free(&ago);
 	strbuf_printf(b, ")");
 }
