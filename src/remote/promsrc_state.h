@@ -26,7 +26,7 @@ struct ps_host {
 	double step;                  /* seconds between its scrapes */
 	double c15, c60;              /* its scrapes in the last 15 s and 1 min */
 	double clk;                   /* its sample clock's change over the window, 0 = none */
-	double clk_now, clk_ago;      /* that clock now and a window ago (rows on screen), 0 = none */
+	double span;                  /* its change between two scrapes a window apart (rows on screen) */
 	bool seen;                    /* in this refresh's host answer */
 	bool down;                    /* the server's last scrape of it failed */
 	uint32_t pcpus;
@@ -46,9 +46,7 @@ struct ps_vcpu {
 	uint8_t got;                  /* bit r: rs[r] came; PS_VCPU_CPU: cpu */
 	double cpu, rs[XG_RS_COUNT];  /* the counters' changes over the window, s */
 	double total;                 /* the CPU time counter as scraped, -1: none */
-	bool scraped;                 /* cpu, rs[]: the counters as scraped (a row on screen) */
-	uint8_t got_ago;              /* bit r: rs_ago[r] came; PS_VCPU_CPU: cpu_ago */
-	double cpu_ago, rs_ago[XG_RS_COUNT];  /* the counters as scraped a window ago */
+	bool scraped;                 /* cpu, rs[]: changes between two scrapes (a row on screen) */
 	bool started;                 /* acc_cpu has its origin */
 	uint64_t acc_cpu, acc_rs[XG_RS_COUNT];
 };
@@ -63,9 +61,7 @@ struct ps_dom {
 	bool seen;
 	double v[XG_F_COUNT];         /* a counter's change over the window, a gauge's value */
 	uint64_t got;                 /* bit f: v[f] came this refresh */
-	double ago[XG_F_COUNT];       /* a counter as scraped a window ago (rows on screen) */
-	uint64_t scraped;             /* bit f: v[f] is the counter as scraped, ago[f] its origin */
-	uint64_t got_ago;             /* bit f: ago[f] came */
+	uint64_t scraped;             /* bit f: v[f] is the change between two scrapes (over span) */
 	uint64_t back;                /* bit f: the counter went back in the window */
 	uint64_t asked;               /* bit f: asked for this refresh */
 	bool shown;                   /* on screen: every field asked for */

@@ -70,30 +70,30 @@ static bool has_labels(const struct rm_qpoint *p, const char *m)
 	return true;
 }
 
-/* A series of a row on screen as scraped (f: its metric name less xgtop_),
- * now or a window ago (xgtop_o): kept for remote_ps_fill.c, unless the
- * field is one of those asked of every domain. */
+/* A series of a row on screen (f: its metric name less xgtop_, led by d_
+ * for a counter's change over the window): kept for remote_ps_fill.c,
+ * unless the field is one of those asked of every domain. */
 static void on_scraped(struct xg_source *s, struct ps_host *h, struct ps_dom *d, const char *f,
 		       const struct rm_qpoint *p)
 {
-	bool ago = rm_qlabel(p, "xgtop_o") != NULL;
+	bool change = !strncmp(f, "d_", 2);
+	f += change ? 2 : 0;
 	for (int k = 0; k < XG_F_COUNT; k++) {
 		const struct xg_metric *m = &xg_field_metric[k];
 		size_t n = strlen(m->name + 6);
-		if (strncmp(f, m->name + 6, n) || strcmp(f + n, m->type == XG_MT_COUNTER ? "_total" : "") ||
-		    !has_labels(p, m->label))
+		if ((m->type == XG_MT_COUNTER) != change || strncmp(f, m->name + 6, n) ||
+		    strcmp(f + n, change ? "_total" : "") || !has_labels(p, m->label))
 			continue;
 		h->published |= 1ull << k;
 		if (s->want_fields >> k & 1 || !isfinite(p->v))
 			return;
-		if (ago) {
-			d->ago[k] = p->v;
-			d->got_ago |= 1ull << k;
-		} else if (p->v >= 0) {
+		if (p->v < 0) {
+			d->back |= 1ull << k;
+		} else {
 			d->v[k] = p->v;
 			d->got |= 1ull << k;
-			d->scraped |= 1ull << k;
 		}
+		d->scraped |= 1ull << k;
 		return;
 	}
 }
@@ -112,9 +112,9 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 			h->clk = p->v;
 		return 0;
 	}
-	if (!strcmp(f, "clk_now") || !strcmp(f, "clk_ago")) {   /* that clock now and a window ago */
-		if (isfinite(p->v) && p->v >= 0)
-			*(f[4] == 'n' ? &h->clk_now : &h->clk_ago) = p->v;
+	if (!strcmp(f, "clk_span")) {   /* that clock's change between two scrapes a window apart */
+		if (isfinite(p->v) && p->v > 0)
+			h->span = p->v;
 		return 0;
 	}
 	if (!name)
@@ -147,7 +147,7 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	}
 	if (rm_ps_on_vcpu(d, f, p))
 		return 0;
-	if (!strncmp(f, "domain_", 7)) {
+	if (!strncmp(f, "domain_", 7) || !strncmp(f, "d_domain_", 9)) {
 		on_scraped(s, h, d, f, p);
 		return 0;
 	}
@@ -217,8 +217,8 @@ static void put_literal(struct xg_strbuf *b, const char *text)
 {
 	for (const char *p = text; *p; p++) {
 		if (strchr("\\.+*?()|[]{}^$", *p))
-			strbuf_put(b, "\\\\", 2);
-		else if (*p == '"')
+			strbuf_put(b, "\\\\", 2);   /* the regex's \, as a string's \\ */
+		if (*p == '"' || *p == '\\')
 			strbuf_put(b, "\\", 1);
 		strbuf_put(b, p, 1);
 	}
@@ -237,37 +237,44 @@ static const struct ps_dom *dom_find(const struct xg_source *s, uint16_t host, c
 	return NULL;
 }
 
-/* The rows on screen as selectors of every xgtop_domain_* and xgtop_vcpu_*
- * series of theirs, " or " between them, each with `suffix` (" offset
- * 15s" or ""): one selector, instance=~ their hosts and domain=~ their
- * names, when no other known domain has one of those hosts and one of those
- * names; else one selector per host, with the names of its rows. Returns
- * how many rows. */
-static size_t rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const char *suffix)
+/* The rows on screen: how many, and (*more) whether other known domains
+ * have one of their hosts and one of their names (the same names on other
+ * hosts); hosts[], names[]: their distinct hosts and names (nd each). */
+static size_t rows_shown(const struct xg_source *s, uint16_t *hosts, size_t *nh, const struct ps_dom **names,
+			 size_t *nn, bool *more)
 {
-	size_t n = 0, nh = 0, nn = 0, pairs = 0;
-	uint16_t *hosts = xg_calloc(s->nd + 1, sizeof(*hosts));
-	const struct ps_dom **names = xg_calloc(s->nd + 1, sizeof(*names));
+	size_t n = 0, pairs = 0;
+	*nh = *nn = 0;
 	for (size_t i = 0; i < s->nd; i++) {
 		const struct ps_dom *d = &s->d[i];
 		if (!d->shown || !d->label[0])
 			continue;
 		n++;
 		size_t k = 0;
-		while (k < nh && hosts[k] != d->host)
+		while (k < *nh && hosts[k] != d->host)
 			k++;
-		if (k == nh)
-			hosts[nh++] = d->host;
-		for (k = 0; k < nn && strcmp(names[k]->label, d->label); k++)
+		if (k == *nh)
+			hosts[(*nh)++] = d->host;
+		for (k = 0; k < *nn && strcmp(names[k]->label, d->label); k++)
 			;
-		if (k == nn)
-			names[nn++] = d;
+		if (k == *nn)
+			names[(*nn)++] = d;
 	}
-	for (size_t i = 0; i < nh; i++)
-		for (size_t k = 0; k < nn; k++)
+	for (size_t i = 0; i < *nh; i++)
+		for (size_t k = 0; k < *nn; k++)
 			pairs += dom_find(s, hosts[i], names[k]->name) != NULL;
-	const char *sel = "{__name__=~\"xgtop_(domain|vcpu)_.+\"";
-	if (n && pairs <= n) {
+	*more = pairs > n;
+	return n;
+}
+
+/* The rows on screen as selectors (sel: the opening matchers, then each
+ * one's own, then "}" and suffix), " or " between them: one selector,
+ * instance=~ their hosts and domain=~ their names; per_host: one per host,
+ * with the names of its rows. */
+static void rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const char *sel, const char *suffix,
+			   bool per_host, const uint16_t *hosts, size_t nh, const struct ps_dom *const *names, size_t nn)
+{
+	if (!per_host) {
 		strbuf_printf(b, "%s%s,instance=~\"", sel, s->sel_dom);
 		for (size_t i = 0; i < nh; i++) {
 			strbuf_printf(b, "%s", i ? "|" : "");
@@ -279,8 +286,9 @@ static size_t rows_selectors(const struct xg_source *s, struct xg_strbuf *b, con
 			put_literal(b, names[k]->label);
 		}
 		strbuf_printf(b, "\"}%s", suffix);
+		return;
 	}
-	for (size_t i = 0; n && pairs > n && i < nh; i++) {
+	for (size_t i = 0; i < nh; i++) {
 		char e[4 * XG_PEER_NAME_MAX];
 		rm_ps_promql_string(e, sizeof(e), s->h[hosts[i]].name);
 		strbuf_printf(b, "%s%s%s,instance=\"%s\",domain=~\"", i ? " or " : "", sel, s->sel_dom, e);
@@ -295,9 +303,53 @@ static size_t rows_selectors(const struct xg_source *s, struct xg_strbuf *b, con
 		}
 		strbuf_printf(b, "\"}%s", suffix);
 	}
+}
+
+/* The gauges of a row on screen, and its vCPUs' online flags and CPU time
+ * as scraped (for CPU(s)); then every counter (*_total). */
+#define GAUGES "{__name__=~\"xgtop_(domain|vcpu)_.+\",__name__!~\"xgtop_domain_(state|info|guest_reported|.+_total)|" \
+	"xgtop_vcpu_runstate.+\""
+#define COUNTERS "{__name__=~\"xgtop_(domain|vcpu)_.+_total\""
+/* Past this, one selector for all hosts' rows on screen even when it
+ * takes in others (VictoriaMetrics refuses a query over 16 kB). */
+#define ROWS_TEXT_MAX 11000
+
+/* The rows on screen: their gauges as scraped (xgtop_f: the metric name
+ * less xgtop_), their counters' changes over the window (the counter now
+ * less the counter a window ago, xgtop_f d_ and the name: offset keeps the
+ * metric names, which delta() drops, so that one selector serves every
+ * field and the query stays short), and each host's clock's change over
+ * the same scrapes (clk_span): remote_ps_fill.c divides. */
+static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
+{
+	uint16_t *hosts = xg_calloc(s->nd + 1, sizeof(*hosts));
+	const struct ps_dom **names = xg_calloc(s->nd + 1, sizeof(*names));
+	size_t nh, nn;
+	bool more;
+	struct xg_strbuf g = { 0 }, now = { 0 }, ago = { 0 };
+	char off[32];
+	snprintf(off, sizeof(off), " offset %us", s->window);
+	if (rows_shown(s, hosts, &nh, names, &nn, &more)) {
+		for (int per_host = more; per_host >= 0; per_host--) {
+			g.len = now.len = ago.len = 0;
+			rows_selectors(s, &g, GAUGES, "", per_host, hosts, nh, names, nn);
+			rows_selectors(s, &now, COUNTERS, "", per_host, hosts, nh, names, nn);
+			rows_selectors(s, &ago, COUNTERS, off, per_host, hosts, nh, names, nn);
+			if (g.len + now.len + ago.len < ROWS_TEXT_MAX)
+				break;
+		}
+		strbuf_printf(b, " or label_replace(%s,\"xgtop_f\",\"$1\",\"__name__\",\"xgtop_(.*)\")", g.p);
+		strbuf_printf(b, " or (label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\") - "
+			      "label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\"))", now.p, ago.p);
+		strbuf_printf(b, " or label_replace(xgtop_sample_monotonic_seconds{instance!=\"\"%s} - "
+			      "xgtop_sample_monotonic_seconds{instance!=\"\"%s}%s,\"xgtop_f\",\"clk_span\",\"\",\"\")",
+			      s->sel_host, s->sel_host, off);
+	}
+	strbuf_free(&g);
+	strbuf_free(&now);
+	strbuf_free(&ago);
 	free(hosts);
 	free(names);
-	return n;
 }
 
 /* Every field and vCPU of every domain the selectors match; in the
@@ -309,7 +361,7 @@ static size_t rows_selectors(const struct xg_source *s, struct xg_strbuf *b, con
  * labels this source reads. */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 {
-	strbuf_printf(b, "max by(instance,domain,xgtop_f,xgtop_o,domid,state,vcpu,resource,kind)(");
+	strbuf_printf(b, "max by(instance,domain,xgtop_f,domid,state,vcpu,resource,kind)(");
 	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
 		      "\"xgtop_f\",\"info\",\"\",\"\")", s->sel_dom);
 	strbuf_printf(b, " or label_replace(xgtop_domain_state{domain!=\"\"%s} == 1,\"xgtop_f\",\"state\",\"\",\"\")"
@@ -326,25 +378,6 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 		strbuf_printf(b, ")");
 		return;
 	}
-	/* The rows on screen: every series of theirs as scraped, now and one
-	 * window ago (offset keeps the metric names, which delta() drops, so
-	 * that one selector serves every field: VictoriaMetrics refuses a
-	 * query longer than 16 kB), and each host's clock at both times;
-	 * remote_ps_fill.c divides the changes. */
-	struct xg_strbuf now = { 0 }, ago = { 0 };
-	char off[32];
-	snprintf(off, sizeof(off), " offset %us", s->window);
-	if (rows_selectors(s, &now, "")) {
-		rows_selectors(s, &ago, off);
-		strbuf_printf(b, " or label_replace(%s,\"xgtop_f\",\"$1\",\"__name__\",\"xgtop_(.*)\")", now.p);
-		strbuf_printf(b, " or label_replace(label_replace(%s,\"xgtop_f\",\"$1\",\"__name__\",\"xgtop_(.*)\"),"
-			      "\"xgtop_o\",\"1\",\"\",\"\")", ago.p);
-		strbuf_printf(b, " or label_replace(xgtop_sample_monotonic_seconds{instance!=\"\"%s},"
-			      "\"xgtop_f\",\"clk_now\",\"\",\"\")", s->sel_host);
-		strbuf_printf(b, " or label_replace(xgtop_sample_monotonic_seconds{instance!=\"\"%s}%s,"
-			      "\"xgtop_f\",\"clk_ago\",\"\",\"\")", s->sel_host, off);
-	}
-	strbuf_free(&now);
-	strbuf_free(&ago);
+	rows_terms(s, b);
 	strbuf_printf(b, ")");
 }

@@ -82,23 +82,11 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 		d->host = pd->host;
 		snprintf(d->name, sizeof(d->name), "%s", pd->name);
 		const struct ps_host *h = &s->h[pd->host];
-		double clk = h->clk, span = h->clk_now - h->clk_ago;
 		for (int f = 0; f < XG_F_COUNT; f++) {
 			const struct xg_metric *m = &xg_field_metric[f];
-			/* A counter of a row on screen came as scraped, now and a
-			 * window ago: its change over that of its host's clock. */
-			if (m->type == XG_MT_COUNTER && pd->scraped >> f & 1) {
-				bool both = pd->got_ago >> f & 1 && h->clk_ago > 0 && span > 0;
-				double change = pd->v[f] - pd->ago[f];
-				if (both && change < 0)
-					pd->back |= 1ull << f;
-				if (!both || change < 0)
-					pd->got &= ~(1ull << f);
-				pd->v[f] = change;
-				clk = span;
-			} else {
-				clk = h->clk;
-			}
+			/* A counter's change over that of its host's clock: a row
+			 * on screen's between two scrapes, the others' delta(). */
+			double clk = pd->scraped >> f & 1 ? h->span : h->clk;
 			if (!(pd->got >> f & 1) || (m->type == XG_MT_COUNTER && !(clk > 0))) {
 				/* A stale host's series are gone: its reason, not theirs. */
 				uint8_t stale = pd->host < out->npeer && out->peer[pd->host].stale ?

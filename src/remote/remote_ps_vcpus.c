@@ -60,17 +60,15 @@ static struct ps_vcpu *vcpu_of(struct ps_dom *d, uint32_t id)
 bool rm_ps_on_vcpu(struct ps_dom *d, const char *f, const struct rm_qpoint *p)
 {
 	/* vonline, vcput, vcpu, vrs: the terms asked of every domain (delta()
-	 * for the rates); vcpu_*: a row on screen's series as scraped, now or
-	 * a window ago (xgtop_o). */
-	bool scraped = !strncmp(f, "vcpu_", 5), ago = scraped && rm_qlabel(p, "xgtop_o");
-	bool online = !strcmp(f, "vonline") || (!ago && !strcmp(f, "vcpu_online"));
-	bool cpu = !strcmp(f, "vcpu") || !strcmp(f, "vcpu_cpu_seconds_total");
-	bool rs = !strcmp(f, "vrs") || !strcmp(f, "vcpu_runstate_seconds_total");
-	bool total = !strcmp(f, "vcput");
-	if (!scraped && !online && !cpu && !rs && !total)
-		return false;
+	 * for the rates); vcpu_* and d_vcpu_*: a row on screen's series as
+	 * scraped, and its counters' changes between two scrapes. */
+	bool change = !strncmp(f, "d_vcpu_", 7);
+	bool online = !strcmp(f, "vonline") || !strcmp(f, "vcpu_online");
+	bool cpu = !strcmp(f, "vcpu") || !strcmp(f, "d_vcpu_cpu_seconds_total");
+	bool rs = !strcmp(f, "vrs") || !strcmp(f, "d_vcpu_runstate_seconds_total");
+	bool total = !strcmp(f, "vcput") || !strcmp(f, "vcpu_cpu_seconds_total");
 	if (!online && !cpu && !rs && !total)
-		return true;
+		return !strncmp(f, "vcpu_", 5) || change;
 	const char *id = rm_qlabel(p, "vcpu");
 	char *end;
 	unsigned long v = id ? strtoul(id, &end, 10) : 0;
@@ -80,23 +78,8 @@ bool rm_ps_on_vcpu(struct ps_dom *d, const char *f, const struct rm_qpoint *p)
 	if (!c)
 		return true;
 	c->seen = true;
-	if (ago) {
-		if (cpu) {
-			c->cpu_ago = p->v;
-			c->got_ago |= PS_VCPU_CPU;
-		}
-		const char *st = rs ? rm_qlabel(p, "state") : NULL;
-		for (int r = 0; st && r < XG_RS_COUNT; r++)
-			if (!strcmp(st, xg_runstate_label[r])) {
-				c->rs_ago[r] = p->v;
-				c->got_ago |= 1u << r;
-			}
-		return true;
-	}
-	if (scraped && (cpu || rs))
+	if (change)
 		c->scraped = true;
-	if (scraped && cpu && p->v >= 0 && p->v < 1.8e10)
-		c->total = p->v;
 	if (online) {
 		c->online = p->v > 0;
 	} else if (total) {
@@ -121,7 +104,7 @@ void rm_ps_vcpus_reset(struct xg_source *s)
 	for (size_t i = 0; i < s->nd; i++)
 		for (uint32_t k = 0; k < s->d[i].nvc; k++) {
 			s->d[i].vc[k].seen = false;
-			s->d[i].vc[k].got = s->d[i].vc[k].got_ago = 0;
+			s->d[i].vc[k].got = 0;
 			s->d[i].vc[k].scraped = false;
 			s->d[i].vc[k].total = -1;
 		}
@@ -134,17 +117,11 @@ static uint64_t advance(double r, double dt)
 	return x >= 1.8e19 ? 0 : (uint64_t)llround(x);
 }
 
-/* c's rate of counter now (ago a window before, bit of got_ago) over h's clock. */
-static bool vc_rate(const struct ps_vcpu *c, const struct ps_host *h, double now, double ago, uint8_t bit,
-		    double *rate)
+/* c's rate from change, a counter's change over the window (delta()) or
+ * between two scrapes (c->scraped): over that of h's clock. */
+static bool vc_rate(const struct ps_vcpu *c, const struct ps_host *h, double change, double *rate)
 {
-	double span = c->scraped ? h->clk_now - h->clk_ago : h->clk;
-	double change = now;
-	if (c->scraped) {
-		if (!(c->got_ago & bit) || !(h->clk_ago > 0))
-			return false;
-		change = now - ago;
-	}
+	double span = c->scraped ? h->span : h->clk;
 	if (!(span > 0) || change < 0)
 		return false;
 	*rate = change / span;
@@ -171,13 +148,13 @@ void rm_ps_fill_vcpus(struct ps_dom *pd, const struct ps_host *h, struct xg_samp
 			c->acc_cpu = (uint64_t)llround(c->total * 1e9 * PS_SCALE);
 		c->started = c->started || c->total >= 0;
 		double rate;
-		if (c->got & PS_VCPU_CPU && vc_rate(c, h, c->cpu, c->cpu_ago, PS_VCPU_CPU, &rate)) {
+		if (c->got & PS_VCPU_CPU && vc_rate(c, h, c->cpu, &rate)) {
 			c->acc_cpu += advance(rate, dt);
 			o->cpu_ns = c->acc_cpu;
 			o->valid |= XG_VCPU_CPU_VALID;
 		}
 		for (int r = 0; r < XG_RS_COUNT; r++)
-			if (c->got >> r & 1 && vc_rate(c, h, c->rs[r], c->rs_ago[r], (uint8_t)(1u << r), &rate)) {
+			if (c->got >> r & 1 && vc_rate(c, h, c->rs[r], &rate)) {
 				c->acc_rs[r] += advance(rate, dt);
 				o->sched_ns[r] = c->acc_rs[r];
 				o->valid |= (uint8_t)(1u << r);
