@@ -158,9 +158,8 @@ void rm_ps_doms_mark(struct xg_source *s);
 int rm_ps_range(struct xg_source *s, struct xg_range *r, float *out, struct xg_err *err);
 
 /* ---- remote_ps_vcpus.c ---- */
-/* The vCPU terms of the domain query (lead, then " or " between them);
- * rows: more matchers, comma-led, or "". */
-void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead, const char *rows);
+/* The vCPU terms of the domain query (lead, then " or " between them). */
+void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead);
 /* A vCPU series of the domain answer (f: its xgtop_f): true when it was one. */
 bool rm_ps_on_vcpu(struct ps_dom *d, const char *f, const struct rm_qpoint *p);
 /* d's vCPUs seen this refresh, their counters advanced by dt s of rates

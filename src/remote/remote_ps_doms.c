@@ -197,18 +197,17 @@ void rm_ps_doms_mark(struct xg_source *s)
  * change of the clock between the window's first and last scrape, as the
  * pool view and the host's own xgtop compute it, whatever the scrapes'
  * jitter. A counter that went back (its domain restarted) in the window
- * comes out negative, and that figure is `-` for that window. rows: more
- * matchers (the rows on screen), comma-led, or "". */
-static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead, const char *rows)
+ * comes out negative, and that figure is `-` for that window. */
+static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead)
 {
 	const struct xg_metric *m = &xg_field_metric[f];
 	if (m->type == XG_MT_COUNTER)
-		strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s%s%s%s}[%us]),\"xgtop_f\",\"%d\","
-			      "\"\",\"\")", lead, m->name, s->sel_dom, rows, m->label ? "," : "",
+		strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s%s%s}[%us]),\"xgtop_f\",\"%d\","
+			      "\"\",\"\")", lead, m->name, s->sel_dom, m->label ? "," : "",
 			      m->label ? m->label : "", s->window, f);
 	else
-		strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s%s%s%s},\"xgtop_f\",\"%d\",\"\",\"\")", lead,
-			      m->name, s->sel_dom, rows, m->label ? "," : "", m->label ? m->label : "", f);
+		strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s%s%s},\"xgtop_f\",\"%d\",\"\",\"\")", lead,
+			      m->name, s->sel_dom, m->label ? "," : "", m->label ? m->label : "", f);
 }
 
 /* text as one alternative of a regex inside a PromQL string: the regex's
@@ -372,9 +371,9 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 	uint64_t all = s->want_all ? ~0ull : s->want_fields;
 	for (int f = 0; f < XG_F_COUNT; f++)
 		if (all >> f & 1)
-			field_term(s, b, f, " or ", "");
+			field_term(s, b, f, " or ");
 	if (s->want_all) {
-		rm_ps_vcpu_terms(s, b, " or ", "");
+		rm_ps_vcpu_terms(s, b, " or ");
 		strbuf_printf(b, ")");
 		return;
 	}

@@ -3,9 +3,10 @@
  * online flag, CPU seconds and runstate seconds (xgtop_vcpu_*, label
  * vcpu); the domain query asks for them, and for the CPU seconds as
  * scraped (CPU(s)), with the same delta() (divided by the change of the
- * host's sample clock) as the domains' counters (for every domain in batch
- * mode, for the rows on screen in the full-screen view), and each vCPU's
- * counters advance by those rates like its domain's (remote_ps_fill.c). */
+ * host's sample clock) as the domains' counters in batch mode; in the
+ * full-screen view those of the rows on screen come with theirs
+ * (remote_ps_doms.c); each vCPU's counters advance by those rates like its
+ * domain's (remote_ps_fill.c). */
 #include "promsrc_state.h"
 #include "xgtop/model/metric_defs.h"
 
@@ -14,20 +15,20 @@
 #include <string.h>
 
 static void rate_term(const struct xg_source *s, struct xg_strbuf *b, const char *lead, enum xg_mfam fam,
-		      const char *tag, const char *rows)
+		      const char *tag)
 {
-	strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s%s}[%us]),\"xgtop_f\",\"%s\",\"\",\"\")",
-		      lead, xg_fixed_metric[fam].name, s->sel_dom, rows, s->window, tag);
+	strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s}[%us]),\"xgtop_f\",\"%s\",\"\",\"\")",
+		      lead, xg_fixed_metric[fam].name, s->sel_dom, s->window, tag);
 }
 
-void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead, const char *rows)
+void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead)
 {
-	strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s%s},\"xgtop_f\",\"vonline\",\"\",\"\")", lead,
-		      xg_fixed_metric[XG_MF_VCPU_ONLINE].name, s->sel_dom, rows);
-	strbuf_printf(b, " or label_replace(%s_total{domain!=\"\"%s%s},\"xgtop_f\",\"vcput\",\"\",\"\")",
-		      xg_fixed_metric[XG_MF_VCPU_CPU].name, s->sel_dom, rows);
-	rate_term(s, b, " or ", XG_MF_VCPU_CPU, "vcpu", rows);
-	rate_term(s, b, " or ", XG_MF_VCPU_RUNSTATE, "vrs", rows);
+	strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s},\"xgtop_f\",\"vonline\",\"\",\"\")", lead,
+		      xg_fixed_metric[XG_MF_VCPU_ONLINE].name, s->sel_dom);
+	strbuf_printf(b, " or label_replace(%s_total{domain!=\"\"%s},\"xgtop_f\",\"vcput\",\"\",\"\")",
+		      xg_fixed_metric[XG_MF_VCPU_CPU].name, s->sel_dom);
+	rate_term(s, b, " or ", XG_MF_VCPU_CPU, "vcpu");
+	rate_term(s, b, " or ", XG_MF_VCPU_RUNSTATE, "vrs");
 }
 
 /* vCPU id's entry of d, kept in id order; NULL past XG_PS_VCPUS_MAX. */
