@@ -131,8 +131,19 @@ import sys
 name, log, selfs, shown, delay = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 ev = [(float(t), k, int(b)) for t, k, b in (l.split() for l in open(log))]
 groups, g = [], []
-for e in ev:   # a refresh: transfers with no gap of half a delay
-    if g and e[0] - g[-1][0] > delay / 2:
+# A refresh of the pool view: transfers with no gap of half a delay; of the
+# Prometheus source: two requests (hosts, domains), a request beginning
+# with the first bytes up after bytes down (an answer can take longer than
+# half a delay).
+reqs = 0
+for i, e in enumerate(ev):
+    if name == "pool view":
+        new = g and e[0] - g[-1][0] > delay / 2
+    else:
+        start = e[1] == "up" and (not i or ev[i - 1][1] == "down")
+        reqs += start
+        new = start and reqs > 2 and reqs % 2 == 1
+    if new:
         groups.append(g); g = []
     g.append(e)
 if g:

@@ -25,6 +25,8 @@ struct ps_host {
 	double last;                  /* its last sample's wall time, 0 = none */
 	double step;                  /* seconds between its scrapes */
 	double c15, c60;              /* its scrapes in the last 15 s and 1 min */
+	double clk;                   /* its sample clock's change over the window, 0 = none */
+	double span;                  /* its change between two scrapes a window apart (rows on screen) */
 	bool seen;                    /* in this refresh's host answer */
 	bool down;                    /* the server's last scrape of it failed */
 	uint32_t pcpus;
@@ -42,8 +44,9 @@ struct ps_vcpu {
 	bool seen;
 	uint8_t online;
 	uint8_t got;                  /* bit r: rs[r] came; PS_VCPU_CPU: cpu */
-	double cpu, rs[XG_RS_COUNT];  /* the server's rates, s/s */
+	double cpu, rs[XG_RS_COUNT];  /* the counters' changes over the window, s */
 	double total;                 /* the CPU time counter as scraped, -1: none */
+	bool scraped;                 /* cpu, rs[]: changes between two scrapes (a row on screen) */
 	bool started;                 /* acc_cpu has its origin */
 	uint64_t acc_cpu, acc_rs[XG_RS_COUNT];
 };
@@ -56,8 +59,9 @@ struct ps_dom {
 	uint32_t id;
 	uint64_t acc[XG_F_COUNT];
 	bool seen;
-	double v[XG_F_COUNT];
+	double v[XG_F_COUNT];         /* a counter's change over the window, a gauge's value */
 	uint64_t got;                 /* bit f: v[f] came this refresh */
+	uint64_t scraped;             /* bit f: v[f] is the change between two scrapes (over span) */
 	uint64_t back;                /* bit f: the counter went back in the window */
 	uint64_t asked;               /* bit f: asked for this refresh */
 	bool shown;                   /* on screen: every field asked for */
@@ -160,8 +164,10 @@ int rm_ps_range(struct xg_source *s, struct xg_range *r, float *out, struct xg_e
 void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead);
 /* A vCPU series of the domain answer (f: its xgtop_f): true when it was one. */
 bool rm_ps_on_vcpu(struct ps_dom *d, const char *f, const struct rm_qpoint *p);
-/* d's vCPUs seen this refresh, their counters advanced by dt s of rates. */
-void rm_ps_fill_vcpus(struct ps_dom *pd, struct xg_sample *out, struct xg_dom *d, double dt);
+/* d's vCPUs seen this refresh, their counters advanced by dt s of rates
+ * (their changes over h's clock's change over the window). */
+void rm_ps_fill_vcpus(struct ps_dom *pd, const struct ps_host *h, struct xg_sample *out, struct xg_dom *d,
+		      double dt);
 
 /* ---- remote_ps_cols.c ---- */
 /* Column col's per-interval figure over a window of w seconds as a PromQL

@@ -212,7 +212,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	rm_ps_host_query(s, &b);
 	for (size_t i = 0; i < s->nh; i++) {
 		s->h[i].seen = s->h[i].down = false;
-		s->h[i].c15 = s->h[i].c60 = 0;
+		s->h[i].c15 = s->h[i].c60 = s->h[i].clk = s->h[i].span = 0;
 		s->h[i].published = 0;
 	}
 	s->eval = 0;
@@ -223,7 +223,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	if (!rc) {
 		for (size_t i = 0; i < s->nd; i++) {
 			s->d[i].seen = false;
-			s->d[i].got = s->d[i].back = 0;
+			s->d[i].got = s->d[i].back = s->d[i].scraped = 0;
 			s->d[i].state = 0;
 			s->d[i].cpu_total = -1;
 		}

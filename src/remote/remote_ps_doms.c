@@ -63,14 +63,72 @@ void rm_ps_take_domid(struct ps_dom *d, const struct rm_qpoint *p)
 	}
 }
 
+/* Whether p has every label of matchers m (k="v",k2="v2"). */
+static bool has_labels(const struct rm_qpoint *p, const char *m)
+{
+	while (m && *m) {
+		const char *eq = strchr(m, '='), *end = eq ? strchr(eq + 2, '"') : NULL;
+		if (!end)
+			return false;
+		char k[32], v[64];
+		snprintf(k, sizeof(k), "%.*s", (int)(eq - m), m);
+		snprintf(v, sizeof(v), "%.*s", (int)(end - eq - 2), eq + 2);
+		const char *got = rm_qlabel(p, k);
+		if (!got || strcmp(got, v))
+			return false;
+		m = end[1] == ',' ? end + 2 : NULL;
+	}
+	return true;
+}
+
+/* A series of a row on screen (f: its metric name less xgtop_, led by d_
+ * for a counter's change over the window): kept for remote_ps_fill.c,
+ * unless the field is one of those asked of every domain. */
+static void on_scraped(struct xg_source *s, struct ps_host *h, struct ps_dom *d, const char *f,
+		       const struct rm_qpoint *p)
+{
+	bool change = !strncmp(f, "d_", 2);
+	f += change ? 2 : 0;
+	for (int k = 0; k < XG_F_COUNT; k++) {
+		const struct xg_metric *m = &xg_field_metric[k];
+		size_t n = strlen(m->name + 6);
+		if ((m->type == XG_MT_COUNTER) != change || strncmp(f, m->name + 6, n) ||
+		    strcmp(f + n, change ? "_total" : "") || !has_labels(p, m->label))
+			continue;
+		h->published |= 1ull << k;
+		if (s->want_fields >> k & 1 || !isfinite(p->v))
+			return;
+		if (p->v < 0) {
+			d->back |= 1ull << k;
+		} else {
+			d->v[k] = p->v;
+			d->got |= 1ull << k;
+		}
+		d->scraped |= 1ull << k;
+		return;
+	}
+}
+
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 {
 	struct xg_source *s = ctx;
 	const char *inst = rm_qlabel(p, "instance"), *name = rm_qlabel(p, "domain"), *f = rm_qlabel(p, "xgtop_f");
-	if (!inst || !name || !f)
+	if (!inst || !f)
 		return 0;
 	struct ps_host *h = rm_ps_host_of(s, inst);
 	if (!h)
+		return 0;
+	if (!strcmp(f, "clk")) {   /* the host's sample clock's change over the window */
+		if (isfinite(p->v) && p->v > 0)
+			h->clk = p->v;
+		return 0;
+	}
+	if (!strcmp(f, "clk_span")) {   /* that clock's change between two scrapes a window apart */
+		if (isfinite(p->v) && p->v > 0)
+			h->span = p->v;
+		return 0;
+	}
+	if (!name)
 		return 0;
 	/* The exporter escapes names as the screen shows them (\\, \xNN). */
 	char raw[XG_NAME_MAX];
@@ -94,6 +152,10 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	}
 	if (rm_ps_on_vcpu(d, f, p))
 		return 0;
+	if (!strncmp(f, "domain_", 7) || !strncmp(f, "d_domain_", 9)) {
+		on_scraped(s, h, d, f, p);
+		return 0;
+	}
 	if (!strcmp(f, "cpu")) {
 		if (isfinite(p->v) && p->v >= 0 && p->v < 1.8e10)
 			d->cpu_total = p->v;
@@ -131,94 +193,195 @@ void rm_ps_doms_mark(struct xg_source *s)
 	}
 }
 
-/* Field f's term: a counter's change over the window is divided by the
- * change of its host's own sample clock (xgtop_sample_monotonic_seconds)
- * over the same window: the figure is then the change of the counter
- * over the change of that clock between the window's first and last
- * scrape, as the pool view and the host's own xgtop compute it, whatever
- * the scrapes' jitter. delta(), not rate(): both series are extrapolated
- * alike, where rate() stops a counter's extrapolation at zero and so
- * skews a young counter's figure. A counter that went back (its domain
- * restarted) in the window comes out negative, and that figure is `-`
- * for that window. */
+/* Field f's term: a counter's change over the window (delta(), not
+ * rate(): the host's sample clock, asked once per host in the same query,
+ * is extrapolated alike, where rate() stops a counter's extrapolation at
+ * zero and so skews a young counter's figure); remote_ps_fill.c divides it
+ * by the change of that clock (xgtop_sample_monotonic_seconds) over the
+ * same window: the figure is then the change of the counter over the
+ * change of the clock between the window's first and last scrape, as the
+ * pool view and the host's own xgtop compute it, whatever the scrapes'
+ * jitter. A counter that went back (its domain restarted) in the window
+ * comes out negative, and that figure is `-` for that window. */
 static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead)
 {
 	const struct xg_metric *m = &xg_field_metric[f];
-	char sel[1700];
-	snprintf(sel, sizeof(sel), "{domain!=\"\"%s%s%s}", s->sel_dom, m->label ? "," : "",
-		 m->label ? m->label : "");
 	if (m->type == XG_MT_COUNTER)
-		strbuf_printf(b, "%slabel_replace(delta(%s_total%s[%us]) / on(instance,job) group_left "
-			      "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%d\","
-			      "\"\",\"\")", lead, m->name, sel, s->window, s->sel_host, s->window, f);
+		strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s%s%s}[%us]),\"xgtop_f\",\"%d\","
+			      "\"\",\"\")", lead, m->name, s->sel_dom, m->label ? "," : "",
+			      m->label ? m->label : "", s->window, f);
 	else
-		strbuf_printf(b, "%slabel_replace(%s%s,\"xgtop_f\",\"%d\",\"\",\"\")", lead, m->name, sel, f);
+		strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s%s%s},\"xgtop_f\",\"%d\",\"\",\"\")", lead,
+			      m->name, s->sel_dom, m->label ? "," : "", m->label ? m->label : "", f);
 }
 
-/* text as label_replace's replacement: a PromQL string whose $ are
- * literal ($$). */
-static void put_replacement(struct xg_strbuf *b, const char *text)
+/* text as one alternative of a regex inside a PromQL string: the regex's
+ * metacharacters escaped, then \ and " for the string. */
+static void put_literal(struct xg_strbuf *b, const char *text)
 {
-	char e[4 * sizeof(((struct ps_dom *)0)->label)];
-	rm_ps_promql_string(e, sizeof(e), text);
-	for (const char *p = e; *p; p++) {
+	for (const char *p = text; *p; p++) {
+		if (strchr("\\.+*?()|[]{}^$", *p))
+			strbuf_put(b, "\\\\", 2);   /* the regex's \, as a string's \\ */
+		if (*p == '"' || *p == '\\')
+			strbuf_put(b, "\\", 1);
 		strbuf_put(b, p, 1);
-		if (*p == '$')
-			strbuf_put(b, "$", 1);
 	}
 }
 
-/* The domains on screen as a vector of (instance, domain) label pairs,
- * for `and on(instance,domain)`. */
-static void shown_vector(const struct xg_source *s, struct xg_strbuf *b)
+/* The entry of (host, name), or NULL: never adds one. */
+static const struct ps_dom *dom_find(const struct xg_source *s, uint16_t host, const char *name)
 {
-	const char *lead = "";
+	if (!s->dix.cap)
+		return NULL;
+	for (size_t k = dom_hash(host, name) & (s->dix.cap - 1); s->dix.slot[k]; k = (k + 1) & (s->dix.cap - 1)) {
+		const struct ps_dom *d = &s->d[s->dix.slot[k] - 1];
+		if (d->host == host && !strcmp(d->name, name))
+			return d;
+	}
+	return NULL;
+}
+
+/* The rows on screen: how many, and (*more) whether other known domains
+ * have one of their hosts and one of their names (the same names on other
+ * hosts); hosts[], names[]: their distinct hosts and names (nd each). */
+static size_t rows_shown(const struct xg_source *s, uint16_t *hosts, size_t *nh, const struct ps_dom **names,
+			 size_t *nn, bool *more)
+{
+	size_t n = 0, pairs = 0;
+	*nh = *nn = 0;
 	for (size_t i = 0; i < s->nd; i++) {
 		const struct ps_dom *d = &s->d[i];
 		if (!d->shown || !d->label[0])
 			continue;
-		strbuf_printf(b, "%slabel_replace(label_replace(vector(1),\"instance\",\"", lead);
-		put_replacement(b, s->h[d->host].name);
-		strbuf_printf(b, "\",\"\",\"\"),\"domain\",\"");
-		put_replacement(b, d->label);
-		strbuf_printf(b, "\",\"\",\"\")");
-		lead = " or ";
+		n++;
+		size_t k = 0;
+		while (k < *nh && hosts[k] != d->host)
+			k++;
+		if (k == *nh)
+			hosts[(*nh)++] = d->host;
+		for (k = 0; k < *nn && strcmp(names[k]->label, d->label); k++)
+			;
+		if (k == *nn)
+			names[(*nn)++] = d;
+	}
+	for (size_t i = 0; i < *nh; i++)
+		for (size_t k = 0; k < *nn; k++)
+			pairs += dom_find(s, hosts[i], names[k]->name) != NULL;
+	*more = pairs > n;
+	return n;
+}
+
+/* The rows on screen as selectors (sel: the opening matchers, then each
+ * one's own, then "}" and suffix), " or " between them: one selector,
+ * instance=~ their hosts and domain=~ their names; per_host: one per host,
+ * with the names of its rows. */
+static void rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const char *sel, const char *suffix,
+			   bool per_host, const uint16_t *hosts, size_t nh, const struct ps_dom *const *names, size_t nn)
+{
+	if (!per_host) {
+		strbuf_printf(b, "%s%s,instance=~\"", sel, s->sel_dom);
+		for (size_t i = 0; i < nh; i++) {
+			strbuf_printf(b, "%s", i ? "|" : "");
+			put_literal(b, s->h[hosts[i]].name);
+		}
+		strbuf_printf(b, "\",domain=~\"");
+		for (size_t k = 0; k < nn; k++) {
+			strbuf_printf(b, "%s", k ? "|" : "");
+			put_literal(b, names[k]->label);
+		}
+		strbuf_printf(b, "\"}%s", suffix);
+		return;
+	}
+	for (size_t i = 0; i < nh; i++) {
+		char e[4 * XG_PEER_NAME_MAX];
+		rm_ps_promql_string(e, sizeof(e), s->h[hosts[i]].name);
+		strbuf_printf(b, "%s%s%s,instance=\"%s\",domain=~\"", i ? " or " : "", sel, s->sel_dom, e);
+		const char *bar = "";
+		for (size_t k = 0; k < s->nd; k++) {
+			const struct ps_dom *d = &s->d[k];
+			if (d->shown && d->label[0] && d->host == hosts[i]) {
+				strbuf_printf(b, "%s", bar);
+				put_literal(b, d->label);
+				bar = "|";
+			}
+		}
+		strbuf_printf(b, "\"}%s", suffix);
 	}
 }
 
+/* The gauges of a row on screen, and its vCPUs' online flags and CPU time
+ * as scraped (for CPU(s)); then every counter (*_total). */
+#define GAUGES "{__name__=~\"xgtop_(domain|vcpu)_.+\",__name__!~\"xgtop_domain_(state|info|guest_reported|.+_total)|" \
+	"xgtop_vcpu_runstate.+\""
+#define COUNTERS "{__name__=~\"xgtop_(domain|vcpu)_.+_total\""
+/* Past this, one selector for all hosts' rows on screen even when it
+ * takes in others (VictoriaMetrics refuses a query over 16 kB). */
+#define ROWS_TEXT_MAX 11000
+
+/* The rows on screen: their gauges as scraped (xgtop_f: the metric name
+ * less xgtop_), their counters' changes over the window (the counter now
+ * less the counter a window ago, xgtop_f d_ and the name: offset keeps the
+ * metric names, which delta() drops, so that one selector serves every
+ * field and the query stays short), and each host's clock's change over
+ * the same scrapes (clk_span): remote_ps_fill.c divides. */
+static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
+{
+	uint16_t *hosts = xg_calloc(s->nd + 1, sizeof(*hosts));
+	const struct ps_dom **names = xg_calloc(s->nd + 1, sizeof(*names));
+	size_t nh, nn;
+	bool more;
+	struct xg_strbuf g = { 0 }, now = { 0 }, ago = { 0 };
+	char off[32];
+	snprintf(off, sizeof(off), " offset %us", s->window);
+	if (rows_shown(s, hosts, &nh, names, &nn, &more)) {
+		for (int per_host = more; per_host >= 0; per_host--) {
+			g.len = now.len = ago.len = 0;
+			rows_selectors(s, &g, GAUGES, "", per_host, hosts, nh, names, nn);
+			rows_selectors(s, &now, COUNTERS, "", per_host, hosts, nh, names, nn);
+			rows_selectors(s, &ago, COUNTERS, off, per_host, hosts, nh, names, nn);
+			if (g.len + now.len + ago.len < ROWS_TEXT_MAX)
+				break;
+		}
+		strbuf_printf(b, " or label_replace(%s,\"xgtop_f\",\"$1\",\"__name__\",\"xgtop_(.*)\")", g.p);
+		strbuf_printf(b, " or (label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\") - "
+			      "label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\"))", now.p, ago.p);
+		strbuf_printf(b, " or label_replace(xgtop_sample_monotonic_seconds{instance!=\"\"%s} - "
+			      "xgtop_sample_monotonic_seconds{instance!=\"\"%s}%s,\"xgtop_f\",\"clk_span\",\"\",\"\")",
+			      s->sel_host, s->sel_host, off);
+	}
+	strbuf_free(&g);
+	strbuf_free(&now);
+	strbuf_free(&ago);
+	free(hosts);
+	free(names);
+}
+
 /* Every field and vCPU of every domain the selectors match; in the
- * full-screen view, only what sorting and the summary need of all of them,
- * and the other fields and the vCPUs of the domains on screen (the server still evaluates
- * those terms for all, but sends only theirs). */
+ * full-screen view, only what sorting and the summary need of all of
+ * them, and the other fields and the vCPUs of the domains on screen, whose
+ * hosts and names are in those terms' own matchers (the server evaluates
+ * them for those series only). Each host's sample clock comes once
+ * (xgtop_f "clk"), and one aggregation keeps of each series only the
+ * labels this source reads. */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 {
+	strbuf_printf(b, "max by(instance,domain,xgtop_f,domid,state,vcpu,resource,kind)(");
 	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
 		      "\"xgtop_f\",\"info\",\"\",\"\")", s->sel_dom);
 	strbuf_printf(b, " or label_replace(xgtop_domain_state{domain!=\"\"%s} == 1,\"xgtop_f\",\"state\",\"\",\"\")"
 		      " or label_replace(xgtop_domain_cpu_seconds_total{domain!=\"\"%s},\"xgtop_f\",\"cpu\",\"\",\"\")",
 		      s->sel_dom, s->sel_dom);
+	strbuf_printf(b, " or label_replace(delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),"
+		      "\"xgtop_f\",\"clk\",\"\",\"\")", s->sel_host, s->window);
 	uint64_t all = s->want_all ? ~0ull : s->want_fields;
 	for (int f = 0; f < XG_F_COUNT; f++)
 		if (all >> f & 1)
 			field_term(s, b, f, " or ");
 	if (s->want_all) {
 		rm_ps_vcpu_terms(s, b, " or ");
+		strbuf_printf(b, ")");
 		return;
 	}
-	bool any = false;
-	for (size_t i = 0; i < s->nd && !any; i++)
-		any = s->d[i].shown && s->d[i].label[0];
-	if (!any)
-		return;
-	/* The rows on screen: the other fields, and their vCPUs. */
-	const char *lead = " or (";
-	for (int f = 0; f < XG_F_COUNT; f++)
-		if (!(all >> f & 1)) {
-			field_term(s, b, f, lead);
-			lead = " or ";
-		}
-	rm_ps_vcpu_terms(s, b, lead);
-	strbuf_printf(b, ") and on(instance,domain) (");
-	shown_vector(s, b);
+	rows_terms(s, b);
 	strbuf_printf(b, ")");
 }

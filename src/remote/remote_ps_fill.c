@@ -81,9 +81,13 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 		struct xg_dom *d = sample_add_dom(out, id);
 		d->host = pd->host;
 		snprintf(d->name, sizeof(d->name), "%s", pd->name);
+		const struct ps_host *h = &s->h[pd->host];
 		for (int f = 0; f < XG_F_COUNT; f++) {
 			const struct xg_metric *m = &xg_field_metric[f];
-			if (!(pd->got >> f & 1)) {
+			/* A counter's change over that of its host's clock: a row
+			 * on screen's between two scrapes, the others' delta(). */
+			double clk = pd->scraped >> f & 1 ? h->span : h->clk;
+			if (!(pd->got >> f & 1) || (m->type == XG_MT_COUNTER && !(clk > 0))) {
 				/* A stale host's series are gone: its reason, not theirs. */
 				uint8_t stale = pd->host < out->npeer && out->peer[pd->host].stale ?
 						out->peer[pd->host].why : 0;
@@ -92,12 +96,12 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 				continue;
 			}
 			if (m->type == XG_MT_COUNTER)
-				pd->acc[f] += to_units(m, pd->v[f] * dt * PS_SCALE);
+				pd->acc[f] += to_units(m, pd->v[f] / clk * dt * PS_SCALE);
 			d->v[f] = m->type == XG_MT_COUNTER ? pd->acc[f] : to_units(m, pd->v[f]);
 			d->valid |= 1ull << f;
 		}
 		d->state = pd->state;
-		rm_ps_fill_vcpus(pd, out, d, dt);
+		rm_ps_fill_vcpus(pd, h, out, d, dt);
 	}
 }
 

@@ -2,10 +2,11 @@
 /* The `prometheus` source's vCPU rows: the exporter publishes each vCPU's
  * online flag, CPU seconds and runstate seconds (xgtop_vcpu_*, label
  * vcpu); the domain query asks for them, and for the CPU seconds as
- * scraped (CPU(s)), with the same delta() over the
- * host's sample clock as the domains' counters (for every domain in batch
- * mode, for the rows on screen in the full-screen view), and each vCPU's
- * counters advance by those rates like its domain's (remote_ps_fill.c). */
+ * scraped (CPU(s)), with the same delta() (divided by the change of the
+ * host's sample clock) as the domains' counters in batch mode; in the
+ * full-screen view those of the rows on screen come with theirs
+ * (remote_ps_doms.c); each vCPU's counters advance by those rates like its
+ * domain's (remote_ps_fill.c). */
 #include "promsrc_state.h"
 #include "xgtop/model/metric_defs.h"
 
@@ -16,9 +17,8 @@
 static void rate_term(const struct xg_source *s, struct xg_strbuf *b, const char *lead, enum xg_mfam fam,
 		      const char *tag)
 {
-	strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s}[%us]) / on(instance,job) group_left "
-		      "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),\"xgtop_f\",\"%s\",\"\",\"\")",
-		      lead, xg_fixed_metric[fam].name, s->sel_dom, s->window, s->sel_host, s->window, tag);
+	strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s}[%us]),\"xgtop_f\",\"%s\",\"\",\"\")",
+		      lead, xg_fixed_metric[fam].name, s->sel_dom, s->window, tag);
 }
 
 void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead)
@@ -60,10 +60,16 @@ static struct ps_vcpu *vcpu_of(struct ps_dom *d, uint32_t id)
 
 bool rm_ps_on_vcpu(struct ps_dom *d, const char *f, const struct rm_qpoint *p)
 {
-	bool online = !strcmp(f, "vonline"), cpu = !strcmp(f, "vcpu"), rs = !strcmp(f, "vrs");
-	bool total = !strcmp(f, "vcput");
+	/* vonline, vcput, vcpu, vrs: the terms asked of every domain (delta()
+	 * for the rates); vcpu_* and d_vcpu_*: a row on screen's series as
+	 * scraped, and its counters' changes between two scrapes. */
+	bool change = !strncmp(f, "d_vcpu_", 7);
+	bool online = !strcmp(f, "vonline") || !strcmp(f, "vcpu_online");
+	bool cpu = !strcmp(f, "vcpu") || !strcmp(f, "d_vcpu_cpu_seconds_total");
+	bool rs = !strcmp(f, "vrs") || !strcmp(f, "d_vcpu_runstate_seconds_total");
+	bool total = !strcmp(f, "vcput") || !strcmp(f, "vcpu_cpu_seconds_total");
 	if (!online && !cpu && !rs && !total)
-		return false;
+		return !strncmp(f, "vcpu_", 5) || change;
 	const char *id = rm_qlabel(p, "vcpu");
 	char *end;
 	unsigned long v = id ? strtoul(id, &end, 10) : 0;
@@ -73,6 +79,8 @@ bool rm_ps_on_vcpu(struct ps_dom *d, const char *f, const struct rm_qpoint *p)
 	if (!c)
 		return true;
 	c->seen = true;
+	if (change)
+		c->scraped = true;
 	if (online) {
 		c->online = p->v > 0;
 	} else if (total) {
@@ -98,6 +106,7 @@ void rm_ps_vcpus_reset(struct xg_source *s)
 		for (uint32_t k = 0; k < s->d[i].nvc; k++) {
 			s->d[i].vc[k].seen = false;
 			s->d[i].vc[k].got = 0;
+			s->d[i].vc[k].scraped = false;
 			s->d[i].vc[k].total = -1;
 		}
 }
@@ -109,7 +118,19 @@ static uint64_t advance(double r, double dt)
 	return x >= 1.8e19 ? 0 : (uint64_t)llround(x);
 }
 
-void rm_ps_fill_vcpus(struct ps_dom *pd, struct xg_sample *out, struct xg_dom *d, double dt)
+/* c's rate from change, a counter's change over the window (delta()) or
+ * between two scrapes (c->scraped): over that of h's clock. */
+static bool vc_rate(const struct ps_vcpu *c, const struct ps_host *h, double change, double *rate)
+{
+	double span = c->scraped ? h->span : h->clk;
+	if (!(span > 0) || change < 0)
+		return false;
+	*rate = change / span;
+	return true;
+}
+
+void rm_ps_fill_vcpus(struct ps_dom *pd, const struct ps_host *h, struct xg_sample *out, struct xg_dom *d,
+		      double dt)
 {
 	size_t n = 0;
 	for (uint32_t k = 0; k < pd->nvc; k++)
@@ -127,14 +148,15 @@ void rm_ps_fill_vcpus(struct ps_dom *pd, struct xg_sample *out, struct xg_dom *d
 		if (!c->started && c->total >= 0)
 			c->acc_cpu = (uint64_t)llround(c->total * 1e9 * PS_SCALE);
 		c->started = c->started || c->total >= 0;
-		if (c->got & PS_VCPU_CPU) {
-			c->acc_cpu += advance(c->cpu, dt);
+		double rate;
+		if (c->got & PS_VCPU_CPU && vc_rate(c, h, c->cpu, &rate)) {
+			c->acc_cpu += advance(rate, dt);
 			o->cpu_ns = c->acc_cpu;
 			o->valid |= XG_VCPU_CPU_VALID;
 		}
 		for (int r = 0; r < XG_RS_COUNT; r++)
-			if (c->got >> r & 1) {
-				c->acc_rs[r] += advance(c->rs[r], dt);
+			if (c->got >> r & 1 && vc_rate(c, h, c->rs[r], &rate)) {
+				c->acc_rs[r] += advance(rate, dt);
 				o->sched_ns[r] = c->acc_rs[r];
 				o->valid |= (uint8_t)(1u << r);
 			}

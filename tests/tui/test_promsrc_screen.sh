@@ -7,11 +7,15 @@
 # domains), a counting relay between xgtop and the server sees fewer
 # bytes per refresh than batch mode (every field of every domain) needs;
 # the rows on screen have every figure, and rows scrolled into view get
-# theirs within a few refreshes.
+# theirs within a few refreshes. SERVER=victoria: the same against
+# VictoriaMetrics (test_promsrc_screen_victoria.sh).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/remote/lib.sh"
 . "$ROOT/tests/remote/promsrc_lib.sh"
-for t in curl prometheus python3; do
+server=${SERVER:-prometheus}
+bin=prometheus
+[ "$server" = victoria ] && bin=victoria-metrics
+for t in curl $bin python3; do
 	command -v $t >/dev/null || skip "$t is not installed (make deps)"
 done
 "$XGTOP" --help | grep -q -- --export || skip "built without libmicrohttpd: no exporter to read"
@@ -22,8 +26,8 @@ pb=$(free_port) && start_exporter "$pb" "$TMP/b.xgrec" --speed 4
 pp=$(free_port)
 scrape_config "$TMP/prom.yml" "127.0.0.1:$pa" "127.0.0.1:$pb"
 cd "$ROOT" || exit 2
-start_prometheus "$TMP" "$pp" "$TMP/prom.yml"
-wait_until 30 seen_for "$pp" 5 || fail "Prometheus shows no 5 s of both hosts' scrapes within 30 s"
+start_$server "$TMP" "$pp" "$TMP/prom.yml"
+wait_until 90 seen_for "$pp" 5 || fail "$server shows no 5 s of both hosts' scrapes within 90 s"
 wait_until 60 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
 rp=$(free_port)
 python3 tests/remote/relay.py "$rp" "$pp" "$TMP/count" &
