@@ -6,10 +6,16 @@
 # TEST_JOBS=N (default 1): the tests of the suites whose tests share
 # nothing (PARALLEL_SUITES: each has its own temporary directory, tmux
 # server, servers and ephemeral ports) run N at a time, across suites; most
-# of their time is spent waiting for a refresh, a pane or a scrape. The
-# other suites (cgroups, guests, packages, the PMU, and remote, each of
-# whose tests runs a Prometheus or VictoriaMetrics server of its own) run
-# one test at a time, with nothing beside them.
+# of their time is spent waiting for a refresh, a pane, a scrape or the
+# minute of scrapes a Prometheus or VictoriaMetrics server of the test's
+# own must hold. The package tests (LANE_SUITES) build in copies of the
+# tree but share build/portable and the toolchain cache: they run one
+# after another in a single background job, which takes one of the N
+# places beside the others (their compiles overlap the others' waits; the
+# lane's results are printed when its last test ends). The other suites
+# (cgroups, guests, the PMU) run one test at a time, with nothing beside
+# them; the default order puts them last, so the parallel ones form one
+# queue.
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests; one
 # that skips a case (cmocka's skip()) is a skip too. With CI set, a skip
@@ -17,7 +23,7 @@
 # machine that lacks something must not lose a check without anyone seeing.
 cd "$(dirname "$0")/.." || exit 2
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui linux pmu kvm trace docs exporter remote fuzz pkg xen)
+[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui trace docs exporter pkg remote linux pmu kvm fuzz xen)
 pass=0 fail=0 skip=0 failed=()
 logdir=build/test-logs
 mkdir -p "$logdir"
@@ -68,7 +74,8 @@ report() {  # name, exit status, seconds
 # Results of the tests running in the background (TEST_JOBS > 1): each
 # leaves its exit status in $logdir/NAME.rc and its time in NAME.secs.
 jobs_max=${TEST_JOBS:-1}
-PARALLEL_SUITES="unit record batch tui trace docs exporter"
+PARALLEL_SUITES="unit record batch tui trace docs exporter remote"
+LANE_SUITES="pkg"
 declare -A bg_name=()
 bg_reap() {  # waits for one background test and reports it
 	local pid= p name log rc
@@ -79,12 +86,13 @@ bg_reap() {  # waits for one background test and reports it
 		done
 		[ -n "$pid" ] || { sleep 0.1; return 0; }
 	fi
-	name=${bg_name[$pid]}
+	for name in ${bg_name[$pid]}; do   # a lane's job: its tests' names
+		log="$logdir/${name//\//_}.log"
+		rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+		report "$name" "$rc" "$(cat "$log.secs" 2>/dev/null || echo 0)"
+		rm -f "$log.rc" "$log.secs"
+	done
 	unset "bg_name[$pid]"
-	log="$logdir/${name//\//_}.log"
-	rc=$(cat "$log.rc" 2>/dev/null || echo 1)
-	report "$name" "$rc" "$(cat "$log.secs" 2>/dev/null || echo 0)"
-	rm -f "$log.rc" "$log.secs"
 }
 bg_drain() { while [ ${#bg_name[@]} -gt 0 ]; do bg_reap; done; }
 run_any() {  # suite, name, command...: in the background where allowed
@@ -100,7 +108,30 @@ run_any() {  # suite, name, command...: in the background where allowed
 	bg_name[$!]=$name
 }
 
+# run_lane SUITE: its tests one after another in one background job.
+run_lane() {
+	local suite=$1 t names=()
+	for t in tests/"$suite"/test_*.sh; do
+		[ -e "$t" ] && names+=("$suite/$(basename "$t" .sh)")
+	done
+	[ ${#names[@]} -gt 0 ] || return 0
+	while [ ${#bg_name[@]} -ge "$jobs_max" ]; do bg_reap; done
+	(
+		for name in "${names[@]}"; do
+			log="$logdir/${name//\//_}.log" t0=$SECONDS
+			bash "tests/$name.sh" >"$log" 2>&1
+			echo $? >"$log.rc"
+			echo $((SECONDS - t0)) >"$log.secs"
+		done
+	) &
+	bg_name[$!]="${names[*]}"
+}
+
 for s in "${suites[@]}"; do
+	if [ "$jobs_max" -gt 1 ] && [[ " $LANE_SUITES " == *" $s "* ]]; then
+		run_lane "$s"
+		continue
+	fi
 	case $s in
 	unit/*) t=$(find build/tests -name "${s#unit/}" -type f | head -n 1)
 		bg_drain

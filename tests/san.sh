@@ -14,7 +14,7 @@ shift
 # Every suite but pkg (it builds a Debian package from the plain tree)
 # and kvm (real guests: minutes of TCG, nothing the others do not parse).
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && read -ra suites <<<"${SAN_SUITES:-unit record batch tui linux pmu trace docs exporter remote fuzz xen}"
+[ ${#suites[@]} -eq 0 ] && read -ra suites <<<"${SAN_SUITES:-unit record batch tui trace docs exporter remote linux pmu fuzz xen}"
 
 root=$build/root
 rm -rf "$root" "$build/san-logs"
