@@ -27,7 +27,8 @@ struct xt_vcpu_acct {
 	int32_t lo_pid;
 	/* wait attribution and latency (xentrace_behind.c), when enabled */
 	int32_t ran_pcpu;        /* pCPU it last ran on, -1 none seen */
-	bool wait_censored;      /* the open wait began before the trace */
+	uint8_t wait_skip;       /* why the open wait's length stays out of the
+	                            histogram, 0 none: XT_WS_* bits */
 	struct xt_wait_by *by;   /* WAIT cycles by culprit, nby entries */
 	uint32_t nby, cby;
 	uint32_t *whist;         /* wait lengths in ns (XT_WH_N buckets), NULL none */
@@ -38,6 +39,12 @@ struct xt_vcpu_acct {
  * idle domain 32767 included) or XT_BEHIND_XEN, no vCPU on the pCPU
  * (Xen itself between two vCPUs, or nothing known there). */
 #define XT_BEHIND_XEN 0x10000u
+/* xt_vcpu_acct.wait_skip: the open wait began before the trace (seen from
+ * its end only: cleared when it ends), or the vCPU is an idle one (for
+ * good: an idle vCPU waits only while its pCPU is busy, and no output
+ * shows its wait lengths). */
+#define XT_WS_CENSORED 1u
+#define XT_WS_IDLE 2u
 struct xt_wait_by {
 	uint32_t who;
 	uint64_t cyc;
@@ -148,6 +155,9 @@ void xt_acct_pcpu_first(struct xt_acct *a, uint32_t p, uint64_t tsc);
 void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev);
 /* n events in merged order (xt_merge_run's runs). */
 void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
+/* Every event of an initialised merge, run after run (xt_merge_run), as
+ * xt_acct_events on each run would. */
+void xt_acct_merged(struct xt_acct *a, struct xt_merge *m);
 /* Native: closes every open interval at tsc (end of trace). */
 void xt_acct_finish(struct xt_acct *a, uint64_t tsc);
 /* Native: cumulative cycles of v up to tsc, counting its open interval. */
