@@ -85,7 +85,6 @@ size_t xt_acct_vcpu_add(struct xt_acct *a, uint32_t dom, uint32_t vcpu)
 	v->xs = XT_CS_INIT;
 	v->xp = -1;
 	v->ran_pcpu = -1;
-	v->wait_skip = dom == XT_IDLE_DOMID ? XT_WS_IDLE : 0;
 	v->lo_wrong = XT_CS_INIT;
 	index_put(a, dom, (uint16_t)vcpu, a->nv - 1);
 	return a->nv - 1;

@@ -193,14 +193,14 @@ void xt_behind_close(struct xt_acct *a, struct xt_vcpu_acct *v, int32_t p, uint6
 {
 	if (t <= v->since)
 		return;
-	if (a->wait_hist && ran && !v->wait_skip) {
+	if (a->wait_hist && ran && !v->wait_censored) {
 		if (!v->whist)
 			v->whist = xg_calloc(XT_WH_N, sizeof(*v->whist));
 		uint64_t ns = xt_wh_ns(t - v->since, a->ns_mult);
 		v->whist[xt_wh_bucket(ns)]++;
 		v->wsum_ns += ns;
 	}
-	v->wait_skip &= XT_WS_IDLE;
+	v->wait_censored = false;
 	/* The idle domain does not wait for a pCPU: its vCPU is runnable
 	 * while its pCPU is busy. No parts for it. */
 	if (!a->behind || v->dom == XT_IDLE_DOMID)

@@ -27,8 +27,7 @@ struct xt_vcpu_acct {
 	int32_t lo_pid;
 	/* wait attribution and latency (xentrace_behind.c), when enabled */
 	int32_t ran_pcpu;        /* pCPU it last ran on, -1 none seen */
-	uint8_t wait_skip;       /* why the open wait's length stays out of the
-	                            histogram, 0 none: XT_WS_* bits */
+	bool wait_censored;      /* the open wait began before the trace */
 	struct xt_wait_by *by;   /* WAIT cycles by culprit, nby entries */
 	uint32_t nby, cby;
 	uint32_t *whist;         /* wait lengths in ns (XT_WH_N buckets), NULL none */
@@ -39,12 +38,6 @@ struct xt_vcpu_acct {
  * idle domain 32767 included) or XT_BEHIND_XEN, no vCPU on the pCPU
  * (Xen itself between two vCPUs, or nothing known there). */
 #define XT_BEHIND_XEN 0x10000u
-/* xt_vcpu_acct.wait_skip: the open wait began before the trace (seen from
- * its end only: cleared when it ends), or the vCPU is an idle one (for
- * good: an idle vCPU waits only while its pCPU is busy, and no output
- * shows its wait lengths). */
-#define XT_WS_CENSORED 1u
-#define XT_WS_IDLE 2u
 struct xt_wait_by {
 	uint32_t who;
 	uint64_t cyc;
