@@ -14,8 +14,9 @@
 # time. Also `--behind` (wait attribution, 1 and 2 threads), target at
 # least 10x xenalyze, and, with BENCH_BASE set to another build's xgtop
 # (say the one before --behind), that build's plain `xgtop trace` in the
-# same turns: today's plain run must stay within 5 % of it. Printed, not
-# asserted.
+# same turns: today's plain run must stay within 5 % of it. Plain runs
+# are timed in CSV (the state table alone) and in text (which adds the
+# run-queue latency section, so its histograms). Printed, not asserted.
 # Usage: bench/trace_vs_xenalyze.sh [COPIES]   (default 50, ~195 MB)
 #        BENCH_ROUNDS=N (default 15): runs of each program
 #        BENCH_BASE=PATH: an xgtop binary to compare plain runs with
@@ -55,9 +56,12 @@ for i in $(seq "$ROUNDS"); do
 	for t in 1 2; do
 		once "compat$t" "$TMP/compat$t.csv" "${XGTRACE[@]}" --threads $t --cpu-hz $HZ --xenalyze-compat -o csv "$BIG" || exit 1
 		once "native$t" "$TMP/native$t.csv" "${XGTRACE[@]}" --threads $t --cpu-hz $HZ -o csv "$BIG" || exit 1
+		once "text$t" "$TMP/text$t.txt" "${XGTRACE[@]}" --threads $t --cpu-hz $HZ -o text "$BIG" || exit 1
 		once "behind$t" "$TMP/behind$t.csv" "${XGTRACE[@]}" --threads $t --cpu-hz $HZ --behind -o csv "$BIG" || exit 1
 		[ -n "$BENCH_BASE" ] &&
-			{ once "base$t" "$TMP/base$t.csv" "$BENCH_BASE" trace --threads $t --cpu-hz $HZ -o csv "$BIG" || exit 1; }
+			{ once "base$t" "$TMP/base$t.csv" "$BENCH_BASE" trace --threads $t --cpu-hz $HZ -o csv "$BIG" &&
+				once "basetext$t" "$TMP/basetext$t.txt" "$BENCH_BASE" trace --threads $t --cpu-hz $HZ -o text "$BIG" ||
+				exit 1; }
 	done
 done
 echo "results (xenalyze-compatible mode vs xenalyze):"
@@ -66,17 +70,20 @@ python3 tests/trace/xenalyze_compare.py "$TMP/xa.txt" "$TMP/compat2.csv" $HZ --s
 eq=${PIPESTATUS[0]}
 same=yes
 cmp -s "$TMP/compat1.csv" "$TMP/compat2.csv" && cmp -s "$TMP/native1.csv" "$TMP/native2.csv" &&
-	cmp -s "$TMP/behind1.csv" "$TMP/behind2.csv" || same=NO
+	cmp -s "$TMP/behind1.csv" "$TMP/behind2.csv" && cmp -s "$TMP/text1.txt" "$TMP/text2.txt" || same=NO
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / (b > 0 ? b : 0.001) }'; }
-printf '%-40s %8s %8s %12s %12s\n' "" "cpu s" "wall s" "speed (cpu)" "speed (wall)"
-printf '%-40s %8.3f %8.3f\n' "xenalyze --summary" "${best_cpu[xa]}" "${best_wall[xa]}"
-modes="native compat behind"
-[ -n "$BENCH_BASE" ] && modes="$modes base"
+printf '%-46s %8s %8s %12s %12s\n' "" "cpu s" "wall s" "speed (cpu)" "speed (wall)"
+printf '%-46s %8.3f %8.3f\n' "xenalyze --summary" "${best_cpu[xa]}" "${best_wall[xa]}"
+modes="native text compat behind"
+[ -n "$BENCH_BASE" ] && modes="$modes base basetext"
 for m in $modes; do
 	for t in 1 2; do
-		case $m in compat) opt=" --xenalyze-compat" ;; behind) opt=" --behind" ;; base) opt=" (BENCH_BASE)" ;; *) opt= ;; esac
+		case $m in
+		compat) opt=" --xenalyze-compat" ;; behind) opt=" --behind" ;; text) opt=" -o text" ;;
+		base) opt=" (BENCH_BASE)" ;; basetext) opt=" -o text (BENCH_BASE)" ;; *) opt= ;;
+		esac
 		label="xgtop trace$opt, $t thread$([ $t = 2 ] && echo s)"
-		printf '%-40s %8.3f %8.3f %11sx %11sx\n' "$label" "${best_cpu[$m$t]}" "${best_wall[$m$t]}" \
+		printf '%-46s %8.3f %8.3f %11sx %11sx\n' "$label" "${best_cpu[$m$t]}" "${best_wall[$m$t]}" \
 			"$(ratio "${best_cpu[xa]}" "${best_cpu[$m$t]}")" "$(ratio "${best_wall[xa]}" "${best_wall[$m$t]}")"
 	done
 done
@@ -91,10 +98,13 @@ printf 'target: xgtop trace --behind with 2 threads >= 10x xenalyze in wall time
 	"$(awk -v r="$r" 'BEGIN { print (r >= 10 ? "met" : "MISSED") }')"
 for t in 1 2; do
 	[ -n "$BENCH_BASE" ] || break
-	for k in cpu wall; do
-		eval "a=\${best_$k[native$t]} b=\${best_$k[base$t]}"
-		printf 'plain xgtop trace, %s thread(s), %s time: %s s against BENCH_BASE %s s (%s %%; target within 5 %%)\n' \
-			$t $k "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.1f", 100 * (a - b) / b }')"
+	for m in native:base:csv text:basetext:text; do   # ours:the base's:layout
+		IFS=: read -r ours theirs layout <<<"$m"
+		for k in cpu wall; do
+			eval "a=\${best_$k[$ours$t]} b=\${best_$k[$theirs$t]}"
+			printf 'plain xgtop trace -o %s, %s thread(s), %s time: %s s against BENCH_BASE %s s (%s %%; target within 5 %%)\n' \
+				$layout $t $k "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.1f", 100 * (a - b) / b }')"
+		done
 	done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

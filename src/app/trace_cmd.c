@@ -310,10 +310,11 @@ int trace_main(int argc, char **argv)
 	for (size_t p = 0; p < r.fe.dec.npcpu; p++)
 		r.npcpu += r.fe.dec.pcpu[p].seen;
 	struct xt_merge m;
-	const struct xt_ev *run;
-	size_t n;
 	xt_acct_init(&r.acct, o.compat ? XT_COMPAT : XT_NATIVE);
-	xt_acct_behind(&r.acct, o.behind, true, r.hz);
+	/* The latency section is in the text and JSON layouts only: the CSV
+	 * ones (a state table or the --behind parts) do without the
+	 * histograms, and without their cost. */
+	xt_acct_behind(&r.acct, o.behind, o.out != TRACE_OUT_CSV, r.hz);
 	xt_acct_start(&r.acct, r.fe.ev.first_tsc);
 	for (size_t p = 0; p < r.fe.ev.nq; p++)
 		if (r.fe.ev.q[p].has_first)
@@ -321,8 +322,7 @@ int trace_main(int argc, char **argv)
 	/* No look-ahead needed: native accounting back-dates each vCPU's first
 	 * record to the trace start by itself. */
 	xt_merge_init(&m, &r.fe.ev);
-	while ((n = xt_merge_run(&m, &run)))
-		xt_acct_events(&r.acct, run, n);
+	xt_acct_merged(&r.acct, &m);
 	xt_merge_free(&m);
 	xt_acct_finish(&r.acct, r.fe.ev.last_tsc);
 	r.span = r.fe.ev.last_tsc - r.fe.ev.first_tsc;

@@ -191,16 +191,17 @@ static void split(struct xt_vcpu_acct *v, const struct xt_seglog *l, uint64_t t0
 
 void xt_behind_close(struct xt_acct *a, struct xt_vcpu_acct *v, int32_t p, uint64_t t, bool ran)
 {
+	bool whole = ran && !v->wait_censored;
+	v->wait_censored = false;   /* the open wait ends here, however short */
 	if (t <= v->since)
 		return;
-	if (a->wait_hist && ran && !v->wait_censored) {
+	if (a->wait_hist && whole) {
 		if (!v->whist)
 			v->whist = xg_calloc(XT_WH_N, sizeof(*v->whist));
 		uint64_t ns = xt_wh_ns(t - v->since, a->ns_mult);
 		v->whist[xt_wh_bucket(ns)]++;
 		v->wsum_ns += ns;
 	}
-	v->wait_censored = false;
 	/* The idle domain does not wait for a pCPU: its vCPU is runnable
 	 * while its pCPU is busy. No parts for it. */
 	if (!a->behind || v->dom == XT_IDLE_DOMID)
