@@ -68,23 +68,24 @@ struct {
 	__type(value, struct cpu_log);
 } cpu_logs SEC(".maps");
 
-/* Each CPU's two tables (waits_abi.h): elements 0..LW_ELEMS-1 the first,
- * LW_ELEMS.. the second. */
+/* Each CPU's two tables (waits_abi.h): CPU c's table t is elements
+ * (2 c + t) * elems.. of one array that user space sizes (max_entries)
+ * and maps into its memory, so it reads them without a copy. */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2 * LW_ELEMS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2 * LW_ELEMS_MAX);
 	__type(key, __u32);
 	__type(value, struct lw_elem);
 } tables SEC(".maps");
 
-/* The current interval (user space sets it, starting at 1: a slot never
- * taken has gen 0). */
+/* The current interval and the tables' size (user space sets them). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u32);
-} gen SEC(".maps");
+	__type(value, struct lw_ctl);
+} ctl SEC(".maps");
 
 /* Counters of what could not be kept (the maps were full). */
 struct {
@@ -131,17 +132,19 @@ static __always_inline unsigned msb64(__u64 v)
 __noinline int charge(__u32 tid, __u32 what, __u64 a, __u64 b)
 {
 	__u32 zero = 0;
-	__u32 *g = bpf_map_lookup_elem(&gen, &zero);
-	if (!g)
+	struct lw_ctl *c = bpf_map_lookup_elem(&ctl, &zero);
+	if (!c)
 		return 0;
-	__u32 cur = *(volatile __u32 *)g;
+	__u32 cur = *(volatile __u32 *)&c->gen, elems = *(volatile __u32 *)&c->elems;
+	/* a multiplicative hash, onto 0..elems * LW_ELEM_SLOTS - 1 by its high bits */
 	__u32 h = (tid ^ (what * 0x9e3779b1u)) * 0x85ebca6bu;
-	__u32 key = (cur & 1) * LW_ELEMS + (h >> 16) % LW_ELEMS;
+	__u32 at = (__u32)(((__u64)h * elems) >> (32 - LW_ELEM_BITS));
+	__u32 key = (bpf_get_smp_processor_id() * 2 + (cur & 1)) * elems + at / LW_ELEM_SLOTS;
 	struct lw_elem *e = bpf_map_lookup_elem(&tables, &key);
 	if (!e)
 		return 0;
 	for (__u32 i = 0; i < LW_PROBE; i++) {
-		struct lw_slot *s = &e->s[(h + i) & (LW_ELEM_SLOTS - 1)];
+		struct lw_slot *s = &e->s[(at + i) & (LW_ELEM_SLOTS - 1)];
 		if (s->gen != cur) {   /* free: take it */
 			s->tid = tid;
 			s->what = what;

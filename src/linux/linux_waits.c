@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #ifdef HAVE_BPF
@@ -33,7 +34,7 @@ extern const char lx_waits_obj[], lx_waits_obj_end[];
 
 #define BPF_API(F) \
 	F(libbpf_set_print) F(bpf_object__open_mem) F(bpf_object__load) F(bpf_object__close) \
-	F(bpf_object__find_map_by_name) F(bpf_map__fd) \
+	F(bpf_object__find_map_by_name) F(bpf_map__fd) F(bpf_map__set_max_entries) \
 	F(bpf_object__find_program_by_name) F(bpf_program__attach) F(bpf_program__fd) \
 	F(bpf_link__destroy) F(bpf_prog_test_run_opts) \
 	F(bpf_map_update_elem) F(bpf_map_lookup_elem) F(libbpf_num_possible_cpus)
@@ -51,10 +52,11 @@ struct lx_waits_bpf {
 	struct bpf_object *obj;
 	struct bpf_link *link;       /* lw_switch on sched_switch */
 	int fd_sync;                 /* lw_sync, run on each CPU before a read */
-	int fd_tables, fd_gen, fd_stats;
+	int fd_tables, fd_ctl, fd_stats;
 	int ncpu;
-	__u32 gen;                   /* the interval the program writes now */
-	struct lw_elem *buf;         /* one element of every CPU's table */
+	struct lw_ctl ctl;           /* the interval the program writes now */
+	struct lw_elem *tab;         /* the tables, mapped (read only) */
+	size_t tab_bytes;
 };
 
 /* libbpf's own messages would land on the full-screen view: the reason
@@ -75,8 +77,9 @@ static void bpf_free(struct lx_waits_bpf *b)
 		b->f.bpf_link__destroy(b->link);
 	if (b->obj)
 		b->f.bpf_object__close(b->obj);
+	if (b->tab)
+		munmap(b->tab, b->tab_bytes);
 	xg_dl_close(b->so);
-	free(b->buf);
 	free(b);
 }
 
@@ -121,6 +124,15 @@ void lx_waits_open(struct lx_waits *w)
 		goto fail;
 	}
 	step = "loading";
+	b->ctl = (struct lw_ctl){ .gen = 1, .elems = lw_elems_for(b->ncpu) };
+	struct bpf_map *tm = b->f.bpf_object__find_map_by_name(b->obj, "tables");
+	if (!tm) {
+		err = ENOENT;
+		goto fail;
+	}
+	__u32 nelem = (__u32)b->ncpu * 2 * b->ctl.elems;
+	if ((err = -b->f.bpf_map__set_max_entries(tm, nelem)) != 0)
+		goto fail;
 	if ((err = -b->f.bpf_object__load(b->obj)) != 0)
 		goto fail;
 	step = "attaching";
@@ -130,8 +142,8 @@ void lx_waits_open(struct lx_waits *w)
 		err = ENOENT;
 		goto fail;
 	}
-	const char *names[] = { "tables", "gen", "stats" };
-	int *fds[] = { &b->fd_tables, &b->fd_gen, &b->fd_stats };
+	const char *names[] = { "tables", "ctl", "stats" };
+	int *fds[] = { &b->fd_tables, &b->fd_ctl, &b->fd_stats };
 	for (size_t i = 0; i < 3; i++) {
 		struct bpf_map *m = b->f.bpf_object__find_map_by_name(b->obj, names[i]);
 		if (!m || (*fds[i] = b->f.bpf_map__fd(m)) < 0) {
@@ -139,10 +151,16 @@ void lx_waits_open(struct lx_waits *w)
 			goto fail;
 		}
 	}
+	b->tab_bytes = (size_t)nelem * sizeof(*b->tab);
+	void *m = mmap(NULL, b->tab_bytes, PROT_READ, MAP_SHARED, b->fd_tables, 0);
+	if (m == MAP_FAILED) {
+		err = errno;
+		goto fail;
+	}
+	b->tab = m;
 	/* interval 1 first: a slot never taken has gen 0 */
 	__u32 zero = 0;
-	b->gen = 1;
-	if (b->f.bpf_map_update_elem(b->fd_gen, &zero, &b->gen, BPF_ANY) < 0) {
+	if (b->f.bpf_map_update_elem(b->fd_ctl, &zero, &b->ctl, BPF_ANY) < 0) {
 		err = errno;
 		goto fail;
 	}
@@ -150,7 +168,6 @@ void lx_waits_open(struct lx_waits *w)
 		err = errno;
 		goto fail;
 	}
-	b->buf = xg_calloc((size_t)b->ncpu, sizeof(*b->buf));
 	w->b = b;
 	w->why[0] = 0;
 	return;
@@ -177,53 +194,46 @@ static int sync_cpus(struct lx_waits_bpf *b)
 	return 0;
 }
 
-/* The slots of interval gen in one element of every CPU's table, into w. */
-static void take_slots(struct lx_waits *w, const struct lx_waits_bpf *b, __u32 gen)
+/* The slots of interval gen in table element e, into w. */
+static void take_slots(struct lx_waits *w, const struct lw_elem *e, __u32 gen)
 {
-	for (int c = 0; c < b->ncpu; c++)
-		for (size_t i = 0; i < LW_ELEM_SLOTS; i++) {
-			const struct lw_slot *s = &b->buf[c].s[i];
-			if (!s->tid || s->gen != gen)
-				continue;
-			if (s->what & LW_LEN) {
-				xg_grow(&w->len, &w->clen, w->nlen + 1, sizeof(*w->len));
-				w->len[w->nlen++] = (struct lx_wlen){ .tid = s->tid, .bucket = s->what & ~LW_LEN,
-								      .count = s->a, .len_ns = s->b };
-			} else {
-				xg_grow(&w->pair, &w->cpair, w->npair + 1, sizeof(*w->pair));
-				w->pair[w->npair++] = (struct lx_wpair){ .tid = s->tid, .tgid = s->what,
-									 .cgid = s->b, .ns = s->a };
-			}
+	for (size_t i = 0; i < LW_ELEM_SLOTS; i++) {
+		const struct lw_slot *s = &e->s[i];
+		if (!s->tid || s->gen != gen)
+			continue;
+		if (s->what & LW_LEN) {
+			xg_grow(&w->len, &w->clen, w->nlen + 1, sizeof(*w->len));
+			w->len[w->nlen++] = (struct lx_wlen){ .tid = s->tid, .bucket = s->what & ~LW_LEN,
+							      .count = s->a, .len_ns = s->b };
+		} else {
+			xg_grow(&w->pair, &w->cpair, w->npair + 1, sizeof(*w->pair));
+			w->pair[w->npair++] = (struct lx_wpair){ .tid = s->tid, .tgid = s->what, .cgid = s->b,
+								 .ns = s->a };
 		}
+	}
 }
 
 /* Moves the program to the next interval and reads the last one's
- * tables: one copy of each element (every CPU's at once), no entry to
- * delete. The buffer is zeroed before each read: the kernel fills it,
- * and valgrind, which cannot tell that bpf() wrote it, then sees it
- * written. */
+ * tables, where the program wrote them: no copy, no entry to delete. */
 int lx_waits_drain(struct lx_waits *w, struct xg_err *err)
 {
 	w->npair = w->nlen = 0;
 	struct lx_waits_bpf *b = w->b;
 	if (!b)
 		return 0;
-	__u32 zero = 0, old = b->gen, next = old + 1;
-	if (!next)   /* gen 0 is a slot never taken; 2, as 0, is the other table than 2^32 - 1's */
-		next = 2;
-	if (b->f.bpf_map_update_elem(b->fd_gen, &zero, &next, BPF_ANY) < 0)
+	__u32 zero = 0, old = b->ctl.gen;
+	struct lw_ctl next = { .gen = old + 1, .elems = b->ctl.elems };
+	if (!next.gen)   /* gen 0 is a slot never taken; 2, as 0, is the other table than 2^32 - 1's */
+		next.gen = 2;
+	if (b->f.bpf_map_update_elem(b->fd_ctl, &zero, &next, BPF_ANY) < 0)
 		return xg_fail_errno(err, errno, "wait attribution: moving to the next interval");
-	b->gen = next;
+	b->ctl = next;
 	int se = sync_cpus(b);
 	if (se < 0)
 		return xg_fail_errno(err, -se, "wait attribution: waiting for each CPU's program");
-	for (__u32 e = 0; e < LW_ELEMS; e++) {
-		__u32 key = (old & 1) * LW_ELEMS + e;
-		memset(b->buf, 0, (size_t)b->ncpu * sizeof(*b->buf));
-		if (b->f.bpf_map_lookup_elem(b->fd_tables, &key, b->buf) < 0)
-			return xg_fail_errno(err, errno, "wait attribution: reading its BPF map");
-		take_slots(w, b, old);
-	}
+	for (int c = 0; c < b->ncpu; c++)
+		for (__u32 e = 0; e < next.elems; e++)
+			take_slots(w, &b->tab[((size_t)c * 2 + (old & 1)) * next.elems + e], old);
 	__u64 sum[LW_STAT_COUNT] = { 0 };
 	__u64 *per = xg_calloc((size_t)b->ncpu, sizeof(*per));
 	for (__u32 k = 0; k < LW_STAT_COUNT; k++) {

@@ -24,13 +24,28 @@ struct lw_who {
  * bucket b that ended on this CPU. Each CPU has two tables, written in
  * turns: the program writes table gen & 1, and a slot whose gen is not
  * the current one is free, so no table is ever emptied. A table is
- * LW_ELEMS elements of a per-CPU array, LW_ELEM_SLOTS slots each (32 KB:
- * the most a per-CPU element may hold); a key lives in one element, at
- * one of LW_PROBE slots from where its hash falls. */
-#define LW_ELEM_SLOTS 1024
-#define LW_ELEMS 2
+ * elems elements of an array (lw_ctl; user space sizes it by the number
+ * of CPUs, lw_elems_for), LW_ELEM_SLOTS slots each (32 KB); a key lives
+ * in one element, at one of LW_PROBE slots from where its hash falls. */
+#define LW_ELEM_BITS 10
+#define LW_ELEM_SLOTS (1u << LW_ELEM_BITS)
+#define LW_ELEMS_MAX 8
 #define LW_PROBE 8
 #define LW_LEN 0x80000000u
+/* What user space tells the program: the interval now (gen, from 1: a
+ * slot never taken has gen 0) and the elements of each table. */
+struct lw_ctl {
+	__u32 gen;
+	__u32 elems;
+};
+/* Elements per table on a host of ncpu CPUs: 8 (8,192 slots, 512 KB a CPU
+ * for its two tables) up to 32 CPUs, fewer above, so that all the tables
+ * together stay within 16 MB, and at least 1. */
+static inline __u32 lw_elems_for(int ncpu)
+{
+	__u32 e = ncpu > 0 ? 256u / (__u32)ncpu : LW_ELEMS_MAX;
+	return e < 1 ? 1 : e > LW_ELEMS_MAX ? LW_ELEMS_MAX : e;
+}
 struct lw_slot {
 	__u32 tid;              /* the waiting thread (never 0, the idle task) */
 	__u32 what;
@@ -43,6 +58,7 @@ struct lw_slot {
 struct lw_elem {
 	struct lw_slot s[LW_ELEM_SLOTS];
 };
+
 
 /* Wait lengths in ns: log2 octaves cut in 8 (as Xen's histograms, doc
  * linux-source.md), up to 2^36 ns (68 s); longer ones count in the last. */
