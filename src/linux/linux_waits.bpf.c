@@ -125,17 +125,14 @@ static __always_inline unsigned msb64(__u64 v)
 	return r;
 }
 
-/* Adds to the slot of (tid, what) in this CPU's table of the current
- * interval: a to its a; b to its b for a length, b is the culprit's
- * cgroup otherwise (set when the slot is taken). A global function: the
- * verifier checks it once, not at each of its callers. */
-__noinline int charge(__u32 tid, __u32 what, __u64 a, __u64 b)
+/* Adds to the slot of (tid, what) in this CPU's table of interval cur
+ * (its tables have elems elements): a to its a; b to its b for a length,
+ * b is the culprit's cgroup otherwise (set when the slot is taken). A
+ * global function: the verifier checks it once, not at each of its
+ * callers. */
+__noinline int charge(__u32 tid, __u32 what, __u64 a, __u64 b, __u64 cur_elems)
 {
-	__u32 zero = 0;
-	struct lw_ctl *c = bpf_map_lookup_elem(&ctl, &zero);
-	if (!c)
-		return 0;
-	__u32 cur = *(volatile __u32 *)&c->gen, elems = *(volatile __u32 *)&c->elems;
+	__u32 cur = (__u32)cur_elems, elems = (__u32)(cur_elems >> 32);
 	/* a multiplicative hash, onto 0..elems * LW_ELEM_SLOTS - 1 by its high bits */
 	__u32 h = (tid ^ (what * 0x9e3779b1u)) * 0x85ebca6bu;
 	__u32 at = (__u32)(((__u64)h * elems) >> (32 - LW_ELEM_BITS));
@@ -195,9 +192,14 @@ int BPF_PROG(lw_switch, bool preempt, struct task_struct *prev, struct task_stru
 	__u64 since = next->sched_info.last_queued;
 	if (!next->pid || !since || since >= now)
 		return 0;
+	struct lw_ctl *c = bpf_map_lookup_elem(&ctl, &zero);
+	if (!c)
+		return 0;
+	/* gen and elems, read once */
+	__u64 ce = (__u64)*(volatile __u32 *)&c->elems << 32 | *(volatile __u32 *)&c->gen;
 	__u32 tid = (__u32)next->pid;
 	__u64 len = now - since;
-	charge(tid, LW_LEN | lw_bucket_of(len, msb64(len)), 1, len);
+	charge(tid, LW_LEN | lw_bucket_of(len, msb64(len)), 1, len, ce);
 	/* back through the log, newest first, until the wait's start */
 	__u64 end = now;
 	for (__u32 i = 0; i < LW_LOG && i < h && end > since; i++) {
@@ -205,11 +207,11 @@ int BPF_PROG(lw_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (g->start >= end)
 			break;   /* the log wrapped: older than it keeps */
 		__u64 from = g->start > since ? g->start : since;
-		charge(tid, g->who.tgid, end - from, g->who.cgid);
+		charge(tid, g->who.tgid, end - from, g->who.cgid, ce);
 		end = from;
 	}
 	if (end > since) {   /* older than the log: nobody known */
-		charge(tid, LW_TGID_UNKNOWN, end - since, 0);
+		charge(tid, LW_TGID_UNKNOWN, end - since, 0, ce);
 		stat_add(LW_STAT_BEYOND_LOG, 1);
 	}
 	return 0;
