@@ -40,7 +40,7 @@ struct lw_ctl {
 };
 /* Elements per table on a host of ncpu CPUs: 8 (8,192 slots, 512 KB a CPU
  * for its two tables) up to 32 CPUs, fewer above, so that all the tables
- * together stay within 16 MB, and at least 1. */
+ * together stay within 16 MB up to 256 CPUs, and at least 1 (64 KB a CPU). */
 static inline __u32 lw_elems_for(int ncpu)
 {
 	__u32 e = ncpu > 0 ? 256u / (__u32)ncpu : LW_ELEMS_MAX;
