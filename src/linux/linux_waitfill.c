@@ -117,12 +117,12 @@ static void fill_behind(struct lx_waits *w, const struct lx_scan *sc, const stru
 	xg_grow(&w->order, &w->order_cap, 2 * w->npair + 1, sizeof(*w->order));
 	uint64_t *pairs = w->order;
 	for (size_t i = 0; i < w->npair; i++) {
-		uint32_t d = waiter_dom(w, sc, ds, w->pk[i].tid);
-		if (d == NO_DOM || !w->pv[i].ns)
+		const struct lx_wpair *p = &w->pair[i];
+		uint32_t d = waiter_dom(w, sc, ds, p->tid);
+		if (d == NO_DOM || !p->ns)
 			continue;
-		pairs[2 * n] = (uint64_t)d << 32 | culprit_id(w, sc, ds, cg, vm_mode, w->pk[i].tgid,
-								       w->pv[i].cgid);
-		pairs[2 * n + 1] = w->pv[i].ns;
+		pairs[2 * n] = (uint64_t)d << 32 | culprit_id(w, sc, ds, cg, vm_mode, p->tgid, p->cgid);
+		pairs[2 * n + 1] = p->ns;
 		n++;
 	}
 	qsort(pairs, n, 2 * sizeof(*pairs), cmp_u64);
@@ -150,15 +150,15 @@ static void fill_behind(struct lx_waits *w, const struct lx_scan *sc, const stru
 	}
 }
 
-/* Each domain's wait lengths: its threads' histograms summed (over all
- * their culprits). */
+/* Each domain's wait lengths: its threads' buckets summed (over all
+ * CPUs). */
 static void fill_latency(struct lx_waits *w, const struct lx_scan *sc, const struct lx_doms *ds,
 			 struct xg_sample *out, size_t first)
 {
 	size_t n = 0;
-	xg_grow(&w->order, &w->order_cap, w->npair + 1, sizeof(*w->order));
-	for (size_t i = 0; i < w->npair; i++) {
-		uint32_t d = waiter_dom(w, sc, ds, w->pk[i].tid);
+	xg_grow(&w->order, &w->order_cap, w->nlen + 1, sizeof(*w->order));
+	for (size_t i = 0; i < w->nlen; i++) {
+		uint32_t d = waiter_dom(w, sc, ds, w->len[i].tid);
 		if (d != NO_DOM)
 			w->order[n++] = (uint64_t)d << 32 | i;
 	}
@@ -170,10 +170,10 @@ static void fill_latency(struct lx_waits *w, const struct lx_scan *sc, const str
 		memset(w->hsum, 0, LW_BUCKETS * sizeof(*w->hsum));
 		uint64_t len_ns = 0;
 		for (; i < n && (uint32_t)(w->order[i] >> 32) == d; i++) {
-			const struct lw_part *h = &w->pv[(uint32_t)w->order[i]];
-			for (unsigned b = 0; b < LW_BUCKETS; b++)
-				w->hsum[b] += h->n[b];
-			len_ns += h->len_ns;
+			const struct lx_wlen *l = &w->len[(uint32_t)w->order[i]];
+			if (l->bucket < LW_BUCKETS)
+				w->hsum[l->bucket] += l->count;
+			len_ns += l->len_ns;
 		}
 		struct xg_waitsum *sum = &w->wsum[d].s;
 		for (unsigned b = 0; b < LW_BUCKETS; b++)

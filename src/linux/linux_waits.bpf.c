@@ -12,13 +12,15 @@
  * version with them cost 2.7 % of a core at 50,000 switches/s). Each CPU
  * keeps a short log of who ran there since when, on the same clock; at a
  * switch, the task switched to looks back through it over its wait and
- * adds the parts to (waiting thread, culprit) pairs, and the wait's length
- * to the histogram of its last culprit's pair. The pairs gather in a small
- * per-CPU cache first (the same pairs recur: a hash update per switch was
- * half the program's time), which spills a pair into the hash when
- * another takes its slot; before each read, user space runs lw_flush on
- * every CPU, which empties that CPU's cache into the hash. No event
- * crosses to user space: it reads and empties the hash once per refresh.
+ * adds the parts to (waiting thread, culprit) slots, and the wait's length
+ * to a (waiting thread, length bucket) slot, in a table of this CPU's
+ * (waits_abi.h): plain memory, no hash to update (a hash update per
+ * switch was half the program's time, and reading and emptying a hash
+ * each refresh cost more than the program). Each CPU has two tables,
+ * written in turns: user space moves the program to the other one (gen),
+ * runs lw_sync on every CPU so that none still writes the last, reads it,
+ * and leaves it: its slots are free again at the next turn. No event
+ * crosses to user space.
  * The rule and its limits are in doc/linux-source.md ("Wait attribution"). */
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -66,52 +68,24 @@ struct {
 	__type(value, struct cpu_log);
 } cpu_logs SEC(".maps");
 
+/* Each CPU's two tables (waits_abi.h): CPU c's table t is elements
+ * (2 c + t) * elems.. of one array that user space sizes (max_entries)
+ * and maps into its memory, so it reads them without a copy. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, LW_PAIRS_MAX);
-	__type(key, struct lw_pair);
-	__type(value, struct lw_part);
-} behind SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2 * LW_ELEMS_MAX);
+	__type(key, __u32);
+	__type(value, struct lw_elem);
+} tables SEC(".maps");
 
-/* A new entry, made here: too big for the stack. Its counts stay 0. */
+/* The current interval and the tables' size (user space sets them). */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct lw_part);
-} scratch SEC(".maps");
-
-#define LW_SLOTS 16             /* pairs each CPU's cache holds (a power of two) */
-
-/* The slot of a pair: a multiplicative hash of it. */
-static __always_inline __u32 lw_slot_of(__u32 tid, __u32 tgid)
-{
-	return ((tid ^ (tgid * 0x9e3779b1u)) * 0x85ebca6bu) >> 28 & (LW_SLOTS - 1);
-}
-
-/* Each CPU's cache of pairs, direct-mapped by the pair: the ns and wait
- * lengths gathered since the pair last spilled into the hash, the lengths
- * in a histogram of its own, of 16-bit counts (a count about to wrap
- * spills the pair first), of which buckets lo..hi are in use. A slot with
- * tid 0 is free (tid 0, the idle task, never waits here). */
-struct slot {
-	struct lw_pair k;
-	__u64 cgid;
-	__u64 ns;
-	__u64 len_ns;
-	__u16 lo, hi;
-	__u16 n[LW_BUCKETS];
-};
-struct pair_cache {
-	struct slot slot[LW_SLOTS];
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct pair_cache);
-} pair_cache SEC(".maps");
+	__type(value, struct lw_ctl);
+} ctl SEC(".maps");
 
 /* Counters of what could not be kept (the maps were full). */
 struct {
@@ -151,106 +125,42 @@ static __always_inline unsigned msb64(__u64 v)
 	return r;
 }
 
-/* The k-th bucket of slot s's lo..hi, or LW_BUCKETS past hi. The empty
- * asm keeps clang from turning the callers' index into a pointer the
- * verifier cannot bound. */
-static __always_inline __u32 bucket_at(const struct slot *s, __u32 k)
+/* Adds to the slot of (tid, what) in this CPU's table of interval cur
+ * (its tables have elems elements): a to its a; b to its b for a length,
+ * b is the culprit's cgroup otherwise (set when the slot is taken). A
+ * global function: the verifier checks it once, not at each of its
+ * callers. */
+__noinline int charge(__u32 tid, __u32 what, __u64 a, __u64 b, __u64 cur_elems)
 {
-	__u32 j = s->lo + k;
-	__asm__ volatile("" : "+r"(j));
-	return j <= s->hi && j < LW_BUCKETS ? j : LW_BUCKETS;
-}
-
-/* Spills slot i of this CPU's cache into the hash and frees it. A global
- * function: the verifier checks it once, not at each of its callers. */
-__noinline int spill(__u32 i)
-{
-	__u32 zero = 0;
-	struct pair_cache *pc = bpf_map_lookup_elem(&pair_cache, &zero);
-	if (!pc)
+	__u32 cur = (__u32)cur_elems, elems = (__u32)(cur_elems >> 32);
+	/* a multiplicative hash, onto 0..elems * LW_ELEM_SLOTS - 1 by its high bits */
+	__u32 h = (tid ^ (what * 0x9e3779b1u)) * 0x85ebca6bu;
+	__u32 at = (__u32)(((__u64)h * elems) >> (32 - LW_ELEM_BITS));
+	__u32 key = (bpf_get_smp_processor_id() * 2 + (cur & 1)) * elems + at / LW_ELEM_SLOTS;
+	struct lw_elem *e = bpf_map_lookup_elem(&tables, &key);
+	if (!e)
 		return 0;
-	struct slot *s = &pc->slot[i & (LW_SLOTS - 1)];   /* the mask: for the verifier */
-	if (!s->k.tid)
-		return 0;
-	struct lw_pair k = s->k;
-	struct lw_part *v = bpf_map_lookup_elem(&behind, &k);
-	if (!v) {
-		struct lw_part *fresh = bpf_map_lookup_elem(&scratch, &zero);
-		if (!fresh)
+	for (__u32 i = 0; i < LW_PROBE; i++) {
+		struct lw_slot *s = &e->s[(at + i) & (LW_ELEM_SLOTS - 1)];
+		if (s->gen != cur) {   /* free: take it */
+			s->tid = tid;
+			s->what = what;
+			s->gen = cur;
+			s->a = a;
+			s->b = b;
 			return 0;
-		fresh->cgid = s->cgid;
-		bpf_map_update_elem(&behind, &k, fresh, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&behind, &k);
-	}
-	if (v) {
-		for (__u32 k = 0; k < LW_BUCKETS; k++) {
-			__u32 j = bucket_at(s, k);
-			if (j >= LW_BUCKETS)
-				break;
-			v->n[j] += s->n[j];
-			s->n[j] = 0;
 		}
-		v->ns += s->ns;
-		v->len_ns += s->len_ns;
-	} else {
-		__u64 waits = 0;
-		for (__u32 k = 0; k < LW_BUCKETS; k++) {
-			__u32 j = bucket_at(s, k);
-			if (j >= LW_BUCKETS)
-				break;
-			waits += s->n[j];
-			s->n[j] = 0;
+		if (s->tid == tid && s->what == what) {
+			s->a += a;
+			if (what & LW_LEN)
+				s->b += b;
+			return 0;
 		}
-		stat_add(LW_STAT_LOST_NS, s->ns);
-		stat_add(LW_STAT_LOST_WAITS, waits);
 	}
-	s->k.tid = 0;
-	return 0;
-}
-
-static __always_inline void claim(struct slot *s, __u32 tid, __u32 tgid, __u64 cgid)
-{
-	s->k.tid = tid;
-	s->k.tgid = tgid;
-	s->cgid = cgid;
-	s->ns = 0;
-	s->len_ns = 0;
-	s->lo = LW_BUCKETS;   /* no bucket in use: n[] is all 0 */
-	s->hi = 0;
-}
-
-/* Adds ns behind (tgid, cgid) to tid's waits; len, when not 0, is the
- * length of the wait that ends now (counted in its histogram). Global, as
- * spill: the log walk calls it at each step. */
-__noinline int charge(__u32 tid, __u32 tgid, __u64 cgid, __u64 ns, __u64 len)
-{
-	__u32 zero = 0;
-	struct pair_cache *pc = bpf_map_lookup_elem(&pair_cache, &zero);
-	if (!pc)
-		return 0;
-	__u32 i = lw_slot_of(tid, tgid);
-	struct slot *s = &pc->slot[i];
-	if (s->k.tid != tid || s->k.tgid != tgid) {
-		if (s->k.tid)
-			spill(i);
-		claim(s, tid, tgid, cgid);
-	}
-	s->ns += ns;
-	if (!len)
-		return 0;
-	__u32 b = lw_bucket_of(len, msb64(len));
-	if (b >= LW_BUCKETS)
-		return 0;
-	if (s->n[b] == 0xffff) {   /* the count would wrap: spill, and start again */
-		spill(i);
-		claim(s, tid, tgid, cgid);
-	}
-	s->n[b]++;
-	if (b < s->lo)
-		s->lo = (__u16)b;
-	if (b > s->hi)
-		s->hi = (__u16)b;
-	s->len_ns += len;
+	if (what & LW_LEN)
+		stat_add(LW_STAT_LOST_WAITS, a);
+	else
+		stat_add(LW_STAT_LOST_NS, a);
 	return 0;
 }
 
@@ -282,8 +192,14 @@ int BPF_PROG(lw_switch, bool preempt, struct task_struct *prev, struct task_stru
 	__u64 since = next->sched_info.last_queued;
 	if (!next->pid || !since || since >= now)
 		return 0;
+	struct lw_ctl *c = bpf_map_lookup_elem(&ctl, &zero);
+	if (!c)
+		return 0;
+	/* gen and elems, read once */
+	__u64 ce = (__u64)*(volatile __u32 *)&c->elems << 32 | *(volatile __u32 *)&c->gen;
 	__u32 tid = (__u32)next->pid;
 	__u64 len = now - since;
+	charge(tid, LW_LEN | lw_bucket_of(len, msb64(len)), 1, len, ce);
 	/* back through the log, newest first, until the wait's start */
 	__u64 end = now;
 	for (__u32 i = 0; i < LW_LOG && i < h && end > since; i++) {
@@ -291,25 +207,25 @@ int BPF_PROG(lw_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (g->start >= end)
 			break;   /* the log wrapped: older than it keeps */
 		__u64 from = g->start > since ? g->start : since;
-		charge(tid, g->who.tgid, g->who.cgid, end - from, end == now ? len : 0);
+		charge(tid, g->who.tgid, end - from, g->who.cgid, ce);
 		end = from;
 	}
 	if (end > since) {   /* older than the log: nobody known */
-		charge(tid, LW_TGID_UNKNOWN, 0, end - since, end == now ? len : 0);
+		charge(tid, LW_TGID_UNKNOWN, end - since, 0, ce);
 		stat_add(LW_STAT_BEYOND_LOG, 1);
 	}
 	return 0;
 }
 
-/* Empties this CPU's cache into the hash: not attached, user space runs it
- * on each CPU in turn (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU) before
- * it reads the hash. It runs in an interrupt there, so never inside the
- * sched_switch program of the same CPU. */
+/* Does nothing, on the CPU user space names: not attached, user space
+ * runs it on each CPU in turn (BPF_PROG_TEST_RUN with
+ * BPF_F_TEST_RUN_ON_CPU) after it moved to the next interval. It runs in
+ * an interrupt there, and sched_switch runs with interrupts off, so once
+ * it has run, no program on that CPU still writes the last interval's
+ * table: user space can read it. */
 SEC("raw_tp")
-int lw_flush(void *ctx)
+int lw_sync(void *ctx)
 {
 	(void)ctx;
-	for (__u32 i = 0; i < LW_SLOTS; i++)
-		spill(i);
 	return 0;
 }

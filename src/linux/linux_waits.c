@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #ifdef HAVE_BPF
@@ -33,10 +34,10 @@ extern const char lx_waits_obj[], lx_waits_obj_end[];
 
 #define BPF_API(F) \
 	F(libbpf_set_print) F(bpf_object__open_mem) F(bpf_object__load) F(bpf_object__close) \
-	F(bpf_object__find_map_by_name) F(bpf_map__fd) \
+	F(bpf_object__find_map_by_name) F(bpf_map__fd) F(bpf_map__set_max_entries) \
 	F(bpf_object__find_program_by_name) F(bpf_program__attach) F(bpf_program__fd) \
 	F(bpf_link__destroy) F(bpf_prog_test_run_opts) \
-	F(bpf_map_lookup_and_delete_batch) F(bpf_map_lookup_elem) F(libbpf_num_possible_cpus)
+	F(bpf_map_update_elem) F(bpf_map_lookup_elem) F(libbpf_num_possible_cpus)
 struct bpf_api {
 #define BPF_SLOT(fn) __typeof__(fn) *fn;
 	BPF_API(BPF_SLOT)
@@ -50,9 +51,12 @@ struct lx_waits_bpf {
 	void *so;
 	struct bpf_object *obj;
 	struct bpf_link *link;       /* lw_switch on sched_switch */
-	int fd_flush;                /* lw_flush, run on each CPU before a read */
-	int fd_pairs, fd_stats;
+	int fd_sync;                 /* lw_sync, run on each CPU before a read */
+	int fd_tables, fd_ctl, fd_stats;
 	int ncpu;
+	struct lw_ctl ctl;           /* the interval the program writes now */
+	struct lw_elem *tab;         /* the tables, mapped (read only) */
+	size_t tab_bytes;
 };
 
 /* libbpf's own messages would land on the full-screen view: the reason
@@ -73,6 +77,8 @@ static void bpf_free(struct lx_waits_bpf *b)
 		b->f.bpf_link__destroy(b->link);
 	if (b->obj)
 		b->f.bpf_object__close(b->obj);
+	if (b->tab)
+		munmap(b->tab, b->tab_bytes);
 	xg_dl_close(b->so);
 	free(b);
 }
@@ -118,27 +124,49 @@ void lx_waits_open(struct lx_waits *w)
 		goto fail;
 	}
 	step = "loading";
+	b->ctl = (struct lw_ctl){ .gen = 1, .elems = lw_elems_for(b->ncpu) };
+	struct bpf_map *tm = b->f.bpf_object__find_map_by_name(b->obj, "tables");
+	if (!tm) {
+		err = ENOENT;
+		goto fail;
+	}
+	__u32 nelem = (__u32)b->ncpu * 2 * b->ctl.elems;
+	if ((err = -b->f.bpf_map__set_max_entries(tm, nelem)) != 0)
+		goto fail;
 	if ((err = -b->f.bpf_object__load(b->obj)) != 0)
 		goto fail;
 	step = "attaching";
 	struct bpf_program *sw = b->f.bpf_object__find_program_by_name(b->obj, "lw_switch");
-	struct bpf_program *fl = b->f.bpf_object__find_program_by_name(b->obj, "lw_flush");
-	if (!sw || !fl || (b->fd_flush = b->f.bpf_program__fd(fl)) < 0) {
+	struct bpf_program *sy = b->f.bpf_object__find_program_by_name(b->obj, "lw_sync");
+	if (!sw || !sy || (b->fd_sync = b->f.bpf_program__fd(sy)) < 0) {
 		err = ENOENT;
 		goto fail;
 	}
-	if (!(b->link = b->f.bpf_program__attach(sw))) {
-		err = errno;
-		goto fail;
-	}
-	const char *names[] = { "behind", "stats" };
-	int *fds[] = { &b->fd_pairs, &b->fd_stats };
-	for (size_t i = 0; i < 2; i++) {
+	const char *names[] = { "tables", "ctl", "stats" };
+	int *fds[] = { &b->fd_tables, &b->fd_ctl, &b->fd_stats };
+	for (size_t i = 0; i < 3; i++) {
 		struct bpf_map *m = b->f.bpf_object__find_map_by_name(b->obj, names[i]);
 		if (!m || (*fds[i] = b->f.bpf_map__fd(m)) < 0) {
 			err = ENOENT;
 			goto fail;
 		}
+	}
+	b->tab_bytes = (size_t)nelem * sizeof(*b->tab);
+	void *m = mmap(NULL, b->tab_bytes, PROT_READ, MAP_SHARED, b->fd_tables, 0);
+	if (m == MAP_FAILED) {
+		err = errno;
+		goto fail;
+	}
+	b->tab = m;
+	/* interval 1 first: a slot never taken has gen 0 */
+	__u32 zero = 0;
+	if (b->f.bpf_map_update_elem(b->fd_ctl, &zero, &b->ctl, BPF_ANY) < 0) {
+		err = errno;
+		goto fail;
+	}
+	if (!(b->link = b->f.bpf_program__attach(sw))) {
+		err = errno;
+		goto fail;
 	}
 	w->b = b;
 	w->why[0] = 0;
@@ -153,74 +181,59 @@ fail:;
 	bpf_free(b);
 }
 
-/* Reads and deletes every entry of a hash map, keys and values of ks and
- * vs bytes, into *keys and *vals (grown as needed). Returns the count, or
- * -errno. An update racing the read can be lost: the kernel frees an
- * element once no program still runs with it, so a program in flight adds
- * to the element being deleted (microseconds at a refresh). Each batch
- * asks for room it has zeroed first, twice the last one's: the kernel
- * fills it, and valgrind, which cannot tell that bpf() wrote it, then
- * sees it written; the zeroing stays in proportion to what is read. */
-static long drain_map(struct lx_waits_bpf *b, int fd, void **keys, void **vals, size_t *cap,
-		      size_t ks, size_t vs)
-{
-	size_t n = 0, ask = 64;
-	__u32 token = 0;
-	bool first = true;
-	for (;;) {
-		if (*cap < n + ask) {
-			size_t c = *cap;
-			xg_grow(keys, &c, n + ask, ks);
-			c = *cap;
-			xg_grow(vals, &c, n + ask, vs);
-			*cap = c;
-		}
-		memset((char *)*keys + n * ks, 0, ask * ks);
-		memset((char *)*vals + n * vs, 0, ask * vs);
-		__u32 count = (__u32)ask;
-		int r = b->f.bpf_map_lookup_and_delete_batch(fd, first ? NULL : &token, &token,
-							     (char *)*keys + n * ks, (char *)*vals + n * vs,
-							     &count, NULL);
-		int e = r < 0 ? errno : 0;
-		n += count;
-		first = false;
-		if (r < 0 && e == ENOENT)
-			return (long)n;
-		if (r < 0 && e != ENOSPC)   /* ENOSPC: one bucket holds more than ask */
-			return -e;
-		if (ask < 4096)
-			ask *= 2;
-	}
-}
-
-/* Runs lw_flush on each CPU, which moves that CPU's cache of pairs into
- * the hash. A CPU that is offline has nothing new: ENXIO is not an error. */
-static int flush_cpus(struct lx_waits_bpf *b)
+/* Runs lw_sync on each CPU: once it has, no program there still writes
+ * the last interval's table. A CPU that is offline runs none: ENXIO is
+ * not an error. */
+static int sync_cpus(struct lx_waits_bpf *b)
 {
 	for (int c = 0; c < b->ncpu; c++) {
 		LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = (__u32)c);
-		if (b->f.bpf_prog_test_run_opts(b->fd_flush, &o) < 0 && errno != ENXIO)
+		if (b->f.bpf_prog_test_run_opts(b->fd_sync, &o) < 0 && errno != ENXIO)
 			return -errno;
 	}
 	return 0;
 }
 
+/* The slots of interval gen in table element e, into w. */
+static void take_slots(struct lx_waits *w, const struct lw_elem *e, __u32 gen)
+{
+	for (size_t i = 0; i < LW_ELEM_SLOTS; i++) {
+		const struct lw_slot *s = &e->s[i];
+		if (!s->tid || s->gen != gen)
+			continue;
+		if (s->what & LW_LEN) {
+			xg_grow(&w->len, &w->clen, w->nlen + 1, sizeof(*w->len));
+			w->len[w->nlen++] = (struct lx_wlen){ .tid = s->tid, .bucket = s->what & ~LW_LEN,
+							      .count = s->a, .len_ns = s->b };
+		} else {
+			xg_grow(&w->pair, &w->cpair, w->npair + 1, sizeof(*w->pair));
+			w->pair[w->npair++] = (struct lx_wpair){ .tid = s->tid, .tgid = s->what, .cgid = s->b,
+								 .ns = s->a };
+		}
+	}
+}
+
+/* Moves the program to the next interval and reads the last one's
+ * tables, where the program wrote them: no copy, no entry to delete. */
 int lx_waits_drain(struct lx_waits *w, struct xg_err *err)
 {
-	w->npair = 0;
+	w->npair = w->nlen = 0;
 	struct lx_waits_bpf *b = w->b;
 	if (!b)
 		return 0;
-	int fe = flush_cpus(b);
-	if (fe < 0)
-		return xg_fail_errno(err, -fe, "wait attribution: emptying its per-CPU caches");
-	size_t pcap = w->pcap;
-	long np = drain_map(b, b->fd_pairs, (void **)&w->pk, (void **)&w->pv, &pcap, sizeof(*w->pk),
-			    sizeof(*w->pv));
-	w->pcap = pcap;
-	if (np < 0)
-		return xg_fail_errno(err, (int)-np, "wait attribution: reading its BPF map");
-	w->npair = (size_t)np;
+	__u32 zero = 0, old = b->ctl.gen;
+	struct lw_ctl next = { .gen = old + 1, .elems = b->ctl.elems };
+	if (!next.gen)   /* gen 0 is a slot never taken; 2, as 0, is the other table than 2^32 - 1's */
+		next.gen = 2;
+	if (b->f.bpf_map_update_elem(b->fd_ctl, &zero, &next, BPF_ANY) < 0)
+		return xg_fail_errno(err, errno, "wait attribution: moving to the next interval");
+	b->ctl = next;
+	int se = sync_cpus(b);
+	if (se < 0)
+		return xg_fail_errno(err, -se, "wait attribution: waiting for each CPU's program");
+	for (int c = 0; c < b->ncpu; c++)
+		for (__u32 e = 0; e < next.elems; e++)
+			take_slots(w, &b->tab[((size_t)c * 2 + (old & 1)) * next.elems + e], old);
 	__u64 sum[LW_STAT_COUNT] = { 0 };
 	__u64 *per = xg_calloc((size_t)b->ncpu, sizeof(*per));
 	for (__u32 k = 0; k < LW_STAT_COUNT; k++) {
@@ -248,7 +261,7 @@ void lx_waits_open(struct lx_waits *w)
 int lx_waits_drain(struct lx_waits *w, struct xg_err *err)
 {
 	(void)err;
-	w->npair = 0;
+	w->npair = w->nlen = 0;
 	return 0;
 }
 
@@ -263,15 +276,15 @@ void lx_waits_stop(struct lx_waits *w, const char *why)
 {
 	bpf_free(w->b);
 	w->b = NULL;
-	w->npair = 0;
+	w->npair = w->nlen = 0;
 	snprintf(w->why, sizeof(w->why), "%.190s", why);
 }
 
 void lx_waits_close(struct lx_waits *w)
 {
 	bpf_free(w->b);
-	free(w->pk);
-	free(w->pv);
+	free(w->pair);
+	free(w->len);
 	lx_index_free(&w->tidx);
 	lx_index_free(&w->pidx);
 	free(w->thr_proc);

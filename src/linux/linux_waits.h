@@ -11,6 +11,17 @@
 #include "xgtop/model/waitsum.h"
 
 struct lx_waits_bpf;
+/* What a thread waited behind one culprit process on one CPU in the
+ * interval (the BPF side's slots; the fill sums a pair's CPUs). */
+struct lx_wpair {
+	uint32_t tid, tgid;
+	uint64_t cgid, ns;
+};
+/* The waits of one length bucket a thread ended on one CPU. */
+struct lx_wlen {
+	uint32_t tid, bucket;
+	uint64_t count, len_ns;
+};
 /* A domain's running wait totals: the sample's cumulative wait counters
  * (a domain that restarts under its id starts again). */
 struct lx_wsum {
@@ -22,9 +33,10 @@ struct lx_waits {
 	struct lx_waits_bpf *b;      /* NULL: not collected, why says why */
 	char why[200];
 	/* drained at the last refresh: what ended since the one before */
-	struct lw_pair *pk;
-	struct lw_part *pv;
-	size_t npair, pcap;
+	struct lx_wpair *pair;
+	size_t npair, cpair;
+	struct lx_wlen *len;
+	size_t nlen, clen;
 	__u64 lost_ns, lost_waits, beyond_log;   /* cumulative (the BPF side's stats) */
 	/* linux_waitfill.c's scratch */
 	struct lx_index tidx, pidx;

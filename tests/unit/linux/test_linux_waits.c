@@ -68,28 +68,24 @@ static void add_pair(struct lx_waits *w, uint32_t tid, uint32_t tgid, uint64_t n
 		     unsigned nlen)
 {
 	size_t i = w->npair++;
-	w->pk = realloc(w->pk, w->npair * sizeof(*w->pk));
-	w->pv = realloc(w->pv, w->npair * sizeof(*w->pv));
-	memset(&w->pk[i], 0, sizeof(w->pk[i]));
-	memset(&w->pv[i], 0, sizeof(w->pv[i]));
-	w->pk[i].tid = tid;
-	w->pk[i].tgid = tgid;
-	w->pv[i].cgid = tgid ? 77 : 0;
-	w->pv[i].ns = ns;
+	w->pair = realloc(w->pair, w->npair * sizeof(*w->pair));
+	w->pair[i] = (struct lx_wpair){ .tid = tid, .tgid = tgid, .cgid = tgid ? 77 : 0, .ns = ns };
 	if (nlen) {
-		w->pv[i].n[lw_bucket_of(len, msb(len))] = nlen;
-		w->pv[i].len_ns = len * nlen;
+		i = w->nlen++;
+		w->len = realloc(w->len, w->nlen * sizeof(*w->len));
+		w->len[i] = (struct lx_wlen){ .tid = tid, .bucket = lw_bucket_of(len, msb(len)), .count = nlen,
+					      .len_ns = len * nlen };
 	}
 }
 
 /* Empties the drain (the next refresh's is added with add_pair). */
 static void drained(struct lx_waits *w)
 {
-	free(w->pk);
-	free(w->pv);
-	w->pk = NULL;
-	w->pv = NULL;
-	w->npair = 0;
+	free(w->pair);
+	free(w->len);
+	w->pair = NULL;
+	w->len = NULL;
+	w->npair = w->nlen = 0;
 }
 
 /* VM mode: the host (id 0, pid 50), vm1 (id 100: QEMU pid 1000, its
@@ -150,10 +146,10 @@ static void shared_out(void **state)
 	assert_true(h->v[XG_F_BEHIND_WAIT_NS] == 3000000);
 	assert_true(h->v[XG_F_BEHIND_ID] == XG_BEHIND_XEN);
 	sample_free(&x->out);
-	free(w->pk);
-	free(w->pv);
-	w->pk = NULL;
-	w->pv = NULL;
+	free(w->pair);
+	free(w->len);
+	w->pair = NULL;
+	w->len = NULL;
 	lx_waits_close(w);
 	free(x);
 }
