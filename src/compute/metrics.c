@@ -771,6 +771,24 @@ static void count_state(struct xg_summary *s, uint32_t st)
 	else if (st & XG_ST_DYING) s->ndying++;
 }
 
+/* The source's own totals over every domain, where it gave them (it did
+ * not send every domain's figures). */
+static void use_totals(struct xg_summary *s, const struct xg_totals *t)
+{
+	if (t->cpu)
+		s->cpu_pct_total = t->cpu_pct;
+	if (t->wait)
+		s->wait_pct = t->wait_pct;
+	if (t->states) {
+		s->nrunning = t->nstate[0];
+		s->nblocked = t->nstate[1];
+		s->npaused = t->nstate[2];
+		s->nshutdown = t->nstate[3];
+		s->ncrashed = t->nstate[4];
+		s->ndying = t->nstate[5];
+	}
+}
+
 static struct xg_row *sub_row(struct xg_table *out, const struct pair *pr, size_t dom_index)
 {
 	struct xg_row *r = &out->rows[out->n++];
@@ -961,6 +979,7 @@ void metrics_compute_rows(const struct xg_sample *prev, const struct xg_sample *
 	}
 	out->dom_valid = any;
 	out->sum.wait_pct = ws.total_ns > 0 ? 100.0 * ws.wait_ns / ws.total_ns : -1;
+	use_totals(&out->sum, &cur->totals);
 	metrics_pcpus(prev, cur, dt, out);
 }
 

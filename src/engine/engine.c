@@ -48,20 +48,22 @@ static int at_eof(struct xg_engine *e)
 	return 1;
 }
 
-/* The fields of every domain that sorting by c and the summary line
- * need: those of every column in c's group (WAIT% needs all four
- * runstates, HIT% references and misses), CPU and the runstates (the
- * summary), memory and vCPUs (cheap, and MEM% sorts by them). */
+/* The fields of every domain that sorting by c needs: its own, those of
+ * the columns it is a share or ratio of (WAIT% needs all four runstates,
+ * HIT% references and misses); MEM% is MEM over the host's memory. The
+ * summary line's totals over every domain the source computes itself. */
 static uint64_t sort_fields(enum xg_col c)
 {
-	uint64_t f = 1ull << XG_F_CPU_NS | 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS | 1ull << XG_F_BLK_NS |
-		     1ull << XG_F_OFF_NS | 1ull << XG_F_MEM | 1ull << XG_F_MAXMEM | 1ull << XG_F_VCPUS;
-	for (int k = 0; k < XG_COL_COUNT; k++) {
-		const struct xg_metric *m = xg_columns[k].metric;
-		if (xg_columns[k].group == xg_columns[c].group && m && m >= xg_field_metric &&
-		    m < xg_field_metric + XG_F_COUNT)
-			f |= 1ull << (m - xg_field_metric);
-	}
+	const struct xg_metric *m = xg_columns[c].metric;
+	uint64_t f = 0;
+	if (m && m >= xg_field_metric && m < xg_field_metric + XG_F_COUNT)
+		f |= 1ull << (m - xg_field_metric);
+	if (c >= XG_COL_RUN && c <= XG_COL_OFF)
+		f |= 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS | 1ull << XG_F_BLK_NS | 1ull << XG_F_OFF_NS;
+	if (c == XG_COL_HIT)
+		f |= 1ull << XG_F_LLC_REF | 1ull << XG_F_LLC_MISS;
+	if (c == XG_COL_MPKI)
+		f |= 1ull << XG_F_LLC_MISS | 1ull << XG_F_INSTR;
 	return f;
 }
 
@@ -75,7 +77,8 @@ static void tell_wanted(struct xg_engine *e)
 {
 	struct xg_wanted w = { .all = true };
 	if (e->rows_on_demand)
-		w = (struct xg_wanted){ .fields = sort_fields(e->view.sort_col) };
+		w = (struct xg_wanted){ .fields = sort_fields(e->view.sort_col),
+					    .state = e->view.sort_col == XG_COL_STATE };
 	if (e->rows_on_demand && e->have_prev && e->screen_rows) {
 		const struct xg_view *v = &e->view;
 		const struct xg_sample *cur = &e->sample[e->cur];
@@ -94,7 +97,8 @@ static void tell_wanted(struct xg_engine *e)
 			const struct xg_dom *d = &cur->dom[r->dom_index];
 			e->want_keys[n++] = (struct xg_dom_key){ .host = d->host, .id = d->id };
 		}
-		w = (struct xg_wanted){ .fields = sort_fields(v->sort_col), .keys = e->want_keys, .nkeys = n };
+		w = (struct xg_wanted){ .fields = sort_fields(v->sort_col), .state = v->sort_col == XG_COL_STATE,
+				       .keys = e->want_keys, .nkeys = n };
 	}
 	e->ops->set_wanted(e->src, &w);
 }

@@ -96,6 +96,7 @@ void sample_clear(struct xg_sample *s)
 	s->nwait = 0;
 	s->wait_why = 0;
 	s->npeer = 0;
+	memset(&s->totals, 0, sizeof(s->totals));
 }
 
 void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
@@ -126,6 +127,7 @@ void sample_copy(struct xg_sample *dst, const struct xg_sample *src)
 		memcpy(dst->wait, src->wait, src->nwait * sizeof(*dst->wait));
 	dst->nwait = src->nwait;
 	dst->wait_why = src->wait_why;
+	dst->totals = src->totals;
 	xg_grow(&dst->peer, &dst->peer_cap, src->npeer, sizeof(*dst->peer));
 	if (src->npeer)
 		memcpy(dst->peer, src->peer, src->npeer * sizeof(*dst->peer));

@@ -27,6 +27,8 @@ struct ps_host {
 	double c15, c60;              /* its scrapes in the last 15 s and 1 min */
 	double clk;                   /* its sample clock's change over the window, 0 = none */
 	double span;                  /* its change between two scrapes a window apart (rows on screen) */
+	double tcpu;                  /* its domains' CPU seconds over the window, summed by the server, -1: none */
+	double trs[XG_RS_COUNT];      /* their runstates' seconds over the window, likewise, -1: none */
 	bool seen;                    /* in this refresh's host answer */
 	bool down;                    /* the server's last scrape of it failed */
 	uint32_t pcpus;
@@ -59,6 +61,7 @@ struct ps_dom {
 	uint32_t id;
 	uint64_t acc[XG_F_COUNT];
 	bool seen;
+	bool was_seen;                /* at the last refresh */
 	double v[XG_F_COUNT];         /* a counter's change over the window, a gauge's value */
 	uint64_t got;                 /* bit f: v[f] came this refresh */
 	uint64_t scraped;             /* bit f: v[f] is the change between two scrapes (over span) */
@@ -108,6 +111,10 @@ struct xg_source {
 	 * on screen, `fields` of the others; all: every field of every one. */
 	bool want_all;
 	uint64_t want_fields;
+	bool want_state;              /* the state of every domain too */
+	bool ask_total;               /* this refresh asks every domain's CPU time as scraped */
+	unsigned nstate[6];           /* domains by state (xg_totals' order), counted by the server */
+	bool got_nstate;
 	struct xg_dom_key *want;      /* sorted by (host, id) */
 	size_t nwant, want_cap;
 };
@@ -124,6 +131,10 @@ uint64_t rm_ps_hash(uint64_t h, const char *s);
 /* Doubles ix to hold n entries at most half full; hash(s, i) rehashes entry i. */
 void rm_ps_index_grow(struct ps_index *ix, size_t n, uint64_t (*hash)(const struct xg_source *, size_t),
 		      const struct xg_source *s);
+/* Metric name's selector: its label matcher (NULL: none) and the view's
+ * domain matchers, without a domain!="" (which has the server merge the
+ * postings of every domain name: twice the work at 10,000 domains). */
+void rm_ps_sel(const struct xg_source *s, struct xg_strbuf *b, const char *name, const char *label);
 /* text as a PromQL string's content: \ and " escaped. */
 void rm_ps_promql_string(char *dst, size_t n, const char *text);
 

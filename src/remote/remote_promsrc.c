@@ -45,6 +45,16 @@ void rm_ps_index_grow(struct ps_index *ix, size_t n, uint64_t (*hash)(const stru
 	}
 }
 
+void rm_ps_sel(const struct xg_source *s, struct xg_strbuf *b, const char *name, const char *label)
+{
+	const char *dom = s->sel_dom[0] == ',' ? s->sel_dom + 1 : s->sel_dom;
+	if (!(label && *label) && !*dom) {
+		strbuf_printf(b, "%s", name);
+		return;
+	}
+	strbuf_printf(b, "%s{%s%s%s}", name, label ? label : "", label && *label && *dom ? "," : "", dom);
+}
+
 void rm_ps_promql_string(char *dst, size_t n, const char *text)
 {
 	size_t k = 0;
@@ -214,14 +224,25 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 		s->h[i].seen = s->h[i].down = false;
 		s->h[i].c15 = s->h[i].c60 = s->h[i].clk = s->h[i].span = 0;
 		s->h[i].published = 0;
+		s->h[i].tcpu = -1;
+		for (int r = 0; r < XG_RS_COUNT; r++)
+			s->h[i].trs[r] = -1;
 	}
+	memset(s->nstate, 0, sizeof(s->nstate));
+	s->got_nstate = false;
 	s->eval = 0;
 	s->ndown = 0;
 	int rc = ask(s, b.p, rm_ps_on_host, err);
 	if (!rc)
 		rc = rm_ps_hosts_settle(s, err);
 	if (!rc) {
+		/* Every domain's CPU time as scraped (CPU(s) starts from it) only
+		 * while one is new: a domain is in the sample once it came. */
+		s->ask_total = s->want_all || !s->nd;
+		for (size_t i = 0; i < s->nd && !s->ask_total; i++)
+			s->ask_total = s->d[i].seen && !s->d[i].started;
 		for (size_t i = 0; i < s->nd; i++) {
+			s->d[i].was_seen = s->d[i].seen;
 			s->d[i].seen = false;
 			s->d[i].got = s->d[i].back = s->d[i].scraped = 0;
 			s->d[i].state = 0;
@@ -247,6 +268,7 @@ static void ps_set_wanted(struct xg_source *s, const struct xg_wanted *w)
 {
 	s->want_all = w->all;
 	s->want_fields = w->fields;
+	s->want_state = w->state;
 	s->nwant = 0;
 	if (w->nkeys)
 		xg_grow(&s->want, &s->want_cap, w->nkeys, sizeof(*s->want));

@@ -109,6 +109,47 @@ static void on_scraped(struct xg_source *s, struct ps_host *h, struct ps_dom *d,
 	}
 }
 
+/* xentop's order when a domain has several flags (the summary counts
+ * it once), as the labels of the state series; the server counts each
+ * domain under the first it has (its weight: XG_STATE_FLAGS - k). */
+static const enum xg_state prio[XG_STATE_FLAGS] = {
+	XG_ST_RUNNING, XG_ST_BLOCKED, XG_ST_PAUSED, XG_ST_SHUTDOWN, XG_ST_CRASHED, XG_ST_DYING,
+};
+
+static const char *state_label(enum xg_state st)
+{
+	int k = 0;
+	while (k < XG_STATE_FLAGS - 1 && !(st >> k & 1))
+		k++;
+	return xg_state_label[k];
+}
+
+/* A total over the domains of a host, made by the server: their CPU
+ * seconds or runstate seconds over the window, or how many have a state. */
+static void on_total(struct xg_source *s, struct ps_host *h, const char *f, const struct rm_qpoint *p)
+{
+	if (!isfinite(p->v) || p->v < 0)
+		return;
+	if (!strcmp(f, "tcpu")) {
+		h->tcpu = p->v;
+		return;
+	}
+	if (!strcmp(f, "trs")) {
+		const char *st = rm_qlabel(p, "state");
+		for (int r = 0; st && r < XG_RS_COUNT; r++)
+			if (!strcmp(st, xg_runstate_label[r]))
+				h->trs[r] = p->v;
+		return;
+	}
+	const char *w = rm_qlabel(p, "xgtop_w");
+	char *end;
+	long k = w ? XG_STATE_FLAGS - strtol(w, &end, 10) : -1;
+	if (w && !*end && k >= 0 && k < XG_STATE_FLAGS && p->v < 1e9) {
+		s->nstate[k] += (unsigned)p->v;
+		s->got_nstate = true;
+	}
+}
+
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 {
 	struct xg_source *s = ctx;
@@ -126,6 +167,10 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	if (!strcmp(f, "clk_span")) {   /* that clock's change between two scrapes a window apart */
 		if (isfinite(p->v) && p->v > 0)
 			h->span = p->v;
+		return 0;
+	}
+	if (!strcmp(f, "tcpu") || !strcmp(f, "trs") || !strcmp(f, "nstate")) {
+		on_total(s, h, f, p);
 		return 0;
 	}
 	if (!name)
@@ -206,13 +251,13 @@ void rm_ps_doms_mark(struct xg_source *s)
 static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead)
 {
 	const struct xg_metric *m = &xg_field_metric[f];
+	char name[96];
+	snprintf(name, sizeof(name), "%s%s", m->name, m->type == XG_MT_COUNTER ? "_total" : "");
+	strbuf_printf(b, "%slabel_replace(%s", lead, m->type == XG_MT_COUNTER ? "delta(" : "");
+	rm_ps_sel(s, b, name, m->label);
 	if (m->type == XG_MT_COUNTER)
-		strbuf_printf(b, "%slabel_replace(delta(%s_total{domain!=\"\"%s%s%s}[%us]),\"xgtop_f\",\"%d\","
-			      "\"\",\"\")", lead, m->name, s->sel_dom, m->label ? "," : "",
-			      m->label ? m->label : "", s->window, f);
-	else
-		strbuf_printf(b, "%slabel_replace(%s{domain!=\"\"%s%s%s},\"xgtop_f\",\"%d\",\"\",\"\")", lead,
-			      m->name, s->sel_dom, m->label ? "," : "", m->label ? m->label : "", f);
+		strbuf_printf(b, "[%us])", s->window);
+	strbuf_printf(b, ",\"xgtop_f\",\"%d\",\"\",\"\")", f);
 }
 
 /* text as one alternative of a regex inside a PromQL string: the regex's
@@ -330,19 +375,24 @@ static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
 	const struct ps_dom **names = xg_calloc(s->nd + 1, sizeof(*names));
 	size_t nh, nn;
 	bool more;
-	struct xg_strbuf g = { 0 }, now = { 0 }, ago = { 0 };
+	struct xg_strbuf g = { 0 }, now = { 0 }, ago = { 0 }, st = { 0 };
 	char off[32];
 	snprintf(off, sizeof(off), " offset %us", s->window);
 	if (rows_shown(s, hosts, &nh, names, &nn, &more)) {
 		for (int per_host = more; per_host >= 0; per_host--) {
-			g.len = now.len = ago.len = 0;
+			g.len = now.len = ago.len = st.len = 0;
 			rows_selectors(s, &g, GAUGES, "", per_host, hosts, nh, names, nn);
+			if (!s->want_state)
+				rows_selectors(s, &st, "xgtop_domain_state{state!=\"\"", " == 1", per_host, hosts, nh,
+					       names, nn);
 			rows_selectors(s, &now, COUNTERS, "", per_host, hosts, nh, names, nn);
 			rows_selectors(s, &ago, COUNTERS, off, per_host, hosts, nh, names, nn);
-			if (g.len + now.len + ago.len < ROWS_TEXT_MAX)
+			if (g.len + now.len + ago.len + st.len < ROWS_TEXT_MAX)
 				break;
 		}
 		strbuf_printf(b, " or label_replace(%s,\"xgtop_f\",\"$1\",\"__name__\",\"xgtop_(.*)\")", g.p);
+		if (st.len)
+			strbuf_printf(b, " or label_replace(%s,\"xgtop_f\",\"state\",\"\",\"\")", st.p);
 		strbuf_printf(b, " or (label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\") - "
 			      "label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\"))", now.p, ago.p);
 		strbuf_printf(b, " or label_replace(xgtop_sample_monotonic_seconds{instance!=\"\"%s} - "
@@ -352,25 +402,69 @@ static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
 	strbuf_free(&g);
 	strbuf_free(&now);
 	strbuf_free(&ago);
+	strbuf_free(&st);
 	free(hosts);
 	free(names);
 }
 
+/* The summary line's totals over every domain, where the rows do not
+ * carry their fields: each host's CPU and runstate seconds over the
+ * window (changes that went back left out, as the rows show `-` for
+ * them), and its domains by state, each under its first flag in xentop's
+ * order (count_values of the highest weight among its flags). */
+static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
+{
+	char name[96];
+	if (!(s->want_fields >> XG_F_CPU_NS & 1)) {
+		snprintf(name, sizeof(name), "%s_total", xg_field_metric[XG_F_CPU_NS].name);
+		strbuf_printf(b, " or label_replace(sum by(instance)(delta(");
+		rm_ps_sel(s, b, name, NULL);
+		strbuf_printf(b, "[%us]) >= 0),\"xgtop_f\",\"tcpu\",\"\",\"\")", s->window);
+	}
+	uint64_t rs = 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS | 1ull << XG_F_BLK_NS | 1ull << XG_F_OFF_NS;
+	if ((s->want_fields & rs) != rs) {
+		snprintf(name, sizeof(name), "%s_total", xg_field_metric[XG_F_RUN_NS].name);
+		strbuf_printf(b, " or label_replace(sum by(instance,state)(delta(");
+		rm_ps_sel(s, b, name, NULL);
+		strbuf_printf(b, "[%us]) >= 0),\"xgtop_f\",\"trs\",\"\",\"\")", s->window);
+	}
+	strbuf_printf(b, " or label_replace(count_values by(instance)(\"xgtop_w\",max by(instance,domain)((");
+	rm_ps_sel(s, b, "xgtop_domain_state", NULL);
+	strbuf_printf(b, " == 1) * on(state) group_left() (");
+	for (int k = 0; k < XG_STATE_FLAGS; k++)
+		strbuf_printf(b, "%slabel_replace(vector(%d),\"state\",\"%s\",\"\",\"\")", k ? " or " : "",
+			      XG_STATE_FLAGS - k, state_label(prio[k]));
+	strbuf_printf(b, "))),\"xgtop_f\",\"nstate\",\"\",\"\")");
+}
+
 /* Every field and vCPU of every domain the selectors match; in the
- * full-screen view, only what sorting and the summary need of all of
- * them, and the other fields and the vCPUs of the domains on screen, whose
- * hosts and names are in those terms' own matchers (the server evaluates
- * them for those series only). Each host's sample clock comes once
- * (xgtop_f "clk"), and one aggregation keeps of each series only the
- * labels this source reads. */
+ * full-screen view, only what sorting needs of all of them (and their
+ * info: name, domid; and their CPU time as scraped while one is new), the
+ * summary line's totals (total_terms), and the other fields, the state
+ * and the vCPUs of the domains on screen, whose hosts and names are in
+ * those terms' own matchers (the server evaluates them for those series
+ * only). Each host's sample clock comes once (xgtop_f "clk"), and one
+ * aggregation keeps of each series only the labels this source reads. */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 {
-	strbuf_printf(b, "max by(instance,domain,xgtop_f,domid,state,vcpu,resource,kind)(");
-	strbuf_printf(b, "label_replace(last_over_time(xgtop_domain_info{domain!=\"\"%s}[1h]),"
-		      "\"xgtop_f\",\"info\",\"\",\"\")", s->sel_dom);
-	strbuf_printf(b, " or label_replace(xgtop_domain_state{domain!=\"\"%s} == 1,\"xgtop_f\",\"state\",\"\",\"\")"
-		      " or label_replace(xgtop_domain_cpu_seconds_total{domain!=\"\"%s},\"xgtop_f\",\"cpu\",\"\",\"\")",
-		      s->sel_dom, s->sel_dom);
+	strbuf_printf(b, "max by(instance,domain,xgtop_f,domid,state,vcpu,resource,kind,xgtop_w)(label_replace(");
+	/* Batch mode lists a stale host's domains of the last hour; the
+	 * full-screen view keeps those it had (remote_ps_fill.c) and asks
+	 * the info as of now: an hour of samples of 10,000 series was most
+	 * of the server's work. */
+	strbuf_printf(b, "%s", s->want_all ? "last_over_time(" : "");
+	rm_ps_sel(s, b, "xgtop_domain_info", NULL);
+	strbuf_printf(b, "%s,\"xgtop_f\",\"info\",\"\",\"\")", s->want_all ? "[1h])" : "");
+	if (s->want_all || s->want_state) {
+		strbuf_printf(b, " or label_replace(");
+		rm_ps_sel(s, b, "xgtop_domain_state", NULL);
+		strbuf_printf(b, " == 1,\"xgtop_f\",\"state\",\"\",\"\")");
+	}
+	if (s->ask_total) {
+		strbuf_printf(b, " or label_replace(");
+		rm_ps_sel(s, b, "xgtop_domain_cpu_seconds_total", NULL);
+		strbuf_printf(b, ",\"xgtop_f\",\"cpu\",\"\",\"\")");
+	}
 	strbuf_printf(b, " or label_replace(delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),"
 		      "\"xgtop_f\",\"clk\",\"\",\"\")", s->sel_host, s->window);
 	uint64_t all = s->want_all ? ~0ull : s->want_fields;
@@ -382,6 +476,7 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 		strbuf_printf(b, ")");
 		return;
 	}
+	total_terms(s, b);
 	rows_terms(s, b);
 	strbuf_printf(b, ")");
 }

@@ -70,6 +70,10 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 				       "with the next refreshes");
 	for (size_t i = 0; i < s->nd; i++) {
 		struct ps_dom *pd = &s->d[i];
+		/* The full-screen view asks the info series as of now: a stale
+		 * host's domains stay as they were (batch mode asks an hour's). */
+		if (!pd->seen && pd->was_seen && !s->want_all && rm_ps_host_stale(s, &s->h[pd->host]))
+			pd->seen = true;
 		if (!pd->seen)
 			continue;
 		uint32_t id = pd->has_domid ? pd->domid : pd->id;
@@ -77,6 +81,8 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 		 * the server's rates like every other counter. */
 		if (!pd->started && pd->cpu_total >= 0)
 			pd->acc[XG_F_CPU_NS] = (uint64_t)(pd->cpu_total * 1e9 * PS_SCALE);
+		else if (!pd->started && !s->ask_total)
+			continue;   /* new: in the sample once that counter came (the next refresh asks it) */
 		pd->started = true;
 		struct xg_dom *d = sample_add_dom(out, id);
 		d->host = pd->host;
@@ -128,6 +134,34 @@ static void pool_line(struct xg_source *s, struct xg_sample *out)
 		out->host.real_ns = (uint64_t)(s->at * 1e9);
 }
 
+/* The summary line's totals the server made (the rows do not all carry
+ * their fields): each host's sums over the change of its clock, as each
+ * row's figure is its own change over that change. */
+static void fill_totals(const struct xg_source *s, struct xg_sample *out)
+{
+	struct xg_totals *t = &out->totals;
+	uint64_t rs = 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS | 1ull << XG_F_BLK_NS | 1ull << XG_F_OFF_NS;
+	t->cpu = !(s->want_fields >> XG_F_CPU_NS & 1);   /* asked of the server (remote_ps_doms.c) */
+	t->wait = (s->want_fields & rs) != rs;
+	t->states = s->got_nstate || !s->nd;
+	memcpy(t->nstate, s->nstate, sizeof(t->nstate));
+	double cpu = 0, wait = 0, all = 0;
+	for (size_t i = 0; i < s->nh; i++) {
+		const struct ps_host *h = &s->h[i];
+		if (!(h->clk > 0) || rm_ps_host_stale(s, h))
+			continue;
+		if (h->tcpu >= 0)
+			cpu += 100 * h->tcpu / h->clk;
+		if (h->trs[XG_RS_RUNNABLE] < 0)
+			continue;
+		wait += h->trs[XG_RS_RUNNABLE] / h->clk;
+		for (int r = 0; r < XG_RS_COUNT; r++)
+			all += h->trs[r] >= 0 ? h->trs[r] / h->clk : 0;
+	}
+	t->cpu_pct = cpu;
+	t->wait_pct = all > 0 ? 100 * wait / all : -1;
+}
+
 void rm_ps_fill(struct xg_source *s, struct xg_sample *out)
 {
 	/* Any interval will do, as long as the counters and the clock
@@ -139,6 +173,8 @@ void rm_ps_fill(struct xg_source *s, struct xg_sample *out)
 	s->clock_ns += (uint64_t)llround(dt * 1e9 * PS_SCALE);
 	fill_hosts(s, out);
 	fill_doms(s, out, dt);
+	if (!s->want_all)
+		fill_totals(s, out);
 	sample_sort(out);
 	pool_line(s, out);
 }

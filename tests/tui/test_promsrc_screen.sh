@@ -7,7 +7,10 @@
 # domains), a counting relay between xgtop and the server sees fewer
 # bytes per refresh than batch mode (every field of every domain) needs;
 # the rows on screen have every figure, and rows scrolled into view get
-# theirs within a few refreshes. SERVER=victoria: the same against
+# theirs within a few refreshes. Sorted by another column than CPU%, the
+# summary line's totals (CPU total, the domains by state) come from the
+# server, not from the rows: with every row on screen they equal the sum
+# of the rows' CPU% and the rows' states. SERVER=victoria: the same against
 # VictoriaMetrics (test_promsrc_screen_victoria.sh).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/remote/lib.sh"
@@ -70,5 +73,43 @@ none() { [ "$(dashes)" = 0 ]; }
 wait_until 20 none || fail "rows on screen without figures"
 keys End
 wait_until 20 none || fail "rows scrolled into view still lack figures after 20 s"
+keys q
+wait_prompt
+
+# The summary's totals from the server against the rows, every row on
+# screen, sorted by MEM (so that hidden rows would carry no CPU% nor state).
+tm resize-window -t t -y 40
+keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$pp -d 1 --sort mem" Enter
+rows16() { [ "$(screen | grep -cE '^ *127\.0\.0\.1:')" = 16 ]; }
+wait_until 30 rows16 || fail "not all 16 rows on a 40-line screen"
+# totals_agree: the summary line of one screen against its rows.
+totals_agree() {
+	screen | python3 -c '
+import re, sys
+lines = sys.stdin.read().splitlines()
+m = re.search(r"Domains (\d+): (\d+) running, (\d+) blocked, (\d+) paused, (\d+) crashed, (\d+) dying, "
+              r"(\d+) shutdown  CPU total ([0-9.]+)%", "\n".join(lines))
+head = next((l.split() for l in lines if "STATE" in l.split() and "CPU%" in l.split()), None)
+rows = [l.split() for l in lines if re.match(r"^ *127\.0\.0\.1:", l)]
+if not m or not head or len(rows) != 16:
+    sys.exit(1)
+try:
+    cpu = sum(float(r[head.index("CPU%")]) for r in rows)
+except ValueError:   # a row without its CPU% yet
+    sys.exit(1)
+# xentop priority: r b p s c d (the STATE letters are d s b c p r)
+count = dict.fromkeys("rbpscd", 0)
+for r in rows:
+    st = r[head.index("STATE")]
+    k = next((c for c in "rbpscd" if c in st), None)
+    if k:
+        count[k] += 1
+want = [int(m.group(1))] + [count[c] for c in "rbpcds"]
+got = [int(m.group(i)) for i in range(1, 8)]
+total = float(m.group(8))
+print(f"summary {got} CPU total {total}, rows {want} CPU% sum {cpu:.1f}")
+sys.exit(0 if got == want and abs(total - cpu) <= 0.5 + 0.03 * cpu else 1)'
+}
+wait_until 30 totals_agree || fail "the summary's totals from the server are not those of the rows: $(totals_agree)"
 keys q
 wait_prompt

@@ -335,6 +335,18 @@ struct xg_peer {
 	                               the server's rates to 1/K of a unit) */
 };
 
+/* Totals over every domain a source holds, computed by the source itself
+ * where it does not send every domain's figures (the Prometheus source in
+ * the full-screen view asks hidden rows only for the sort column): the
+ * summary line takes them instead of adding up the rows. */
+struct xg_totals {
+	bool cpu, wait, states;     /* which of them came */
+	double cpu_pct;             /* sum of the domains' CPU% */
+	double wait_pct;            /* as xg_summary.wait_pct */
+	unsigned nstate[6];         /* domains by state, xentop's priority:
+	                               running, blocked, paused, shutdown, crashed, dying */
+};
+
 struct xg_sample {
 	struct xg_host host;        /* a pool: the collecting host, sums of the rest */
 	struct xg_peer *peer;       /* pool hosts, NULL for a local source */
@@ -358,6 +370,7 @@ struct xg_sample {
 	char *reason[XG_REASON_MAX];
 	size_t nreason;
 	uint8_t host_why[XG_F_COUNT]; /* default reason for an invalid field */
+	struct xg_totals totals;    /* from the source, when it gives them */
 };
 
 void sample_init(struct xg_sample *s);

@@ -25,11 +25,12 @@ struct xg_dom_key {
 
 /* What the view will show next (set_wanted): a source that computes
  * remotely (the Prometheus source) asks for every field only of the
- * domains on screen, and for the rest only what sorting and the summary
- * line need. */
+ * domains on screen, and for the rest only what sorting needs; it then
+ * gives the summary line's totals itself (xg_sample.totals). */
 struct xg_wanted {
 	bool all;                   /* every field of every domain (batch, the first refreshes) */
 	uint64_t fields;            /* bit per enum xg_field: wanted of every domain */
+	bool state;                 /* the state of every domain too (sorting by STATE) */
 	const struct xg_dom_key *keys;  /* the domains on screen, with every field */
 	size_t nkeys;
 };
