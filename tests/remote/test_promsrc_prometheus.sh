@@ -25,12 +25,12 @@ wait_until 30 seen_for "$pp" 5 || fail "Prometheus shows no 5 s of both hosts' s
 wait_until 60 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
 
 # 1. One table of both hosts, each figure the host's own.
-./xgtop --source prometheus "http://127.0.0.1:$pp" -b -o csv -n 2 -d 0.5 --sort cpu >"$TMP/prom.csv" ||
+./xgtop --source prometheus "http://127.0.0.1:$pp" -b -o csv -n 2 -d 2 --sort cpu >"$TMP/prom.csv" ||
 	fail "the Prometheus source failed"
 ./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/a.csv"
 ./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/b.csv"
 check_table "$TMP/prom.csv" "$TMP/a.csv" "$TMP/b.csv" "$ha" "$hb" || fail "the Prometheus source's table (above)"
-./xgtop --source prometheus "http://127.0.0.1:$pp" -b -o csv -n 2 -d 0.5 -v >"$TMP/promv.csv" ||
+./xgtop --source prometheus "http://127.0.0.1:$pp" -b -o csv -n 2 -d 2 -v >"$TMP/promv.csv" ||
 	fail "the Prometheus source failed with -v"
 ./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 -v >"$TMP/av.csv"
 ./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 -v >"$TMP/bv.csv"
@@ -53,7 +53,7 @@ echo "--filter 'busy|net': 4 rows of 2 hosts; --host-match: host $hb's 5 rows"
 kill -KILL "${pool_pids[1]}"
 b_down() { ./xgtop --source prometheus "http://127.0.0.1:$pp" -b -n 1 --explain 2>/dev/null | grep -q "host $hb: last scrape [0-9:]*, stale"; }
 wait_until 20 b_down || { ./xgtop --source prometheus "http://127.0.0.1:$pp" -b -n 1 --explain | tail; fail "--explain never said host $hb is stale"; }
-./xgtop --source prometheus "http://127.0.0.1:$pp" -b -n 2 -d 0.5 -o json >"$TMP/stale.json" || fail "the source failed with a host down"
+./xgtop --source prometheus "http://127.0.0.1:$pp" -b -n 2 -d 2 -o json >"$TMP/stale.json" || fail "the source failed with a host down"
 python3 - "$TMP/stale.json" "$ha" "$hb" <<'PY' || fail "stale host (above)"
 import json, sys
 l = [json.loads(x) for x in open(sys.argv[1])][-1]

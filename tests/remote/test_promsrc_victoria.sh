@@ -24,12 +24,12 @@ wait_until 60 seen_for "$pv" 8 || fail "VictoriaMetrics shows no 8 s of both hos
 wait_until 60 figures_in "$pv" 16 || fail "no figures of both hosts' 16 domains"
 
 # 1. The hosts' own figures.
-./xgtop --source prometheus "http://127.0.0.1:$pv" -b -o csv -n 2 -d 0.5 --sort cpu >"$TMP/vm.csv" ||
+./xgtop --source prometheus "http://127.0.0.1:$pv" -b -o csv -n 2 -d 2 --sort cpu >"$TMP/vm.csv" ||
 	fail "the Prometheus source failed on VictoriaMetrics"
 ./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/a.csv"
 ./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 >"$TMP/b.csv"
 check_table "$TMP/vm.csv" "$TMP/a.csv" "$TMP/b.csv" "$ha" "$hb" || fail "the table from VictoriaMetrics (above)"
-./xgtop --source prometheus "http://127.0.0.1:$pv" -b -o csv -n 2 -d 0.5 -v >"$TMP/vmv.csv" ||
+./xgtop --source prometheus "http://127.0.0.1:$pv" -b -o csv -n 2 -d 2 -v >"$TMP/vmv.csv" ||
 	fail "the Prometheus source failed with -v"
 ./xgtop --replay "$TMP/a.xgrec" -b -o csv -n 3 --speed 0 -v >"$TMP/av.csv"
 ./xgtop --replay "$TMP/b.xgrec" -b -o csv -n 3 --speed 0 -v >"$TMP/bv.csv"
