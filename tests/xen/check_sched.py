@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 
+import check_behind
 import labcheck
 
 RES, PREV, REPO = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -167,6 +168,11 @@ if ok_cap:
               (cmp_.stdout.strip().splitlines() or ["no output"])[-1][:300])
     else:
         print("INFO xenalyze not installed on this host: lab oracle not run")
+# Whom they waited behind: live against the capture, the capture against
+# the independent reference, and the third spinner's spread.
+# The full suite adds an unpinned third spinner (the dom0 suite does not).
+check_behind.judge(J, {k[0]: r for k, r in sh.items() if k[1] is None}, read, xgtrace,
+                   ok_cap and "%d" % round(mhz * 1e6), RES, REPO, os.environ.get("XGLAB_SUITE", "full") != "dom0")
 
 # ---- 4. coexistence with a running xentrace
 tb_is("co-during", XT_MASK, "yes")
