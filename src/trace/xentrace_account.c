@@ -236,21 +236,6 @@ void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev)
 	for (size_t i_ = 0; i_ < (n); i_++) \
 		native_event((a), &(ev)[i_], (waits), &(end))
 
-void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n)
-{
-	uint64_t end = a->end_tsc;
-	if (a->mode == XT_COMPAT) {
-		xt_compat_events(a, ev, n);
-		return;
-	}
-	switch (waits_mode(a)) {
-	case WAITS_BEHIND: NATIVE_LOOP(a, ev, n, WAITS_BEHIND, end); break;
-	case WAITS_HIST: NATIVE_LOOP(a, ev, n, WAITS_HIST, end); break;
-	case WAITS_NONE: NATIVE_LOOP(a, ev, n, WAITS_NONE, end); break;
-	}
-	end_back(a, end);
-}
-
 /* The mode is chosen once for the whole file, not once per run (a run
  * is four events on average on the credit2 capture). */
 void xt_acct_merged(struct xt_acct *a, struct xt_merge *m)

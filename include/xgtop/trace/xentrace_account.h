@@ -146,10 +146,8 @@ void xt_acct_seed_from(struct xt_acct *a, const struct xt_ev *ev, size_t n, uint
 /* Tells compat mode the first TSC of pCPU p (xenalyze back-dates to it). */
 void xt_acct_pcpu_first(struct xt_acct *a, uint32_t p, uint64_t tsc);
 void xt_acct_event(struct xt_acct *a, const struct xt_ev *ev);
-/* n events in merged order (xt_merge_run's runs). */
-void xt_acct_events(struct xt_acct *a, const struct xt_ev *ev, size_t n);
-/* Every event of an initialised merge, run after run (xt_merge_run), as
- * xt_acct_events on each run would. */
+/* Every event of an initialised merge in merged order, run after run
+ * (xt_merge_run). */
 void xt_acct_merged(struct xt_acct *a, struct xt_merge *m);
 /* Native: closes every open interval at tsc (end of trace). */
 void xt_acct_finish(struct xt_acct *a, uint64_t tsc);
