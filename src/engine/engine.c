@@ -59,7 +59,7 @@ static uint64_t sort_fields(enum xg_col c)
 	if (m && m >= xg_field_metric && m < xg_field_metric + XG_F_COUNT)
 		f |= 1ull << (m - xg_field_metric);
 	if (c >= XG_COL_RUN && c <= XG_COL_OFF)
-		f |= 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS | 1ull << XG_F_BLK_NS | 1ull << XG_F_OFF_NS;
+		f |= collector_fields(XG_CL_SCHED);   /* the four runstates */
 	if (c == XG_COL_HIT)
 		f |= 1ull << XG_F_LLC_REF | 1ull << XG_F_LLC_MISS;
 	if (c == XG_COL_MPKI)

@@ -59,7 +59,6 @@ struct lw_elem {
 	struct lw_slot s[LW_ELEM_SLOTS];
 };
 
-
 /* Wait lengths in ns: log2 octaves cut in 8 (as Xen's histograms, doc
  * linux-source.md), up to 2^36 ns (68 s); longer ones count in the last. */
 #define LW_SUB_BITS 3

@@ -421,7 +421,7 @@ static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 		rm_ps_sel(s, b, name, NULL);
 		strbuf_printf(b, "[%us]) >= 0),\"xgtop_f\",\"tcpu\",\"\",\"\")", s->window);
 	}
-	uint64_t rs = 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS | 1ull << XG_F_BLK_NS | 1ull << XG_F_OFF_NS;
+	uint64_t rs = collector_fields(XG_CL_SCHED);   /* the four runstates */
 	if ((s->want_fields & rs) != rs) {
 		snprintf(name, sizeof(name), "%s_total", xg_field_metric[XG_F_RUN_NS].name);
 		strbuf_printf(b, " or label_replace(sum by(instance,state)(delta(");

@@ -140,7 +140,7 @@ static void pool_line(struct xg_source *s, struct xg_sample *out)
 static void fill_totals(const struct xg_source *s, struct xg_sample *out)
 {
 	struct xg_totals *t = &out->totals;
-	uint64_t rs = 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS | 1ull << XG_F_BLK_NS | 1ull << XG_F_OFF_NS;
+	uint64_t rs = collector_fields(XG_CL_SCHED);   /* the four runstates */
 	t->cpu = !(s->want_fields >> XG_F_CPU_NS & 1);   /* asked of the server (remote_ps_doms.c) */
 	t->wait = (s->want_fields & rs) != rs;
 	t->states = s->got_nstate || !s->nd;
