@@ -80,8 +80,8 @@ make_recs() {
 # two_hosts TOOL...: the pool tests' set-up. Skips without xgtop, the
 # generator, the exporter or a TOOL; sets TMP (removed on exit with the
 # exporters), fail and POOL_LOG; starts two exporters on the two recordings
-# (refreshing every 0.25 s: the recordings' 1 s samples, 4 times faster),
-# at ha and hb (127.0.0.1:PORT).
+# (refreshing every 0.25 s: the recordings' 1 s samples, 4 times faster;
+# POOL_SPEED=N: N times), at ha and hb (127.0.0.1:PORT).
 two_hosts() {
 	local t
 	[ -x ./xgtop ] && [ -x "$POOL_GEN" ] || { echo "SKIP: build xgtop and the tools first (make; make tools)"; exit 77; }
@@ -94,7 +94,7 @@ two_hosts() {
 	fail() { echo "FAIL: $*"; exit 1; }
 	POOL_LOG=$TMP/exporters.log
 	make_recs "$TMP" || fail "xgtop-gen failed"
-	pa=$(free_port) && start_exporter "$pa" "$TMP/a.xgrec" --speed 4
-	pb=$(free_port) && start_exporter "$pb" "$TMP/b.xgrec" --speed 4
+	pa=$(free_port) && start_exporter "$pa" "$TMP/a.xgrec" --speed "${POOL_SPEED:-4}"
+	pb=$(free_port) && start_exporter "$pb" "$TMP/b.xgrec" --speed "${POOL_SPEED:-4}"
 	ha=127.0.0.1:$pa hb=127.0.0.1:$pb
 }

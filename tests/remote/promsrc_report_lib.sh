@@ -1,9 +1,34 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by tests/remote/test_promsrc_report_*.sh, after lib.sh and
 # promsrc_lib.sh: `xgtop report --source prometheus` against a real server
-# that scrapes two exporters replaying the generator's noisy script (every
-# counter moves with +-2 % noise each second, so a period's mean, 95th
-# percentile and maximum differ: the tests set POOL_NOISY=1).
+# that holds a past minute of two exporters replaying the generator's
+# noisy script (every counter moves with +-2 % noise each second, so a
+# period's mean, 95th percentile and maximum differ: the tests set
+# POOL_NOISY=1). The minute is backfilled (report_data), as the server
+# would have scraped it once a second: waiting for a minute of live
+# scrapes cost each test more than a minute.
+
+# report_data FORMAT: the exporters at ha and hb (replaying 10 times
+# faster than recorded: POOL_SPEED=10), scraped until each has given
+# REPORT_SAMPLES (60) distinct samples, stamped 1 s apart from
+# REPORT_START (set here: 5 minutes ago, so that VictoriaMetrics, which
+# answers as of 30 s ago, holds all of it) and written in FORMAT
+# (scrape_past.py: openmetrics for promtool, prometheus for
+# VictoriaMetrics' import). The report's period (REPORT_FROM, REPORT_TO)
+# is 30 s starting 15 s in: every interval's window holds samples.
+report_data() {
+	REPORT_START=$(($(date +%s) - 300))
+	REPORT_FROM=$((REPORT_START + 15)) REPORT_TO=$((REPORT_START + 45))
+	python3 tests/remote/scrape_past.py "$1" "$REPORT_START" "${REPORT_SAMPLES:-60}" "$ha" "$hb"
+}
+
+# holds_period PORT: the server answers with both hosts' samples at the
+# end of the period.
+holds_period() {
+	curl -sf --max-time 2 "http://127.0.0.1:$1/api/v1/query" --data-urlencode "time=$REPORT_TO" \
+		--data-urlencode "query=count(count by(instance)(xgtop_sample_monotonic_seconds))" |
+		grep -q '"value":\[[0-9.]*,"2"\]'
+}
 
 # check_report KIND PORT FROM TO STEP REPORT.csv: every figure of CPU% and
 # NET-TX/s in REPORT.csv (xgtop report -o csv) equals the one this
@@ -88,13 +113,10 @@ PY
 first_line() { head -n 1 "$1"; }
 
 # report_checks KIND PORT: the checks both servers pass (the test's
-# header lists them). The period: 30 s ending 40 s ago (VictoriaMetrics
-# answers as of 30 s ago), in 3 s intervals.
+# header lists them), over the period report_data made, in 3 s intervals.
 report_checks() {
-	local kind=$1 port=$2 url=http://127.0.0.1:$2 from to f t names want
-	wait_until 180 seen_for "$port" 75 || fail "$kind shows no 75 s of both hosts' scrapes within 180 s"
-	to=$(($(date +%s) - 40))
-	from=$((to - 30))
+	local kind=$1 port=$2 url=http://127.0.0.1:$2 from=$REPORT_FROM to=$REPORT_TO f t names want
+	wait_until 30 holds_period "$port" || fail "$kind does not show both hosts' backfilled samples within 30 s"
 	./xgtop report --source prometheus "$url" --from "$from" --to "$to" --step 3 -o csv >"$TMP/r.csv" ||
 		fail "the report failed"
 	check_report "$kind" "$port" "$from" "$to" 3 "$TMP/r.csv" || fail "the report's figures (above)"
