@@ -15,7 +15,9 @@
 # lane's results are printed when its last test ends). The other suites
 # (cgroups, guests, the PMU) run one test at a time, with nothing beside
 # them; the default order puts them last, so the parallel ones form one
-# queue.
+# queue, and puts the longest first (the lane, then the suites whose tests
+# wait on servers and panes longest), so that the quick ones fill the
+# places at the end instead of one long test running alone.
 # A script passes with exit 0, is skipped with exit 77 (it says why), and
 # fails otherwise. Unit tests are the cmocka binaries under build/tests; one
 # that skips a case (cmocka's skip()) is a skip too. With CI set, a skip
@@ -23,7 +25,7 @@
 # machine that lacks something must not lose a check without anyone seeing.
 cd "$(dirname "$0")/.." || exit 2
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit record batch tui trace docs exporter pkg remote linux pmu kvm fuzz xen)
+[ ${#suites[@]} -eq 0 ] && suites=(pkg remote tui exporter record trace batch docs unit linux pmu kvm fuzz xen)
 pass=0 fail=0 skip=0 failed=()
 logdir=build/test-logs
 mkdir -p "$logdir"

@@ -12,9 +12,10 @@ cd "$(dirname "$0")/.." || exit 2
 build=${1:?usage: tests/san.sh BUILD [SUITE...]}
 shift
 # Every suite but pkg (it builds a Debian package from the plain tree)
-# and kvm (real guests: minutes of TCG, nothing the others do not parse).
+# and kvm (real guests: minutes of TCG, nothing the others do not parse);
+# the longest first, as in tests/run.sh.
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && read -ra suites <<<"${SAN_SUITES:-unit record batch tui trace docs exporter remote linux pmu fuzz xen}"
+[ ${#suites[@]} -eq 0 ] && read -ra suites <<<"${SAN_SUITES:-remote tui exporter record trace batch docs unit linux pmu fuzz xen}"
 
 root=$build/root
 rm -rf "$root" "$build/san-logs"
