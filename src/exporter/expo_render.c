@@ -248,6 +248,27 @@ static void render_collector(struct rctx *c, const struct xg_expo_stats *st)
 		series(c, &fx[XG_MF_UP], st->up[k], 1, frag[k]);
 }
 
+/* Every state's count, 0 included (so that a reader tells this exporter
+ * from one that does not publish the family): each domain once, under its
+ * first flag in xentop's priority; a domain with no flag is in none. */
+static void render_host_domains(struct rctx *c)
+{
+	const struct xg_sample *s = c->s;
+	unsigned n[XG_STATE_FLAGS] = { 0 };
+	for (size_t i = 0; i < s->ndom; i++)
+		for (int k = 0; k < XG_STATE_FLAGS; k++)
+			if (s->dom[i].state & xg_state_priority[k]) {
+				n[k]++;
+				break;
+			}
+	char frag[32];
+	for (int k = 0; k < XG_STATE_FLAGS; k++) {
+		int bit = __builtin_ctz(xg_state_priority[k]);
+		snprintf(frag, sizeof(frag), "state=\"%s\"", xg_state_label[bit]);
+		series(c, &xg_fixed_metric[XG_MF_HOST_DOMAINS], n[k], 1, frag);
+	}
+}
+
 static void render_host(struct rctx *c, const struct xg_expo_stats *st)
 {
 	const struct xg_host *h = &c->s->host;
@@ -262,6 +283,7 @@ static void render_host(struct rctx *c, const struct xg_expo_stats *st)
 		series(c, &fx[XG_MF_HOST_MEM], h->mem_total, 0);
 		series(c, &fx[XG_MF_HOST_MEM_FREE], h->mem_free, 0);
 	}
+	render_host_domains(c);
 	series(c, &fx[XG_MF_SAMPLE_TIME], h->real_ns, 0);
 	series(c, &fx[XG_MF_SAMPLE_MONO], h->mono_ns, 0);
 	if (host_has(h, XG_H_LOST))

@@ -110,6 +110,9 @@ const struct xg_metric xg_fixed_metric[XG_MF_COUNT] = {
 	[XG_MF_HOST_CPU_HZ] = FIX("host_cpu_frequency_hertz", XG_MT_GAUGE, 0, "CPU clock."),
 	[XG_MF_HOST_MEM] = FIX("host_memory_bytes", XG_MT_GAUGE, 0, "Host memory."),
 	[XG_MF_HOST_MEM_FREE] = FIX("host_memory_free_bytes", XG_MT_GAUGE, 0, "Host memory free."),
+	[XG_MF_HOST_DOMAINS] = FIX("host_domains", XG_MT_GAUGE, 0,
+				   "Domains by state, each counted once, under its first flag in xentop's order "
+				   "(running, blocked, paused, shutdown, crashed, dying) as its summary line counts them."),
 	[XG_MF_SAMPLE_TIME] = FIX("sample_time_seconds", XG_MT_GAUGE, 9,
 				  "Wall-clock time (since 1970) of the sample these figures come from."),
 	[XG_MF_SAMPLE_MONO] = FIX("sample_monotonic_seconds", XG_MT_GAUGE, 9,
@@ -155,6 +158,9 @@ const char *const xg_runstate_label[XG_RS_COUNT] = { "running", "runnable", "blo
 const char *const xg_pmu_mode_label[XG_PMU_WHERE_COUNT] = { "guest_user", "guest_kernel", "host" };
 const char *const xg_state_label[XG_STATE_FLAGS] = {
 	"dying", "shutdown", "blocked", "crashed", "paused", "running",
+};
+const unsigned xg_state_priority[XG_STATE_FLAGS] = {
+	XG_ST_RUNNING, XG_ST_BLOCKED, XG_ST_PAUSED, XG_ST_SHUTDOWN, XG_ST_CRASHED, XG_ST_DYING,
 };
 const char *const xg_collector_label[XG_CL_COUNT] = { "source", "sched", "pmu", "cmt" };
 

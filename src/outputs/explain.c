@@ -35,6 +35,10 @@ void explain_triage(FILE *f, struct xg_table *t, const struct xg_view *v, const 
 	fprintf(f, "\nTriage (the full-screen view's header line): %s\n", tr.line);
 	for (int p = 0; p < XG_TRI_COUNT; p++)
 		fprintf(f, "  %-16s %s%s\n", part[p], tr.hit[p] ? "[stands out] " : "", tr.why[p]);
+	if (t->cur && !strcmp(t->cur->host.source, "prometheus"))
+		fprintf(f, "  %-16s here of every domain; the full-screen view asks the server every figure of "
+			"the rows on screen (and half a screen either side) only, and of the others the sort "
+			"column: there the line judges those rows and says \"on screen\"\n", "scope");
 }
 
 void explain_columns(FILE *f)

@@ -30,6 +30,7 @@ struct ps_host {
 	double tcpu;                  /* its domains' CPU seconds over the window, summed by the server, -1: none */
 	double trs[XG_RS_COUNT];      /* their runstates' seconds over the window, likewise, -1: none */
 	bool seen;                    /* in this refresh's host answer */
+	bool counts;                  /* its exporter's xgtop_host_domains came (into nstate) */
 	bool down;                    /* the server's last scrape of it failed */
 	uint32_t pcpus;
 	uint64_t mem, free;
@@ -113,7 +114,8 @@ struct xg_source {
 	uint64_t want_fields;
 	bool want_state;              /* the state of every domain too */
 	bool ask_total;               /* this refresh asks every domain's CPU time as scraped */
-	unsigned nstate[6];           /* domains by state (xg_totals' order), counted by the server */
+	unsigned nstate[6];           /* domains by state (xg_totals' order): the exporters' counts
+	                                 (xgtop_host_domains), or counted by the server */
 	bool got_nstate;
 	struct xg_dom_key *want;      /* sorted by (host, id) */
 	size_t nwant, want_cap;
@@ -140,7 +142,9 @@ void rm_ps_promql_string(char *dst, size_t n, const char *text);
 
 
 /* ---- remote_ps_hosts.c ---- */
-/* The host query's text (appended to b), and its answer's callback. */
+/* The host query's text (appended to b), and its answer's callback; in
+ * the full-screen view without --filter, it asks each exporter's domains
+ * by state too (ps_host.counts). */
 void rm_ps_host_query(const struct xg_source *s, struct xg_strbuf *b);
 int rm_ps_on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 /* Host name's entry, added when new; NULL when the view holds no more. */

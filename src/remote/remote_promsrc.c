@@ -221,7 +221,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	struct xg_strbuf b = { 0 };
 	rm_ps_host_query(s, &b);
 	for (size_t i = 0; i < s->nh; i++) {
-		s->h[i].seen = s->h[i].down = false;
+		s->h[i].seen = s->h[i].down = s->h[i].counts = false;
 		s->h[i].c15 = s->h[i].c60 = s->h[i].clk = s->h[i].span = 0;
 		s->h[i].published = 0;
 		s->h[i].tcpu = -1;

@@ -109,13 +109,7 @@ static void on_scraped(struct xg_source *s, struct ps_host *h, struct ps_dom *d,
 	}
 }
 
-/* xentop's order when a domain has several flags (the summary counts
- * it once), as the labels of the state series; the server counts each
- * domain under the first it has (its weight: XG_STATE_FLAGS - k). */
-static const enum xg_state prio[XG_STATE_FLAGS] = {
-	XG_ST_RUNNING, XG_ST_BLOCKED, XG_ST_PAUSED, XG_ST_SHUTDOWN, XG_ST_CRASHED, XG_ST_DYING,
-};
-
+/* The label of state bits st's first flag in xentop's letter order. */
 static const char *state_label(enum xg_state st)
 {
 	int k = 0;
@@ -144,7 +138,9 @@ static void on_total(struct xg_source *s, struct ps_host *h, const char *f, cons
 	const char *w = rm_qlabel(p, "xgtop_w");
 	char *end;
 	long k = w ? XG_STATE_FLAGS - strtol(w, &end, 10) : -1;
-	if (w && !*end && k >= 0 && k < XG_STATE_FLAGS && p->v < 1e9) {
+	/* A host whose exporter counted them (remote_ps_hosts.c) is in the
+	 * counts already. */
+	if (w && !*end && k >= 0 && k < XG_STATE_FLAGS && p->v < 1e9 && !h->counts) {
 		s->nstate[k] += (unsigned)p->v;
 		s->got_nstate = true;
 	}
@@ -407,6 +403,31 @@ static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
 	free(names);
 }
 
+/* Whether the server is to count domains by state: for every host when
+ * the exporters' own counts did not come (--filter, or no exporter has
+ * them); else for the hosts whose exporter lacks them (an older xgtop),
+ * their names as a matcher in *sel (empty: all hosts; false: none). Past
+ * SEL_HOSTS_MAX of text, all hosts, and rm_ps_on_dom leaves out those
+ * counted already. */
+#define SEL_HOSTS_MAX 4000
+static bool count_hosts(const struct xg_source *s, struct xg_strbuf *sel)
+{
+	if (!s->got_nstate)
+		return true;
+	strbuf_printf(sel, "instance=~\"");
+	size_t n = 0;
+	for (size_t i = 0; i < s->nh; i++) {
+		if (s->h[i].counts)
+			continue;
+		strbuf_printf(sel, "%s", n++ ? "|" : "");
+		put_literal(sel, s->h[i].name);
+	}
+	strbuf_printf(sel, "\"");
+	if (sel->len > SEL_HOSTS_MAX)
+		sel->len = 0;
+	return n > 0;
+}
+
 /* The summary line's totals over every domain, where the rows do not
  * carry their fields: each host's CPU and runstate seconds over the
  * window (changes that went back left out, as the rows show `-` for
@@ -428,13 +449,20 @@ static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 		rm_ps_sel(s, b, name, NULL);
 		strbuf_printf(b, "[%us]) >= 0),\"xgtop_f\",\"trs\",\"\",\"\")", s->window);
 	}
-	strbuf_printf(b, " or label_replace(count_values by(instance)(\"xgtop_w\",max by(instance,domain)((");
-	rm_ps_sel(s, b, "xgtop_domain_state", NULL);
-	strbuf_printf(b, " == 1) * on(state) group_left() (");
-	for (int k = 0; k < XG_STATE_FLAGS; k++)
-		strbuf_printf(b, "%slabel_replace(vector(%d),\"state\",\"%s\",\"\",\"\")", k ? " or " : "",
-			      XG_STATE_FLAGS - k, state_label(prio[k]));
-	strbuf_printf(b, "))),\"xgtop_f\",\"nstate\",\"\",\"\")");
+	struct xg_strbuf hosts = { 0 };
+	if (count_hosts(s, &hosts)) {
+		strbuf_printf(b, " or label_replace(count_values by(instance)(\"xgtop_w\",max by(instance,domain)((");
+		if (hosts.len)
+			strbuf_printf(b, "xgtop_domain_state{%s%s}", hosts.p, s->sel_dom);
+		else
+			rm_ps_sel(s, b, "xgtop_domain_state", NULL);
+		strbuf_printf(b, " == 1) * on(state) group_left() (");
+		for (int k = 0; k < XG_STATE_FLAGS; k++)
+			strbuf_printf(b, "%slabel_replace(vector(%d),\"state\",\"%s\",\"\",\"\")", k ? " or " : "",
+				      XG_STATE_FLAGS - k, state_label(xg_state_priority[k]));
+		strbuf_printf(b, "))),\"xgtop_f\",\"nstate\",\"\",\"\")");
+	}
+	strbuf_free(&hosts);
 }
 
 /* Every field and vCPU of every domain the selectors match; in the

@@ -145,6 +145,8 @@ static void fill_totals(const struct xg_source *s, struct xg_sample *out)
 	t->wait = (s->want_fields & rs) != rs;
 	t->states = s->got_nstate || !s->nd;
 	memcpy(t->nstate, s->nstate, sizeof(t->nstate));
+	for (size_t i = 0; i < s->nd && !t->rows_partial; i++)
+		t->rows_partial = s->d[i].seen && !s->d[i].shown;
 	double cpu = 0, wait = 0, all = 0;
 	for (size_t i = 0; i < s->nh; i++) {
 		const struct ps_host *h = &s->h[i];

@@ -4,6 +4,7 @@
  * memory, whether the server's scrapes of it fail), its answer, and from
  * it which hosts are stale and the rate window that fits them all. */
 #include "promsrc_state.h"
+#include "xgtop/model/metric_defs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +38,22 @@ struct ps_host *rm_ps_host_of(struct xg_source *s, const char *name)
 	return h;
 }
 
+/* One of a host's xgtop_host_domains{state}: its count into the
+ * summary's (xg_totals' order, xentop's priority). */
+static void take_counts(struct xg_source *s, struct ps_host *h, const struct rm_qpoint *p)
+{
+	const char *st = rm_qlabel(p, "state");
+	for (int k = 0; st && k < XG_STATE_FLAGS; k++) {
+		if (strcmp(st, xg_state_label[__builtin_ctz(xg_state_priority[k])]))
+			continue;
+		if (isfinite(p->v) && p->v >= 0 && p->v < 1e9) {
+			s->nstate[k] += (unsigned)p->v;
+			s->got_nstate = h->counts = true;
+		}
+		return;
+	}
+}
+
 int rm_ps_on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 {
 	struct xg_source *s = ctx;
@@ -67,6 +84,8 @@ int rm_ps_on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 		h->mem = (uint64_t)p->v;
 	else if (!strcmp(q, "free") && p->v >= 0 && p->v < 1.8e19)
 		h->free = (uint64_t)p->v;
+	else if (!strcmp(q, "states"))
+		take_counts(s, h, p);
 	return 0;
 }
 
@@ -90,6 +109,13 @@ void rm_ps_host_query(const struct xg_source *s, struct xg_strbuf *b)
 		strbuf_printf(b, q[i][0], s->sel_host);
 		strbuf_printf(b, ",\"xgtop_q\",\"%s\",\"\",\"\")", q[i][1]);
 	}
+	/* The summary's state counts: one series a host and state, where
+	 * the domain query would count every domain's state series (the
+	 * dearest of its terms at 10,000 domains); with --filter that query
+	 * counts the domains it selects. */
+	if (!s->want_all && !s->cfg->filter)
+		strbuf_printf(b, " or label_replace(xgtop_host_domains{instance!=\"\"%s},\"xgtop_q\",\"states\",\"\",\"\")",
+			      s->sel_host);
 }
 
 /* Not the answer's evaluation time: VictoriaMetrics stamps its answers

@@ -9,6 +9,11 @@
 #include <string.h>
 
 #define NAME_W 32
+/* Where the source sent every figure of the rows on screen only (the
+ * Prometheus source's full-screen view): the parts made from the rows
+ * judge those, and say so. */
+#define PARTIAL_WHY "of the rows on screen and half a screen either side only: the source sends the " \
+	"other domains' sort column alone (--explain and batch mode ask every figure of every domain)"
 
 /* A name safe to print, cut to NAME_W bytes of its escaped form. */
 static const char *short_name(const char *raw, char *buf, size_t n)
@@ -79,15 +84,17 @@ static void part_cpu(struct xg_triage *tr, struct xg_table *t, const struct xg_v
 		snprintf(pcpus, sizeof(pcpus), "%u", (unsigned)h->pcpus);
 	if (t->sum.wait_pct >= 0)
 		snprintf(share, sizeof(share), "%.1f %%", t->sum.wait_pct);
-	snprintf(tr->why[XG_TRI_CPU], sizeof(tr->why[0]),
-		 "the most waiting domain: %.64s, WAIT%% %.1f (%.64s)%.80s; runnable vCPUs = sum over %zu "
-		 "domains of (RUN%% + WAIT%%) / 100 x VCPU = %.1f, pCPUs %s; host waiting share %s",
-		 name, r->v[XG_COL_WAIT], rule, behind, n, want, pcpus, share);
+	int o = snprintf(tr->why[XG_TRI_CPU], sizeof(tr->why[0]),
+			 "the most waiting domain: %.64s, WAIT%% %.1f (%.64s)%.80s; runnable vCPUs = sum over %zu "
+			 "domains of (RUN%% + WAIT%%) / 100 x VCPU = %.1f, pCPUs %s; host waiting share %s",
+			 name, r->v[XG_COL_WAIT], rule, behind, n, want, pcpus, share);
+	if (t->cur->totals.rows_partial && o > 0 && (size_t)o < sizeof(tr->why[0]))
+		snprintf(tr->why[XG_TRI_CPU] + o, sizeof(tr->why[0]) - (size_t)o, "; %s", PARTIAL_WHY);
 	if (!passes(v, XG_RULE_WAIT, r->v[XG_COL_WAIT]))
 		return;
 	tr->hit[XG_TRI_CPU] = true;
-	snprintf(tr->text[XG_TRI_CPU], sizeof(tr->text[0]), "CPU: %s%.40s waits %.0f %%%.60s", demand, name,
-		 r->v[XG_COL_WAIT], behind);
+	snprintf(tr->text[XG_TRI_CPU], sizeof(tr->text[0]), "CPU%s: %s%.40s waits %.0f %%%.60s",
+		 t->cur->totals.rows_partial ? " on screen" : "", demand, name, r->v[XG_COL_WAIT], behind);
 }
 
 static void part_psi(struct xg_triage *tr, struct xg_table *t, const struct xg_view *v,
@@ -108,12 +115,14 @@ static void part_psi(struct xg_triage *tr, struct xg_table *t, const struct xg_v
 	}
 	const struct xg_row *r = &t->rows[top];
 	short_name(r->name, name, sizeof(name));
-	snprintf(tr->why[part], sizeof(tr->why[0]), "the highest %s: %s, %.1f %% (%s)", xg_columns[c].header, name,
-		 r->v[c], rule);
+	bool partial = t->cur->totals.rows_partial;
+	snprintf(tr->why[part], sizeof(tr->why[0]), "the highest %s: %s, %.1f %% (%s)%s%s", xg_columns[c].header,
+		 name, r->v[c], rule, partial ? "; " : "", partial ? PARTIAL_WHY : "");
 	if (!passes(v, XG_RULE_PSI, r->v[c]))
 		return;
 	tr->hit[part] = true;
-	snprintf(tr->text[part], sizeof(tr->text[0]), "%s pressure: %s %.0f %%", what, name, r->v[c]);
+	snprintf(tr->text[part], sizeof(tr->text[0]), "%s pressure%s: %s %.0f %%", what, partial ? " on screen" : "",
+		 name, r->v[c]);
 }
 
 static void part_cache(struct xg_triage *tr, const struct xg_table *t, const struct xg_suspects *s)
@@ -193,5 +202,6 @@ void triage_compute(struct xg_triage *tr, struct xg_table *t, const struct xg_vi
 		o += (size_t)k;
 	}
 	if (!o)
-		snprintf(tr->line, sizeof(tr->line), "nothing stands out");
+		snprintf(tr->line, sizeof(tr->line), "nothing stands out%s",
+			 t->cur->totals.rows_partial ? " on screen" : "");
 }

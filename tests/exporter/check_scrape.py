@@ -6,7 +6,8 @@ OpenMetrics parser, and for the recorded sample it belongs to (found by
 xgtop_sample_monotonic_seconds), every domain appears once in
 xgtop_domain_info with its domid and source, every measured field has its
 series with the recorded value in base units, and every unmeasured field has
-none.
+none; xgtop_host_domains counts each domain of xgtop_domain_state once,
+under its first flag in xentop's order.
 
 Usage: check_scrape.py SCRAPE.om DUMP.tsv FIELDS.tsv
   DUMP.tsv:   xgtop-gen --dump FILE
@@ -88,7 +89,35 @@ def main(scrape, dump, fields):
                 sys.exit('FAIL: %r: %s = %s in the recording, %s published as %s' % (dom, field, want, name, got))
             checked += 1
         checked += check_sockets(samples, ident, r[-1])
-    print('sample at %d ns: %d domains, %d values as recorded' % (mono, len(rows), checked))
+    counted = check_host_domains(by_name)
+    print('sample at %d ns: %d domains, %d values as recorded; xgtop_host_domains: %s' %
+          (mono, len(rows), checked, counted))
+
+
+# xentop's order when a domain has several state flags.
+PRIORITY = ('running', 'blocked', 'paused', 'shutdown', 'crashed', 'dying')
+
+
+def check_host_domains(by_name):
+    """xgtop_host_domains{state} against the domains' xgtop_domain_state."""
+    flags = {}
+    for labels, v in by_name['xgtop_domain_state']:
+        ident = tuple(sorted((k, x) for k, x in labels.items() if k != 'state'))
+        if v == 1:
+            flags.setdefault(ident, set()).add(labels['state'])
+        else:
+            flags.setdefault(ident, set())
+    want = {st: 0 for st in PRIORITY}
+    for have in flags.values():
+        first = next((st for st in PRIORITY if st in have), None)
+        if first:
+            want[first] += 1
+    got = {l['state']: v for l, v in by_name.get('xgtop_host_domains', [])}
+    if got != want:
+        sys.exit('FAIL: xgtop_host_domains %s, the domains\' states give %s' % (got, want))
+    if sum(want.values()) == 0:
+        sys.exit('FAIL: no domain has a state flag: nothing to check xgtop_host_domains against')
+    return ', '.join('%s %d' % (st, want[st]) for st in PRIORITY if want[st])
 
 
 def check_sockets(samples, ident, cell):

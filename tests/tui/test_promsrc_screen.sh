@@ -10,7 +10,9 @@
 # theirs within a few refreshes. Sorted by another column than CPU%, the
 # summary line's totals (CPU total, the domains by state) come from the
 # server, not from the rows: with every row on screen they equal the sum
-# of the rows' CPU% and the rows' states. SERVER=victoria: the same against
+# of the rows' CPU% and the rows' states, and with --filter those of the
+# rows it selects. The triage line says it judges the rows on screen while
+# the others lack figures, and --explain says why. SERVER=victoria: the same against
 # VictoriaMetrics (test_promsrc_screen_victoria.sh).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/remote/lib.sh"
@@ -73,6 +75,10 @@ none() { [ "$(dashes)" = 0 ]; }
 wait_until 20 none || fail "rows on screen without figures"
 keys End
 wait_until 20 none || fail "rows scrolled into view still lack figures after 20 s"
+# The triage line judges the rows that carry every figure, and says so.
+triage() { screen | grep -m1 '^Triage: '; }
+on_screen() { triage | grep -q 'on screen'; }
+wait_until 20 on_screen || fail "the triage line does not say it covers the rows on screen: $(triage)"
 keys q
 wait_prompt
 
@@ -82,7 +88,8 @@ tm resize-window -t t -y 40
 keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$pp -d 1 --sort mem" Enter
 rows16() { [ "$(screen | grep -cE '^ *127\.0\.0\.1:')" = 16 ]; }
 wait_until 30 rows16 || fail "not all 16 rows on a 40-line screen"
-# totals_agree: the summary line of one screen against its rows.
+# totals_agree [ROWS]: the summary line of one screen against its rows,
+# ROWS of them (default: as many as the summary's domains).
 totals_agree() {
 	screen | python3 -c '
 import re, sys
@@ -91,7 +98,7 @@ m = re.search(r"Domains (\d+): (\d+) running, (\d+) blocked, (\d+) paused, (\d+)
               r"(\d+) shutdown  CPU total ([0-9.]+)%", "\n".join(lines))
 head = next((l.split() for l in lines if "STATE" in l.split() and "CPU%" in l.split()), None)
 rows = [l.split() for l in lines if re.match(r"^ *127\.0\.0\.1:", l)]
-if not m or not head or len(rows) != 16:
+if not m or not head or len(rows) != int(sys.argv[1] or m.group(1)) or not rows:
     sys.exit(1)
 try:
     cpu = sum(float(r[head.index("CPU%")]) for r in rows)
@@ -108,8 +115,21 @@ want = [int(m.group(1))] + [count[c] for c in "rbpcds"]
 got = [int(m.group(i)) for i in range(1, 8)]
 total = float(m.group(8))
 print(f"summary {got} CPU total {total}, rows {want} CPU% sum {cpu:.1f}")
-sys.exit(0 if got == want and abs(total - cpu) <= 0.5 + 0.03 * cpu else 1)'
+sys.exit(0 if got == want and abs(total - cpu) <= 0.5 + 0.03 * cpu else 1)' "${1:-}"
 }
-wait_until 30 totals_agree || fail "the summary's totals from the server are not those of the rows: $(totals_agree)"
+wait_until 30 totals_agree 16 || fail "the summary's totals from the server are not those of the rows: $(totals_agree 16)"
+# Every domain on screen carries every figure: the triage line is of all.
+of_all() { triage | grep -q . && ! on_screen; }
+wait_until 20 of_all || fail "with every row on screen the triage line still says: $(triage)"
 keys q
 wait_prompt
+
+# With --filter the server counts the states of the domains it selects
+# (count_values), not the exporters' counts of all (xgtop_host_domains).
+keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$pp -d 1 --sort mem --filter -0" Enter
+wait_until 30 totals_agree || fail "with --filter the summary's totals are not those of the rows: $(totals_agree)"
+keys q
+wait_prompt
+"$XGTOP" --source prometheus "http://127.0.0.1:$pp" -d 1 --explain >"$TMP/explain" 2>&1 ||
+	fail "--explain failed: $(tail -n 1 "$TMP/explain")"
+grep -q '^  scope .*"on screen"' "$TMP/explain" || fail "--explain does not say what the triage line covers"

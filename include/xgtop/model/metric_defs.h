@@ -42,6 +42,7 @@ enum xg_mfam {
 	XG_MF_HOST_CPU_HZ,
 	XG_MF_HOST_MEM,
 	XG_MF_HOST_MEM_FREE,
+	XG_MF_HOST_DOMAINS,     /* {state}: domains under their first flag in xentop's priority */
 	XG_MF_SAMPLE_TIME,      /* wall clock of the sample the figures belong to */
 	XG_MF_SAMPLE_MONO,      /* the host's monotonic clock at that sample */
 	XG_MF_LOST,             /* trace records lost */
@@ -72,6 +73,10 @@ extern const char *const xg_runstate_label[XG_RS_COUNT];
 extern const char *const xg_pmu_mode_label[XG_PMU_WHERE_COUNT];
 #define XG_STATE_FLAGS 6
 extern const char *const xg_state_label[XG_STATE_FLAGS];
+/* The flags in xentop's priority, as its summary line counts a domain with
+ * several (once, under the first): running, blocked, paused, shutdown,
+ * crashed, dying (enum xg_state bits; xg_totals.nstate's order). */
+extern const unsigned xg_state_priority[XG_STATE_FLAGS];
 
 enum xg_collector { XG_CL_SOURCE, XG_CL_SCHED, XG_CL_PMU, XG_CL_CMT, XG_CL_COUNT };
 extern const char *const xg_collector_label[XG_CL_COUNT];

@@ -345,6 +345,8 @@ struct xg_totals {
 	double wait_pct;            /* as xg_summary.wait_pct */
 	unsigned nstate[6];         /* domains by state, xentop's priority:
 	                               running, blocked, paused, shutdown, crashed, dying */
+	bool rows_partial;          /* some domains carry only what the sort needs (those off
+	                               screen): what is made from the rows covers the others */
 };
 
 struct xg_sample {

@@ -291,6 +291,35 @@ static void absent_never_zero(void **state)
 	sample_free(&s);
 }
 
+/* xgtop_host_domains: each domain once, under its first flag in xentop's
+ * priority (running, blocked, paused, shutdown, crashed, dying), every
+ * state's line even at 0, a domain with no flag in none. */
+static void host_domains_by_first_flag(void **state)
+{
+	(void)state;
+	static const uint32_t st[] = {
+		XG_ST_RUNNING | XG_ST_PAUSED, XG_ST_BLOCKED | XG_ST_SHUTDOWN, XG_ST_BLOCKED,
+		XG_ST_PAUSED | XG_ST_DYING, XG_ST_SHUTDOWN | XG_ST_CRASHED | XG_ST_DYING, XG_ST_DYING, 0,
+	};
+	struct xg_sample s;
+	sample_init(&s);
+	for (size_t i = 0; i < XG_ARRAY_LEN(st); i++) {
+		struct xg_dom *d = sample_add_dom(&s, (uint32_t)i + 1);
+		snprintf(d->name, sizeof(d->name), "d%zu", i);
+		d->state = st[i];
+	}
+	char *t = render(&s, XG_EXPO_TEXT);
+	static const char *const has[] = {
+		"\nxgtop_host_domains{state=\"running\"} 1\n", "\nxgtop_host_domains{state=\"blocked\"} 2\n",
+		"\nxgtop_host_domains{state=\"paused\"} 1\n", "\nxgtop_host_domains{state=\"shutdown\"} 1\n",
+		"\nxgtop_host_domains{state=\"crashed\"} 0\n", "\nxgtop_host_domains{state=\"dying\"} 1\n",
+		NULL,
+	};
+	check_text(t, has, NULL);
+	free(t);
+	sample_free(&s);
+}
+
 static void formats_differ_in_headers_only(void **state)
 {
 	(void)state;
@@ -466,6 +495,7 @@ int main(void)
 		cmocka_unit_test(table_is_consistent),
 		cmocka_unit_test(columns_point_at_their_field),
 		cmocka_unit_test(absent_never_zero),
+		cmocka_unit_test(host_domains_by_first_flag),
 		cmocka_unit_test(formats_differ_in_headers_only),
 		cmocka_unit_test(hostile_names_are_escaped),
 		cmocka_unit_test(twins_get_an_id),
