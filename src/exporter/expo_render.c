@@ -263,8 +263,7 @@ static void render_host_domains(struct rctx *c)
 			}
 	char frag[32];
 	for (int k = 0; k < XG_STATE_FLAGS; k++) {
-		int bit = __builtin_ctz(xg_state_priority[k]);
-		snprintf(frag, sizeof(frag), "state=\"%s\"", xg_state_label[bit]);
+		snprintf(frag, sizeof(frag), "state=\"%s\"", xg_state_priority_label(k));
 		series(c, &xg_fixed_metric[XG_MF_HOST_DOMAINS], n[k], 1, frag);
 	}
 }

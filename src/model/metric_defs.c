@@ -162,6 +162,10 @@ const char *const xg_state_label[XG_STATE_FLAGS] = {
 const unsigned xg_state_priority[XG_STATE_FLAGS] = {
 	XG_ST_RUNNING, XG_ST_BLOCKED, XG_ST_PAUSED, XG_ST_SHUTDOWN, XG_ST_CRASHED, XG_ST_DYING,
 };
+const char *xg_state_priority_label(int k)
+{
+	return xg_state_label[__builtin_ctz(xg_state_priority[k])];
+}
 const char *const xg_collector_label[XG_CL_COUNT] = { "source", "sched", "pmu", "cmt" };
 
 #define BIT(f) (1ull << (f))

@@ -109,15 +109,6 @@ static void on_scraped(struct xg_source *s, struct ps_host *h, struct ps_dom *d,
 	}
 }
 
-/* The label of state bits st's first flag in xentop's letter order. */
-static const char *state_label(enum xg_state st)
-{
-	int k = 0;
-	while (k < XG_STATE_FLAGS - 1 && !(st >> k & 1))
-		k++;
-	return xg_state_label[k];
-}
-
 /* A total over the domains of a host, made by the server: their CPU
  * seconds or runstate seconds over the window, or how many have a state. */
 static void on_total(struct xg_source *s, struct ps_host *h, const char *f, const struct rm_qpoint *p)
@@ -459,7 +450,7 @@ static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 		strbuf_printf(b, " == 1) * on(state) group_left() (");
 		for (int k = 0; k < XG_STATE_FLAGS; k++)
 			strbuf_printf(b, "%slabel_replace(vector(%d),\"state\",\"%s\",\"\",\"\")", k ? " or " : "",
-				      XG_STATE_FLAGS - k, state_label(xg_state_priority[k]));
+				      XG_STATE_FLAGS - k, xg_state_priority_label(k));
 		strbuf_printf(b, "))),\"xgtop_f\",\"nstate\",\"\",\"\")");
 	}
 	strbuf_free(&hosts);

@@ -44,7 +44,7 @@ static void take_counts(struct xg_source *s, struct ps_host *h, const struct rm_
 {
 	const char *st = rm_qlabel(p, "state");
 	for (int k = 0; st && k < XG_STATE_FLAGS; k++) {
-		if (strcmp(st, xg_state_label[__builtin_ctz(xg_state_priority[k])]))
+		if (strcmp(st, xg_state_priority_label(k)))
 			continue;
 		if (isfinite(p->v) && p->v >= 0 && p->v < 1e9) {
 			s->nstate[k] += (unsigned)p->v;

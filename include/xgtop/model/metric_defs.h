@@ -77,6 +77,8 @@ extern const char *const xg_state_label[XG_STATE_FLAGS];
  * several (once, under the first): running, blocked, paused, shutdown,
  * crashed, dying (enum xg_state bits; xg_totals.nstate's order). */
 extern const unsigned xg_state_priority[XG_STATE_FLAGS];
+/* The label of xg_state_priority[k] (state="running" for k 0). */
+const char *xg_state_priority_label(int k);
 
 enum xg_collector { XG_CL_SOURCE, XG_CL_SCHED, XG_CL_PMU, XG_CL_CMT, XG_CL_COUNT };
 extern const char *const xg_collector_label[XG_CL_COUNT];
