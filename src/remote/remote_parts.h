@@ -102,14 +102,13 @@ void rm_unescape_name(char *dst, size_t n, const char *src);
 struct rm_qapi;
 struct rm_qlabel {
 	const char *name;             /* as the server sent it */
-	const char *value;            /* control bytes shown as '?' */
+	const char *value;            /* control bytes shown as '?'; the answer's, for fn's call only */
 };
 struct rm_qpoint {
 	struct rm_qlabel lab[RM_QLABEL_MAX];
 	size_t nlab;
 	double t;                     /* the evaluation time, s since 1970 */
 	double v;
-	char val[RM_QLABEL_MAX][RM_LABEL_VALUE_MAX];
 };
 typedef int (*rm_qpoint_fn)(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 struct rm_qapi *rm_qapi_open(struct xg_err *err);
