@@ -86,6 +86,12 @@ struct ps_index {
 	size_t cap;                   /* a power of two */
 };
 
+/* A domain's place in the sample's order, (host, id). */
+struct ps_order {
+	uint64_t key;                 /* host << 32 | id */
+	uint32_t i;                   /* its entry in xg_source.d */
+};
+
 struct xg_source {
 	struct rm_client *client;
 	struct rm_qapi *q;
@@ -98,6 +104,8 @@ struct xg_source {
 	size_t nh;
 	struct ps_dom *d;
 	size_t nd, dcap;
+	struct ps_order *ord;         /* every entry of d in (host, id) order (remote_ps_fill.c) */
+	size_t nord, ord_cap;
 	uint32_t next_id;
 	struct ps_index hix, dix;
 	double eval;                  /* the server's evaluation time */

@@ -77,6 +77,7 @@ static void ps_close(struct xg_source *s)
 	for (size_t i = 0; i < s->nd; i++)
 		free(s->d[i].vc);
 	free(s->d);
+	free(s->ord);
 	free(s->hix.slot);
 	free(s->dix.slot);
 	free(s->want);
