@@ -132,9 +132,10 @@ name, log, selfs, shown, delay = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.
 ev = [(float(t), k, int(b)) for t, k, b in (l.split() for l in open(log))]
 groups, g = [], []
 # A refresh of the pool view: transfers with no gap of half a delay; of the
-# Prometheus source: two requests (hosts, domains), a request beginning
-# with the first bytes up after bytes down (an answer can take longer than
-# half a delay).
+# Prometheus source: the hosts' request, then the domains' two sent at once
+# (all domains, rows on screen), so two starts a refresh, a start being the
+# first bytes up after bytes down (an answer can take longer than half a
+# delay).
 reqs = 0
 for i, e in enumerate(ev):
     if name == "pool view":

@@ -16,6 +16,8 @@
  * interval, so that a rate of 5 requests/s is kept to 0.001 (at 1:1, a
  * 0.5 s interval would round it to 4 or 6). */
 #define PS_SCALE 1000
+/* Queries asked at once: the domain query's two parts. */
+#define PS_FETCHES 2
 /* Domains this source keeps, of every host (the engine's own bounds
  * apply after). */
 #define XG_PS_DOMS_MAX (1 << 20)
@@ -96,7 +98,7 @@ struct xg_source {
 	struct rm_client *client;
 	struct rm_qapi *q;
 	struct rm_target t;
-	struct rm_fetch f;
+	struct rm_fetch f[PS_FETCHES];  /* the queries of one refresh asked at once */
 	const struct xg_config *cfg;
 	char sel_host[600];           /* matchers, comma-led, or "" */
 	char sel_dom[1200];
@@ -165,7 +167,7 @@ double rm_ps_figures_time(const struct xg_source *s);
 bool rm_ps_host_stale(const struct xg_source *s, const struct ps_host *h);
 
 /* ---- remote_ps_doms.c ---- */
-void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b);
+void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b, struct xg_strbuf *rows);
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 
 /* The entry of domain name (unescaped) of host, added when new; NULL

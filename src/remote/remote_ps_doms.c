@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The `prometheus` source's domains: the one query that asks every field
- * of every domain the selectors match (rates computed by the server), and
+/* The `prometheus` source's domains: the query that asks every field of
+ * every domain the selectors match (rates computed by the server; the
+ * full-screen view's in two parts, asked at once), and
  * its answer, kept per (host, domain name) from one refresh to the next. */
 #include "promsrc_state.h"
 #include "xgtop/model/metric_defs.h"
@@ -273,11 +274,12 @@ static const struct ps_dom *dom_find(const struct xg_source *s, uint16_t host, c
 	return NULL;
 }
 
-/* The rows on screen: how many, and (*more) whether other known domains
- * have one of their hosts and one of their names (the same names on other
- * hosts); hosts[], names[]: their distinct hosts and names (nd each). */
-static size_t rows_shown(const struct xg_source *s, uint16_t *hosts, size_t *nh, const struct ps_dom **names,
-			 size_t *nn, bool *more)
+/* The rows on screen: how many (rows[], nd long), and (*more) whether
+ * other known domains have one of their hosts and one of their names (the
+ * same names on other hosts); hosts[], names[]: their distinct hosts and
+ * names (nd each). */
+static size_t rows_shown(const struct xg_source *s, const struct ps_dom **rows, uint16_t *hosts, size_t *nh,
+			 const struct ps_dom **names, size_t *nn, bool *more)
 {
 	size_t n = 0, pairs = 0;
 	*nh = *nn = 0;
@@ -285,7 +287,7 @@ static size_t rows_shown(const struct xg_source *s, uint16_t *hosts, size_t *nh,
 		const struct ps_dom *d = &s->d[i];
 		if (!d->shown || !d->label[0])
 			continue;
-		n++;
+		rows[n++] = d;
 		size_t k = 0;
 		while (k < *nh && hosts[k] != d->host)
 			k++;
@@ -303,13 +305,24 @@ static size_t rows_shown(const struct xg_source *s, uint16_t *hosts, size_t *nh,
 	return n;
 }
 
+/* The rows on screen (rows_shown): n rows, their nh distinct hosts and
+ * nn distinct names. */
+struct rows_on_screen {
+	const struct ps_dom **rows, **names;
+	size_t n, nh, nn;
+	uint16_t *hosts;
+};
+
 /* The rows on screen as selectors (sel: the opening matchers, then each
  * one's own, then "}" and suffix), " or " between them: one selector,
  * instance=~ their hosts and domain=~ their names; per_host: one per host,
  * with the names of its rows. */
 static void rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const char *sel, const char *suffix,
-			   bool per_host, const uint16_t *hosts, size_t nh, const struct ps_dom *const *names, size_t nn)
+			   bool per_host, const struct rows_on_screen *r)
 {
+	const uint16_t *hosts = r->hosts;
+	const struct ps_dom *const *names = r->names;
+	size_t nh = r->nh, nn = r->nn;
 	if (!per_host) {
 		strbuf_printf(b, "%s%s,instance=~\"", sel, s->sel_dom);
 		for (size_t i = 0; i < nh; i++) {
@@ -329,9 +342,9 @@ static void rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const
 		rm_ps_promql_string(e, sizeof(e), s->h[hosts[i]].name);
 		strbuf_printf(b, "%s%s%s,instance=\"%s\",domain=~\"", i ? " or " : "", sel, s->sel_dom, e);
 		const char *bar = "";
-		for (size_t k = 0; k < s->nd; k++) {
-			const struct ps_dom *d = &s->d[k];
-			if (d->shown && d->label[0] && d->host == hosts[i]) {
+		for (size_t k = 0; k < r->n; k++) {
+			const struct ps_dom *d = r->rows[k];
+			if (d->host == hosts[i]) {
 				strbuf_printf(b, "%s", bar);
 				put_literal(b, d->label);
 				bar = "|";
@@ -358,22 +371,22 @@ static void rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const
  * the same scrapes (clk_span): remote_ps_fill.c divides. */
 static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
 {
-	uint16_t *hosts = xg_calloc(s->nd + 1, sizeof(*hosts));
-	const struct ps_dom **names = xg_calloc(s->nd + 1, sizeof(*names));
-	size_t nh, nn;
+	struct rows_on_screen r = { .hosts = xg_calloc(s->nd + 1, sizeof(*r.hosts)),
+				    .names = xg_calloc(s->nd + 1, sizeof(*r.names)),
+				    .rows = xg_calloc(s->nd + 1, sizeof(*r.rows)) };
 	bool more;
 	struct xg_strbuf g = { 0 }, now = { 0 }, ago = { 0 }, st = { 0 };
 	char off[32];
 	snprintf(off, sizeof(off), " offset %us", s->window);
-	if (rows_shown(s, hosts, &nh, names, &nn, &more)) {
+	r.n = rows_shown(s, r.rows, r.hosts, &r.nh, r.names, &r.nn, &more);
+	if (r.n) {
 		for (int per_host = more; per_host >= 0; per_host--) {
 			g.len = now.len = ago.len = st.len = 0;
-			rows_selectors(s, &g, GAUGES, "", per_host, hosts, nh, names, nn);
+			rows_selectors(s, &g, GAUGES, "", per_host, &r);
 			if (!s->want_state)
-				rows_selectors(s, &st, "xgtop_domain_state{state!=\"\"", " == 1", per_host, hosts, nh,
-					       names, nn);
-			rows_selectors(s, &now, COUNTERS, "", per_host, hosts, nh, names, nn);
-			rows_selectors(s, &ago, COUNTERS, off, per_host, hosts, nh, names, nn);
+				rows_selectors(s, &st, "xgtop_domain_state{state!=\"\"", " == 1", per_host, &r);
+			rows_selectors(s, &now, COUNTERS, "", per_host, &r);
+			rows_selectors(s, &ago, COUNTERS, off, per_host, &r);
 			if (g.len + now.len + ago.len + st.len < ROWS_TEXT_MAX)
 				break;
 		}
@@ -390,8 +403,9 @@ static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
 	strbuf_free(&now);
 	strbuf_free(&ago);
 	strbuf_free(&st);
-	free(hosts);
-	free(names);
+	free(r.hosts);
+	free(r.names);
+	free(r.rows);
 }
 
 /* Whether the server is to count domains by state: for every host when
@@ -456,17 +470,22 @@ static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 	strbuf_free(&hosts);
 }
 
+/* The labels the answers keep of each series: one aggregation over every
+ * term keeps only those this source reads. */
+#define KEEP "max by(instance,domain,xgtop_f,domid,state,vcpu,resource,kind,xgtop_w)("
+
 /* Every field and vCPU of every domain the selectors match; in the
  * full-screen view, only what sorting needs of all of them (and their
- * info: name, domid; and their CPU time as scraped while one is new), the
- * summary line's totals (total_terms), and the other fields, the state
- * and the vCPUs of the domains on screen, whose hosts and names are in
- * those terms' own matchers (the server evaluates them for those series
- * only). Each host's sample clock comes once (xgtop_f "clk"), and one
- * aggregation keeps of each series only the labels this source reads. */
-void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
+ * info: name, domid; and their CPU time as scraped while one is new) and
+ * the summary line's totals (total_terms) in b; in rows (empty when none
+ * is on screen), a query of its own that the server evaluates beside b's:
+ * the other fields, the state and the vCPUs of the domains on screen,
+ * whose hosts and names are in those terms' own matchers (the server
+ * evaluates them for those series only). Each host's sample clock comes
+ * once (xgtop_f "clk"). */
+void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b, struct xg_strbuf *rows)
 {
-	strbuf_printf(b, "max by(instance,domain,xgtop_f,domid,state,vcpu,resource,kind,xgtop_w)(label_replace(");
+	strbuf_printf(b, KEEP "label_replace(");
 	/* Batch mode lists a stale host's domains of the last hour; the
 	 * full-screen view keeps those it had (remote_ps_fill.c) and asks
 	 * the info as of now: an hour of samples of 10,000 series was most
@@ -496,6 +515,10 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b)
 		return;
 	}
 	total_terms(s, b);
-	rows_terms(s, b);
 	strbuf_printf(b, ")");
+	struct xg_strbuf r = { 0 };
+	rows_terms(s, &r);   /* each term led by " or " */
+	if (r.len)
+		strbuf_printf(rows, KEEP "%s)", r.p + 4);
+	strbuf_free(&r);
 }
