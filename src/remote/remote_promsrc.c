@@ -320,4 +320,5 @@ const struct xg_source_ops source_prometheus_ops = {
 	.set_wanted = ps_set_wanted,
 	.set_time = ps_set_time,
 	.range = rm_ps_range,
+	.retries = true,
 };

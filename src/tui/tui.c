@@ -136,8 +136,19 @@ static int tui_step(struct tui *t, struct xg_err *err)
 		t->next_due = t0 + engine_wait_ns(t->e);
 		return 0;
 	}
+	if (rc < 0 && t->e->have_cur && t->e->ops->retries) {
+		tui_set_msg(t, true, "the last figures, asking again: %s", err->msg);
+		t->msg_retry = true;
+		err->msg[0] = 0;
+		t->last_step = t0;
+		t->next_due = t0 + engine_wait_ns(t->e);
+		return 0;
+	}
 	if (rc < 0)
 		return -1;
+	if (t->msg_retry)
+		t->msg[0] = 0;
+	t->msg_retry = false;
 	t->time_moved = false;
 	if (rc == 1) {
 		t->eof = true;

@@ -202,6 +202,7 @@ struct tui {
 	enum tui_mode mode;
 	char msg[256];        /* transient status message, "" = none */
 	bool msg_err;
+	bool msg_retry;       /* msg is a failed refresh's: gone after one that works */
 	uint64_t last_step;   /* monotonic ns of the last sample */
 	uint64_t next_due;    /* monotonic ns of the next sample */
 	int sig_fd;           /* read end of the signal self-pipe */

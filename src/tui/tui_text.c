@@ -19,6 +19,7 @@ void tui_set_msg(struct tui *t, bool is_err, const char *fmt, ...)
 	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
 	va_end(ap);
 	t->msg_err = is_err;
+	t->msg_retry = false;
 }
 
 int tui_wrap_cut(const char *text, int room)

@@ -7,7 +7,8 @@
 # domains), a counting relay between xgtop and the server sees fewer
 # bytes per refresh than batch mode (every field of every domain) needs;
 # the rows on screen have every figure, and rows scrolled into view get
-# theirs within a few refreshes. Sorted by another column than CPU%, the
+# theirs within a few refreshes. With the server out of reach the view
+# stays, says why, and recovers when it answers again. Sorted by another column than CPU%, the
 # summary line's totals (CPU total, the domains by state) come from the
 # server, not from the rows: with every row on screen they equal the sum
 # of the rows' CPU% and the rows' states, and with --filter those of the
@@ -36,7 +37,8 @@ wait_until 90 seen_for "$pp" 5 || fail "$server shows no 5 s of both hosts' scra
 wait_until 60 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
 rp=$(free_port)
 python3 tests/remote/relay.py "$rp" "$pp" "$TMP/count" &
-pool_pids+=($!)
+relay=$!
+pool_pids+=($relay)
 wait_until 10 test -s "$TMP/count" || fail "the relay did not start"
 requests() { cut -d' ' -f1 "$TMP/count"; }
 # measure PER: sets got to what the server answered per refresh (PER
@@ -81,6 +83,17 @@ wait_until 20 none || fail "rows scrolled into view still lack figures after 20 
 triage() { screen | grep -m1 '^Triage: '; }
 on_screen() { triage | grep -q 'on screen'; }
 wait_until 20 on_screen || fail "the triage line does not say it covers the rows on screen: $(triage)"
+# The server out of reach (the relay gone): the view stays, with the last
+# figures and why; back once the server answers again.
+kill "$relay"
+wait "$relay" 2>/dev/null
+retrying() { screen | grep -q "^the last figures, asking again: Prometheus at http://127.0.0.1:$rp: "; }
+wait_until 20 retrying || fail "no message while the server is out of reach: $(screen | tail -n 3)"
+screen | grep -qE '^ *127\.0\.0\.1:' || fail "the rows went with the server"
+python3 tests/remote/relay.py "$rp" "$pp" "$TMP/count" &
+pool_pids+=($!)
+gone() { ! retrying && none; }
+wait_until 20 gone || fail "the message stays, or figures lack, once the server answers again: $(screen | tail -n 3)"
 keys q
 wait_prompt
 

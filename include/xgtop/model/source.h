@@ -83,6 +83,11 @@ struct xg_source_ops {
 	 * at the time the figures are of, into out[c * r->n + i] (NAN where
 	 * none). 0 or -1 with err. */
 	int (*range)(struct xg_source *src, struct xg_range *r, float *out, struct xg_err *err);
+	/* A collect that fails after one succeeded leaves the source as it
+	 * was (a server's slow or missing answer, not the host's): the
+	 * full-screen view keeps the last figures, says why and asks again
+	 * at the next refresh. Batch mode still stops. */
+	bool retries;
 };
 
 /* The registered sources, NULL-terminated. One compiled out (xen without
