@@ -383,6 +383,7 @@ static void update_stats(struct xg_expo_stats *st, const struct xg_sample *s, in
 		return;
 	}
 	st->refreshes++;
+	expo_totals_step(&st->totals, s);
 	for (int cl = XG_CL_SOURCE + 1; cl < XG_CL_COUNT; cl++) {
 		uint64_t mask = collector_fields((enum xg_collector)cl);
 		bool up = false;
@@ -674,6 +675,7 @@ void exporter_close(struct xg_exporter *x)
 		return;
 	server_free(x->srv);
 	snap_put(x, x->cur);
+	expo_totals_free(&x->st.totals);
 	pthread_mutex_destroy(&x->lock);
 	pthread_mutex_destroy(&x->log_lock);
 #ifdef HAVE_GNUTLS

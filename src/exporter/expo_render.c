@@ -268,6 +268,20 @@ static void render_host_domains(struct rctx *c)
 	}
 }
 
+/* The domains' totals the exporter keeps (expo_totals.c): a figure no
+ * domain of the sample measures has no series. */
+static void render_host_totals(struct rctx *c, const struct xg_expo_totals *t)
+{
+	if (t->measured & 1)
+		series(c, &xg_fixed_metric[XG_MF_HOST_DOMAINS_CPU], t->ns[0], 0);
+	char frag[32];
+	for (int r = 0; r < XG_RS_COUNT; r++)
+		if (t->measured >> (1 + r) & 1) {
+			snprintf(frag, sizeof(frag), "state=\"%s\"", xg_runstate_label[r]);
+			series(c, &xg_fixed_metric[XG_MF_HOST_DOMAINS_RS], t->ns[1 + r], 1, frag);
+		}
+}
+
 static void render_host(struct rctx *c, const struct xg_expo_stats *st)
 {
 	const struct xg_host *h = &c->s->host;
@@ -283,6 +297,7 @@ static void render_host(struct rctx *c, const struct xg_expo_stats *st)
 		series(c, &fx[XG_MF_HOST_MEM_FREE], h->mem_free, 0);
 	}
 	render_host_domains(c);
+	render_host_totals(c, &st->totals);
 	series(c, &fx[XG_MF_SAMPLE_TIME], h->real_ns, 0);
 	series(c, &fx[XG_MF_SAMPLE_MONO], h->mono_ns, 0);
 	if (host_has(h, XG_H_LOST))

@@ -113,6 +113,13 @@ const struct xg_metric xg_fixed_metric[XG_MF_COUNT] = {
 	[XG_MF_HOST_DOMAINS] = FIX("host_domains", XG_MT_GAUGE, 0,
 				   "Domains by state, each counted once, under its first flag in xentop's order "
 				   "(running, blocked, paused, shutdown, crashed, dying) as its summary line counts them."),
+	[XG_MF_HOST_DOMAINS_CPU] = FIX("host_domains_cpu_seconds", XG_MT_COUNTER, 9,
+				       "CPU time of the host's domains: each domain's growth of its CPU time between "
+				       "the exporter's samples, summed (a domain adds nothing for the step it is new or "
+				       "restarted in)."),
+	[XG_MF_HOST_DOMAINS_RS] = FIX("host_domains_runstate_seconds", XG_MT_COUNTER, 9,
+				      "vCPU time of the host's domains by scheduler state (running, runnable, blocked, "
+				      "offline), summed like host_domains_cpu_seconds."),
 	[XG_MF_SAMPLE_TIME] = FIX("sample_time_seconds", XG_MT_GAUGE, 9,
 				  "Wall-clock time (since 1970) of the sample these figures come from."),
 	[XG_MF_SAMPLE_MONO] = FIX("sample_monotonic_seconds", XG_MT_GAUGE, 9,

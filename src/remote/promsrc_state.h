@@ -33,6 +33,10 @@ struct ps_host {
 	double trs[XG_RS_COUNT];      /* their runstates' seconds over the window, likewise, -1: none */
 	bool seen;                    /* in this refresh's host answer */
 	bool counts;                  /* its exporter's xgtop_host_domains came (into nstate) */
+	bool sums;                    /* its exporter sums its domains' CPU and runstate times
+	                                 (xgtop_host_domains_*_seconds_total), over a window:
+	                                 tcpu and trs come from those */
+	bool got_sums;                /* the host answer said so (made sums by rm_ps_hosts_settle) */
 	bool down;                    /* the server's last scrape of it failed */
 	uint32_t pcpus;
 	uint64_t mem, free;
@@ -154,7 +158,8 @@ void rm_ps_promql_string(char *dst, size_t n, const char *text);
 /* ---- remote_ps_hosts.c ---- */
 /* The host query's text (appended to b), and its answer's callback; in
  * the full-screen view without --filter, it asks each exporter's domains
- * by state too (ps_host.counts). */
+ * by state too (ps_host.counts), and which exporters sum their domains'
+ * times (ps_host.sums). */
 void rm_ps_host_query(const struct xg_source *s, struct xg_strbuf *b);
 int rm_ps_on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 /* Host name's entry, added when new; NULL when the view holds no more. */

@@ -110,19 +110,24 @@ static void on_scraped(struct xg_source *s, struct ps_host *h, struct ps_dom *d,
 	}
 }
 
-/* A total over the domains of a host, made by the server: their CPU
- * seconds or runstate seconds over the window, or how many have a state. */
+/* A total over the domains of a host: their CPU seconds or runstate
+ * seconds over the window, from its exporter's sums (hcpu, hrs) where it
+ * has them (ps_host.sums), else summed by the server (tcpu, trs: only
+ * for such hosts, but for all past SEL_HOSTS_MAX, so one is taken of
+ * each host); or how many have a state. */
 static void on_total(struct xg_source *s, struct ps_host *h, const char *f, const struct rm_qpoint *p)
 {
 	if (!isfinite(p->v) || p->v < 0)
 		return;
-	if (!strcmp(f, "tcpu")) {
-		h->tcpu = p->v;
+	bool own = f[0] == 'h';
+	if (!strcmp(f + 1, "cpu")) {
+		if (own == h->sums)
+			h->tcpu = p->v;
 		return;
 	}
-	if (!strcmp(f, "trs")) {
+	if (!strcmp(f + 1, "rs")) {
 		const char *st = rm_qlabel(p, "state");
-		for (int r = 0; st && r < XG_RS_COUNT; r++)
+		for (int r = 0; st && r < XG_RS_COUNT && own == h->sums; r++)
 			if (!strcmp(st, xg_runstate_label[r]))
 				h->trs[r] = p->v;
 		return;
@@ -157,7 +162,8 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 			h->span = p->v;
 		return 0;
 	}
-	if (!strcmp(f, "tcpu") || !strcmp(f, "trs") || !strcmp(f, "nstate")) {
+	if (!strcmp(f, "tcpu") || !strcmp(f, "trs") || !strcmp(f, "hcpu") || !strcmp(f, "hrs") ||
+	    !strcmp(f, "nstate")) {
 		on_total(s, h, f, p);
 		return 0;
 	}
@@ -408,21 +414,18 @@ static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
 	free(r.rows);
 }
 
-/* Whether the server is to count domains by state: for every host when
- * the exporters' own counts did not come (--filter, or no exporter has
- * them); else for the hosts whose exporter lacks them (an older xgtop),
- * their names as a matcher in *sel (empty: all hosts; false: none). Past
- * SEL_HOSTS_MAX of text, all hosts, and rm_ps_on_dom leaves out those
- * counted already. */
+/* The hosts whose exporter lacks a family (has() false: an older xgtop)
+ * as a matcher in *sel, for the server to sum or count their domains'
+ * series; false: no such host. Past SEL_HOSTS_MAX of text, *sel is empty
+ * (all hosts), and on_total leaves out those whose exporter's figure
+ * came. */
 #define SEL_HOSTS_MAX 4000
-static bool count_hosts(const struct xg_source *s, struct xg_strbuf *sel)
+static bool hosts_lacking(const struct xg_source *s, bool (*has)(const struct ps_host *), struct xg_strbuf *sel)
 {
-	if (!s->got_nstate)
-		return true;
 	strbuf_printf(sel, "instance=~\"");
 	size_t n = 0;
 	for (size_t i = 0; i < s->nh; i++) {
-		if (s->h[i].counts)
+		if (has(&s->h[i]))
 			continue;
 		strbuf_printf(sel, "%s", n++ ? "|" : "");
 		put_literal(sel, s->h[i].name);
@@ -433,28 +436,71 @@ static bool count_hosts(const struct xg_source *s, struct xg_strbuf *sel)
 	return n > 0;
 }
 
+static bool has_counts(const struct ps_host *h)
+{
+	return h->counts;
+}
+
+static bool has_sums(const struct ps_host *h)
+{
+	return h->sums;
+}
+
+/* Whether the server is to count domains by state: for every host when
+ * the exporters' own counts did not come (--filter, or no exporter has
+ * them); else for the hosts whose exporter lacks them, their matcher in
+ * *sel (empty: all hosts). */
+static bool count_hosts(const struct xg_source *s, struct xg_strbuf *sel)
+{
+	return !s->got_nstate || hosts_lacking(s, has_counts, sel);
+}
+
+/* One total over each host's domains, of the window: for the hosts whose
+ * exporter sums their figure (ps_host.sums; own: there are some), delta()
+ * of its sum (sum_name, one series a host or host and runstate, xgtop_f
+ * h...); for the others (per_dom; sel: their matcher, empty: all hosts),
+ * the server's sum (by `by`) of delta() of each domain's counter (name,
+ * xgtop_f t...). A change that went back is left out (a domain or an
+ * exporter restarted), as the rows show `-` for it. */
+static void total_term(const struct xg_source *s, struct xg_strbuf *b, const char *f, const char *name,
+		       const char *sum_name, const char *by, bool own, bool per_dom, const struct xg_strbuf *sel)
+{
+	if (own)
+		strbuf_printf(b, " or label_replace(delta(%s_total{instance!=\"\"%s}[%us]) >= 0,"
+			      "\"xgtop_f\",\"h%s\",\"\",\"\")", sum_name, s->sel_host, s->window, f);
+	if (!per_dom)
+		return;
+	char counter[96];
+	snprintf(counter, sizeof(counter), "%s_total", name);
+	strbuf_printf(b, " or label_replace(sum by(%s)(delta(", by);
+	if (sel->len)
+		strbuf_printf(b, "%s{%s%s}", counter, sel->p, s->sel_dom);
+	else
+		rm_ps_sel(s, b, counter, NULL);
+	strbuf_printf(b, "[%us]) >= 0),\"xgtop_f\",\"t%s\",\"\",\"\")", s->window, f);
+}
+
 /* The summary line's totals over every domain, where the rows do not
  * carry their fields: each host's CPU and runstate seconds over the
- * window (changes that went back left out, as the rows show `-` for
- * them), and its domains by state, each under its first flag in xentop's
- * order (count_values of the highest weight among its flags). */
+ * window (total_term), and its domains by state, each under its first
+ * flag in xentop's order (count_values of the highest weight among its
+ * flags). */
 static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 {
-	char name[96];
-	if (!(s->want_fields >> XG_F_CPU_NS & 1)) {
-		snprintf(name, sizeof(name), "%s_total", xg_field_metric[XG_F_CPU_NS].name);
-		strbuf_printf(b, " or label_replace(sum by(instance)(delta(");
-		rm_ps_sel(s, b, name, NULL);
-		strbuf_printf(b, "[%us]) >= 0),\"xgtop_f\",\"tcpu\",\"\",\"\")", s->window);
-	}
-	uint64_t rs = collector_fields(XG_CL_SCHED);   /* the four runstates */
-	if ((s->want_fields & rs) != rs) {
-		snprintf(name, sizeof(name), "%s_total", xg_field_metric[XG_F_RUN_NS].name);
-		strbuf_printf(b, " or label_replace(sum by(instance,state)(delta(");
-		rm_ps_sel(s, b, name, NULL);
-		strbuf_printf(b, "[%us]) >= 0),\"xgtop_f\",\"trs\",\"\",\"\")", s->window);
-	}
+	const struct xg_metric *fx = xg_fixed_metric;
+	bool own = false;   /* the host query said which exporters sum them (remote_ps_hosts.c) */
+	for (size_t i = 0; i < s->nh && !own; i++)
+		own = s->h[i].sums;
 	struct xg_strbuf hosts = { 0 };
+	bool per_dom = !own || hosts_lacking(s, has_sums, &hosts);
+	if (!(s->want_fields >> XG_F_CPU_NS & 1))
+		total_term(s, b, "cpu", xg_field_metric[XG_F_CPU_NS].name, fx[XG_MF_HOST_DOMAINS_CPU].name,
+			   "instance", own, per_dom, &hosts);
+	uint64_t rs = collector_fields(XG_CL_SCHED);   /* the four runstates */
+	if ((s->want_fields & rs) != rs)
+		total_term(s, b, "rs", xg_field_metric[XG_F_RUN_NS].name, fx[XG_MF_HOST_DOMAINS_RS].name,
+			   "instance,state", own, per_dom, &hosts);
+	hosts.len = 0;
 	if (count_hosts(s, &hosts)) {
 		strbuf_printf(b, " or label_replace(count_values by(instance)(\"xgtop_w\",max by(instance,domain)((");
 		if (hosts.len)

@@ -86,6 +86,8 @@ int rm_ps_on_host(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 		h->free = (uint64_t)p->v;
 	else if (!strcmp(q, "states"))
 		take_counts(s, h, p);
+	else if (!strcmp(q, "sums"))
+		h->got_sums = true;
 	return 0;
 }
 
@@ -116,6 +118,21 @@ void rm_ps_host_query(const struct xg_source *s, struct xg_strbuf *b)
 	if (!s->want_all && !s->cfg->filter)
 		strbuf_printf(b, " or label_replace(xgtop_host_domains{instance!=\"\"%s},\"xgtop_q\",\"states\",\"\",\"\")",
 			      s->sel_host);
+	/* The exporters that sum their domains' CPU and runstate times: the
+	 * domain query takes the summary's totals from delta() of those sums,
+	 * one series a host (and runstate), where it would take delta() of
+	 * every domain's and sum them (its dearest terms at 10,000 domains).
+	 * Only a sum that covers a whole window (the last refresh's; at the
+	 * first, which knows none, a minute: longer than most) and did not
+	 * restart in it: one that began later (an exporter updated) or went
+	 * back (one restarted) would say less than the domains'. */
+	if (!s->want_all && !s->cfg->filter) {
+		const char *sum = "xgtop_host_domains_cpu_seconds_total{instance!=\"\"";
+		unsigned w = s->window ? s->window : 60;
+		strbuf_printf(b, " or label_replace(group by(instance)(%s%s} offset %us and %s%s}) unless on(instance) "
+			      "resets(%s%s}[%us]) > 0,\"xgtop_q\",\"sums\",\"\",\"\")", sum, s->sel_host, w, sum,
+			      s->sel_host, sum, s->sel_host, w);
+	}
 }
 
 /* Not the answer's evaluation time: VictoriaMetrics stamps its answers
@@ -142,6 +159,10 @@ bool rm_ps_host_stale(const struct xg_source *s, const struct ps_host *h)
 
 int rm_ps_hosts_settle(struct xg_source *s, struct xg_err *err)
 {
+	for (size_t i = 0; i < s->nh; i++) {
+		s->h[i].sums = s->h[i].got_sums;
+		s->h[i].got_sums = false;
+	}
 	/* The spacing of a host's scrapes: from the last 15 s when they
 	 * hold 3 or more (a young series' minute is mostly empty), else the
 	 * last minute. */

@@ -7,7 +7,12 @@ xgtop_sample_monotonic_seconds), every domain appears once in
 xgtop_domain_info with its domid and source, every measured field has its
 series with the recorded value in base units, and every unmeasured field has
 none; xgtop_host_domains counts each domain of xgtop_domain_state once,
-under its first flag in xentop's order.
+under its first flag in xentop's order; xgtop_host_domains_cpu_seconds_total
+and xgtop_host_domains_runstate_seconds_total{state} equal the recorded
+domains' growth summed over every step from the first sample (the exporter
+replays them all) to this one, a domain adding nothing for a step it is new,
+restarted (gen) or its counter went back in, with a series for each figure
+some domain of this sample measures and none for the others.
 
 Usage: check_scrape.py SCRAPE.om DUMP.tsv FIELDS.tsv
   DUMP.tsv:   xgtop-gen --dump FILE
@@ -92,6 +97,62 @@ def main(scrape, dump, fields):
     counted = check_host_domains(by_name)
     print('sample at %d ns: %d domains, %d values as recorded; xgtop_host_domains: %s' %
           (mono, len(rows), checked, counted))
+    print('host totals: %s' % check_host_totals(by_name, dump, mono))
+
+
+# The host totals' figures: the dump's column, the family and its state.
+TOTALS = (('cpu_ns', 'xgtop_host_domains_cpu_seconds_total', None),
+          ('run_ns', 'xgtop_host_domains_runstate_seconds_total', 'running'),
+          ('wait_ns', 'xgtop_host_domains_runstate_seconds_total', 'runnable'),
+          ('blocked_ns', 'xgtop_host_domains_runstate_seconds_total', 'blocked'),
+          ('offline_ns', 'xgtop_host_domains_runstate_seconds_total', 'offline'))
+
+
+def check_host_totals(by_name, dump, mono):
+    """The host totals against the recording's every sample up to mono."""
+    rows = [l.rstrip('\n').split('\t') for l in open(dump)]
+    head, rows = rows[0], rows[1:]
+    col = {c: head.index(c) for c, _, _ in TOTALS}
+    samples = {}
+    for r in rows:
+        samples.setdefault(int(r[0]), []).append(r)
+    last = next(k for k, v in samples.items() if int(v[0][1]) == mono)
+    refreshes = by_name['xgtop_collector_refreshes_total'][0][1]
+    if refreshes != last + 1:
+        sys.exit('FAIL: %d refreshes served at recorded sample %d: the replay did not give them all, '
+                 'the host totals cannot be checked' % (refreshes, last))
+    want = dict.fromkeys(col, 0)
+    prev = {}
+    for k in range(last + 1):
+        now = {r[2]: r for r in samples.get(k, [])}
+        for ident, r in now.items():
+            was = prev.get(ident)
+            if not was or was[3] != r[3]:   # new, or restarted under its id
+                continue
+            for c, i in col.items():
+                if r[i] != '-' and was[i] != '-' and int(r[i]) >= int(was[i]):
+                    want[c] += int(r[i]) - int(was[i])
+        prev = now
+    got = {(l.get('state'), name): v for name in ('xgtop_host_domains_cpu_seconds_total',
+                                                  'xgtop_host_domains_runstate_seconds_total')
+           for l, v in by_name.get(name, [])}
+    out = []
+    for c, name, state in TOTALS:
+        measured = any(r[col[c]] != '-' for r in samples[last])
+        v = got.pop((state, name), None)
+        if not measured:
+            if v is not None:
+                sys.exit('FAIL: %s{state=%s} = %s, but no domain measures %s' % (name, state, v, c))
+            continue
+        if v is None or abs(v - want[c] / 1e9) > 1e-9 * max(1, want[c] / 1e9):
+            sys.exit('FAIL: %s{state=%s} = %s, the recorded domains\' growth is %.9f s' %
+                     (name, state, v, want[c] / 1e9))
+        out.append('%s %.3f s' % (c, v))
+    if got:
+        sys.exit('FAIL: host totals with labels no figure has: %s' % got)
+    if not want['cpu_ns']:
+        sys.exit('FAIL: no CPU time grew: nothing to check the host totals against')
+    return ', '.join(out)
 
 
 # xentop's order when a domain has several state flags.

@@ -8,7 +8,9 @@ since start. PORT and TARGET may be comma-separated lists of as many ports
 (one relay per pair, one FILE for all: the pool view's exporters). With LOG,
 every chunk relayed is also appended there as "TIME up|down BYTES" (TIME in
 seconds of the monotonic clock), so that a bench can tell one refresh's
-transfers from the next and time them."""
+transfers from the next and time them. With RELAY_GREP=TEXT[|TEXT...] in the
+environment, FILE.grep holds one line per TEXT: how many times it was seen in
+what was sent to the server (a query's terms, as its URL encodes them)."""
 import os
 import socket
 import sys
@@ -22,10 +24,14 @@ log = open(sys.argv[4], "a", buffering=1) if len(sys.argv) > 4 else None
 if len(ports) != len(targets):
     sys.exit("relay: as many PORTs as TARGETs")
 count = {"req": 0, "up": 0, "down": 0}
+needles = [n.encode() for n in os.environ.get("RELAY_GREP", "").split("|") if n]
+seen = [0] * len(needles)
 lock = threading.Lock()
 
 
 def pump(src, dst, key):
+    tail = b""   # the end of the last chunk, so that a TEXT cut in two is seen
+    keep = max((len(n) for n in needles), default=1) - 1
     try:
         while True:
             b = src.recv(65536)
@@ -35,6 +41,9 @@ def pump(src, dst, key):
                 count[key] += len(b)
                 if key == "up":
                     count["req"] += b.count(b"GET /") + b.count(b"POST /")
+                    for i, n in enumerate(needles):
+                        seen[i] += (tail + b).count(n) - tail.count(n)
+                    tail = (tail + b)[-keep:] if keep else b""
                 if log:
                     log.write(f"{time.monotonic():.6f} {key} {len(b)}\n")
             dst.sendall(b)
@@ -62,6 +71,12 @@ def report():
         with open(path + ".tmp", "w") as f:
             f.write(text)
         os.replace(path + ".tmp", path)
+        if needles:
+            with lock:
+                text = "".join(f"{n}\n" for n in seen)
+            with open(path + ".grep.tmp", "w") as f:
+                f.write(text)
+            os.replace(path + ".grep.tmp", path + ".grep")
         time.sleep(0.1)
 
 

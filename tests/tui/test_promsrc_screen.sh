@@ -8,11 +8,13 @@
 # bytes per refresh than batch mode (every field of every domain) needs;
 # the rows on screen have every figure, and rows scrolled into view get
 # theirs within a few refreshes. With the server out of reach the view
-# stays, says why, and recovers when it answers again. Sorted by another column than CPU%, the
-# summary line's totals (CPU total, the domains by state) come from the
-# server, not from the rows: with every row on screen they equal the sum
-# of the rows' CPU% and the rows' states, and with --filter those of the
-# rows it selects. The triage line says it judges the rows on screen while
+# stays, says why, and recovers when it answers again. Sorted by another
+# column than CPU%, the summary line's totals (CPU total, WAIT%, the
+# domains by state) come from the server, not from the rows: with every
+# row on screen they equal the sum of the rows' CPU%, their WAIT% over all
+# their vCPU time and the rows' states, taken from the exporters' own sums
+# and counts, and with --filter those of the rows it selects, summed and
+# counted by the server. The triage line says it judges the rows on screen while
 # the others lack figures, and --explain says why. SERVER=victoria: the same against
 # VictoriaMetrics (test_promsrc_screen_victoria.sh).
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +38,13 @@ start_$server "$TMP" "$pp" "$TMP/prom.yml"
 wait_until 90 seen_for "$pp" 5 || fail "$server shows no 5 s of both hosts' scrapes within 90 s"
 wait_until 60 figures_in "$pp" 16 || fail "no figures of both hosts' 16 domains"
 rp=$(free_port)
+# The relay counts the domain query's totals terms too (as the URL encodes
+# them): delta() of the exporters' own sums of their domains' CPU and
+# runstate times, and the server's sums over every domain's series.
+RELAY_GREP='delta%28xgtop_host_domains_cpu_seconds_total|delta%28xgtop_host_domains_runstate_seconds_total|'\
+'sum%20by%28instance%29%28delta%28xgtop_domain_cpu_seconds_total|'\
+'sum%20by%28instance%2Cstate%29%28delta%28xgtop_domain_runstate_seconds_total'
+export RELAY_GREP
 python3 tests/remote/relay.py "$rp" "$pp" "$TMP/count" &
 relay=$!
 pool_pids+=($relay)
@@ -97,10 +106,31 @@ wait_until 20 gone || fail "the message stays, or figures lack, once the server 
 keys q
 wait_prompt
 
+# totals_from WHAT: over the next 3 refreshes the domain query took the
+# summary's CPU and runstate totals from WHAT only: "sums" (delta() of the
+# exporters' own sums, one series a host) or "domains" (the server's sums
+# over every domain's series).
+totals_from() {
+	local r0 a b
+	read -r r0 _ <"$TMP/count"
+	mapfile -t a <"$TMP/count.grep"
+	wait_until 60 after $((r0 + 9)) || fail "no 3 refreshes within 60 s"   # 3 requests each
+	mapfile -t b <"$TMP/count.grep"
+	local own=$(((b[0] - a[0] >= 3) + (b[1] - a[1] >= 3))) doms=$(((b[2] - a[2] >= 3) + (b[3] - a[3] >= 3)))
+	local mixed=$(((b[0] > a[0]) + (b[1] > a[1]) + (b[2] > a[2]) + (b[3] > a[3])))
+	echo "totals terms over 3 refreshes: exporters' sums ${a[0]}->${b[0]} ${a[1]}->${b[1]}, domains'" \
+		"${a[2]}->${b[2]} ${a[3]}->${b[3]}"
+	case $1 in
+	sums) [ "$own" = 2 ] && [ "$mixed" = 2 ] ;;
+	domains) [ "$doms" = 2 ] && [ "$mixed" = 2 ] ;;
+	esac || fail "the summary's totals did not come from the $1 alone"
+}
+
 # The summary's totals from the server against the rows, every row on
-# screen, sorted by MEM (so that hidden rows would carry no CPU% nor state).
+# screen, sorted by MEM (so that hidden rows would carry no CPU% nor state):
+# from the exporters' sums of their domains' CPU and runstate times.
 tm resize-window -t t -y 40
-keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$pp -d 1 --sort mem" Enter
+keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$rp -d 1 --sort mem" Enter
 rows16() { [ "$(screen | grep -cE '^ *127\.0\.0\.1:')" = 16 ]; }
 wait_until 30 rows16 || fail "not all 16 rows on a 40-line screen"
 # totals_agree [ROWS]: the summary line of one screen against its rows,
@@ -117,8 +147,13 @@ if not m or not head or len(rows) != int(sys.argv[1] or m.group(1)) or not rows:
     sys.exit(1)
 try:
     cpu = sum(float(r[head.index("CPU%")]) for r in rows)
-except ValueError:   # a row without its CPU% yet
+    # WAIT% of all the vCPU time: the WAIT% of each row weighted by its vCPU
+    # time, VCPU x the interval (the runstates of the recordings add up to it).
+    vcpu = [float(r[head.index("VCPU")]) for r in rows]
+    wait = sum(float(r[head.index("WAIT%")]) * v for r, v in zip(rows, vcpu)) / sum(vcpu)
+except ValueError:   # a row without its figures yet
     sys.exit(1)
+w = re.search(r"WAIT\[[| ]*([0-9.]+)%\]", "\n".join(lines))
 # xentop priority: r b p s c d (the STATE letters are d s b c p r)
 count = dict.fromkeys("rbpscd", 0)
 for r in rows:
@@ -129,10 +164,14 @@ for r in rows:
 want = [int(m.group(1))] + [count[c] for c in "rbpcds"]
 got = [int(m.group(i)) for i in range(1, 8)]
 total = float(m.group(8))
-print(f"summary {got} CPU total {total}, rows {want} CPU% sum {cpu:.1f}")
-sys.exit(0 if got == want and abs(total - cpu) <= 0.5 + 0.03 * cpu else 1)' "${1:-}"
+wall = float(w.group(1)) if w else -1
+print(f"summary {got} CPU total {total} WAIT {wall}%, rows {want} CPU% sum {cpu:.1f} WAIT% {wait:.2f}")
+sys.exit(0 if got == want and abs(total - cpu) <= 0.5 + 0.03 * cpu and abs(wall - wait) <= 0.15 + 0.03 * wait
+         else 1)' "${1:-}"
 }
 wait_until 30 totals_agree 16 || fail "the summary's totals from the server are not those of the rows: $(totals_agree 16)"
+totals_from sums
+totals_agree 16 >/dev/null || fail "the summary's totals from the exporters' sums are not those of the rows: $(totals_agree 16)"
 # Every domain on screen carries every figure: the triage line is of all.
 of_all() { triage | grep -q . && ! on_screen; }
 wait_until 20 of_all || fail "with every row on screen the triage line still says: $(triage)"
@@ -140,9 +179,11 @@ keys q
 wait_prompt
 
 # With --filter the server counts the states of the domains it selects
-# (count_values), not the exporters' counts of all (xgtop_host_domains).
-keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$pp -d 1 --sort mem --filter -0" Enter
+# (count_values), not the exporters' counts of all (xgtop_host_domains),
+# and sums their CPU and runstate times, not the exporters' sums of all.
+keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$rp -d 1 --sort mem --filter -0" Enter
 wait_until 30 totals_agree || fail "with --filter the summary's totals are not those of the rows: $(totals_agree)"
+totals_from domains
 keys q
 wait_prompt
 "$XGTOP" --source prometheus "http://127.0.0.1:$pp" -d 1 --explain >"$TMP/explain" 2>&1 ||

@@ -43,6 +43,8 @@ enum xg_mfam {
 	XG_MF_HOST_MEM,
 	XG_MF_HOST_MEM_FREE,
 	XG_MF_HOST_DOMAINS,     /* {state}: domains under their first flag in xentop's priority */
+	XG_MF_HOST_DOMAINS_CPU, /* its domains' CPU time, summed by the exporter across samples */
+	XG_MF_HOST_DOMAINS_RS,  /* {state}: their runstate times, likewise */
 	XG_MF_SAMPLE_TIME,      /* wall clock of the sample the figures belong to */
 	XG_MF_SAMPLE_MONO,      /* the host's monotonic clock at that sample */
 	XG_MF_LOST,             /* trace records lost */

@@ -320,6 +320,112 @@ static void host_domains_by_first_flag(void **state)
 	sample_free(&s);
 }
 
+/* One step of host_totals_accumulate: domains { id, gen, CPU ms, the four
+ * runstates' ms (-1: not measured) }, CPU -1: not measured either. */
+struct tot_dom {
+	uint32_t id, gen;
+	int64_t cpu_ms, rs_ms[XG_RS_COUNT];
+};
+
+static char *step_and_render(struct xg_expo_stats *st, const struct tot_dom *doms, size_t n)
+{
+	struct xg_sample s;
+	sample_init(&s);
+	for (size_t i = 0; i < n; i++) {
+		struct xg_dom *d = sample_add_dom(&s, doms[i].id);
+		snprintf(d->name, sizeof(d->name), "d%u", (unsigned)doms[i].id);
+		d->gen = doms[i].gen;
+		if (doms[i].cpu_ms >= 0)
+			dom_set(d, XG_F_CPU_NS, (uint64_t)doms[i].cpu_ms * 1000000);
+		for (int r = 0; r < XG_RS_COUNT; r++)
+			if (doms[i].rs_ms[r] >= 0)
+				dom_set(d, sched_field((enum xg_runstate)r), (uint64_t)doms[i].rs_ms[r] * 1000000);
+	}
+	expo_totals_step(&st->totals, &s);
+	struct xg_strbuf b = { 0 };
+	expo_render(&b, XG_EXPO_TEXT, &s, NULL, st);
+	sample_free(&s);
+	return b.p;
+}
+
+/* xgtop_host_domains_cpu_seconds_total and _runstate_seconds_total: each
+ * domain's growth between consecutive samples, summed; nothing for the
+ * step a domain is new, restarted (gen) or its counter went back in; a
+ * gone domain stops adding; no family where no domain measures it. */
+static void host_totals_accumulate(void **state)
+{
+	(void)state;
+	struct xg_expo_stats st = { 0 };
+	static const struct tot_dom s1[] = {
+		{ 1, 0, 10000, { 5000, 1000, 4000, 0 } }, { 2, 0, 3000, { 3000, -1, -1, -1 } },
+		{ 4, 0, 5000, { -1, -1, -1, -1 } },
+	};
+	char *t = step_and_render(&st, s1, XG_ARRAY_LEN(s1));
+	static const char *const has1[] = {
+		"\nxgtop_host_domains_cpu_seconds_total 0.000000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"running\"} 0.000000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"offline\"} 0.000000000\n",
+		"# TYPE xgtop_host_domains_cpu_seconds_total counter\n", NULL,
+	};
+	check_text(t, has1, NULL);
+	free(t);
+	/* 1 grows; 2 went back; 3 is new; 4 grows by 2 s. */
+	static const struct tot_dom s2[] = {
+		{ 1, 0, 12000, { 6000, 1500, 4500, 0 } }, { 2, 0, 1000, { 4000, -1, -1, -1 } },
+		{ 3, 0, 100000, { 100000, 100000, 100000, 100000 } }, { 4, 0, 7000, { -1, -1, -1, -1 } },
+	};
+	t = step_and_render(&st, s2, XG_ARRAY_LEN(s2));
+	static const char *const has2[] = {
+		"\nxgtop_host_domains_cpu_seconds_total 4.000000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"running\"} 2.000000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"runnable\"} 0.500000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"blocked\"} 0.500000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"offline\"} 0.000000000\n", NULL,
+	};
+	check_text(t, has2, NULL);
+	free(t);
+	/* 1 grows by 1 s; 2 grows from where it went back to; 3 is gone;
+	 * 4 restarted under its id (gen 1), from higher: nothing. */
+	static const struct tot_dom s3[] = {
+		{ 1, 0, 13000, { 6250, 1750, 5000, 0 } }, { 2, 0, 1500, { 4500, -1, -1, -1 } },
+		{ 4, 1, 9000, { -1, -1, -1, -1 } },
+	};
+	t = step_and_render(&st, s3, XG_ARRAY_LEN(s3));
+	static const char *const has3[] = {
+		"\nxgtop_host_domains_cpu_seconds_total 5.500000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"running\"} 2.750000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"runnable\"} 0.750000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"blocked\"} 1.000000000\n", NULL,
+	};
+	check_text(t, has3, NULL);
+	free(t);
+	/* No runstate measured, no offline: those families' lines go. */
+	static const struct tot_dom s4[] = { { 1, 0, 14000, { -1, -1, -1, -1 } } };
+	t = step_and_render(&st, s4, XG_ARRAY_LEN(s4));
+	static const char *const has4[] = { "\nxgtop_host_domains_cpu_seconds_total 6.500000000\n", NULL };
+	static const char *const lacks4[] = { "host_domains_runstate", NULL };
+	check_text(t, has4, lacks4);
+	free(t);
+	/* Nothing measured: no family at all, not 0. */
+	static const struct tot_dom s5[] = { { 1, 0, -1, { -1, -1, -1, -1 } } };
+	t = step_and_render(&st, s5, XG_ARRAY_LEN(s5));
+	static const char *const lacks5[] = { "host_domains_cpu", "host_domains_runstate", NULL };
+	check_text(t, NULL, lacks5);
+	free(t);
+	/* Measured again: the sum kept, the domain's gap not counted. */
+	static const struct tot_dom s6[] = { { 1, 0, 20000, { -1, -1, 7000, -1 } } };
+	t = step_and_render(&st, s6, XG_ARRAY_LEN(s6));
+	static const char *const has6[] = {
+		"\nxgtop_host_domains_cpu_seconds_total 6.500000000\n",
+		"\nxgtop_host_domains_runstate_seconds_total{state=\"blocked\"} 1.000000000\n", NULL,
+	};
+	static const char *const lacks6[] = { "runstate_seconds_total{state=\"running\"}",
+					      "runstate_seconds_total{state=\"offline\"}", NULL };
+	check_text(t, has6, lacks6);
+	free(t);
+	expo_totals_free(&st.totals);
+}
+
 static void formats_differ_in_headers_only(void **state)
 {
 	(void)state;
@@ -496,6 +602,7 @@ int main(void)
 		cmocka_unit_test(columns_point_at_their_field),
 		cmocka_unit_test(absent_never_zero),
 		cmocka_unit_test(host_domains_by_first_flag),
+		cmocka_unit_test(host_totals_accumulate),
 		cmocka_unit_test(formats_differ_in_headers_only),
 		cmocka_unit_test(hostile_names_are_escaped),
 		cmocka_unit_test(twins_get_an_id),
