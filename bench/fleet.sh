@@ -24,7 +24,9 @@
 # Printed against the issue's targets (one refresh of the Prometheus
 # source: <= 20 ms CPU, <= 250 ms wall, <= 1 MB), not asserted; the pool
 # view has no target, it is the comparison. EXPORTERS=10 DOMAINS=50 for a
-# quick look (the targets are the issue's, for 50 x 200).
+# quick look (the targets are the issue's, for 50 x 200). VIEWS="./xgtop
+# OTHER": the view of each build in turn against each server, OTHER an
+# older build to compare with in the same run (its name in the table).
 cd "$(dirname "$0")/.." || exit 2
 make -s xgtop tools >/dev/null || exit 2
 for t in prometheus victoria-metrics tmux curl python3; do
@@ -32,6 +34,8 @@ for t in prometheus victoria-metrics tmux curl python3; do
 done
 EXPORTERS=${EXPORTERS:-50} DOMAINS=${DOMAINS:-200} SCRAPE=${SCRAPE:-5} DELAY=${DELAY:-5}
 ROWS=${ROWS:-60} REFRESHES=${REFRESHES:-8} POOL=${POOL:-1}
+read -ra views <<<"${VIEWS:-./xgtop}"
+view_bin=./xgtop
 tmp=$(mktemp -d)
 pids=() relay=
 sess=xgtop-fleet-$$
@@ -97,7 +101,7 @@ view() {
 	relay=$!
 	wait_for 10 test -s "$tmp/count" || { echo "fleet: the relay did not start"; exit 1; }
 	tmux new-session -d -s "$sess" -x 200 -y $((ROWS + 12)) \
-		"exec nice -n 19 ./xgtop --no-config -d $DELAY $* 2>$tmp/tui.err"
+		"exec nice -n 19 $view_bin --no-config -d $DELAY $* 2>$tmp/tui.err"
 	# Size the pane to show ROWS rows of domains (the lines above and
 	# below the table are the view's own).
 	local shown=0 resized=0 self last="" n=0 end=$((SECONDS + 120 + DELAY * (REFRESHES + 4) * 3))
@@ -132,8 +136,8 @@ name, log, selfs, shown, delay = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.
 ev = [(float(t), k, int(b)) for t, k, b in (l.split() for l in open(log))]
 groups, g = [], []
 # A refresh of the pool view: transfers with no gap of half a delay; of the
-# Prometheus source: the hosts' request, then the domains' two sent at once
-# (all domains, rows on screen), so two starts a refresh, a start being the
+# Prometheus source: the hosts' request, then the domains' three sent at
+# once (info, sort and totals, rows on screen), so two starts a refresh, a start being the
 # first bytes up after bytes down (an answer can take longer than half a
 # delay).
 reqs = 0
@@ -191,9 +195,14 @@ server() {
 	wait_for 60 answers "$sp" || { tail -5 "$tmp/$name.log"; exit 1; }
 	wait_for 600 ready "$sp" || { echo "fleet: $name does not hold the fleet within 600 s"; tail -3 "$tmp/$name.log"; exit 1; }
 	echo "fleet: $name holds the fleet after $((SECONDS - t0)) s"
-	local rp
-	rp=$(free_ports)
-	view "$name" "$rp" "$sp" --source prometheus "http://127.0.0.1:$rp"
+	local rp label
+	for view_bin in "${views[@]}"; do
+		rp=$(free_ports)
+		label=$name
+		[ ${#views[@]} -gt 1 ] && label="$name ${view_bin##*/}"
+		view "$label" "$rp" "$sp" --source prometheus "http://127.0.0.1:$rp"
+	done
+	view_bin=./xgtop
 	echo "$name's RSS: $(rss_mb "$pid") MB" >>"$tmp/rss"
 	kill "$pid"
 	wait "$pid" 2>/dev/null

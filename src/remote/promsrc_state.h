@@ -16,8 +16,8 @@
  * interval, so that a rate of 5 requests/s is kept to 0.001 (at 1:1, a
  * 0.5 s interval would round it to 4 or 6). */
 #define PS_SCALE 1000
-/* Queries asked at once: the domain query's two parts. */
-#define PS_FETCHES 2
+/* Queries asked at once: the domain query's three parts. */
+#define PS_FETCHES 3
 /* Domains this source keeps, of every host (the engine's own bounds
  * apply after). */
 #define XG_PS_DOMS_MAX (1 << 20)
@@ -172,7 +172,7 @@ double rm_ps_figures_time(const struct xg_source *s);
 bool rm_ps_host_stale(const struct xg_source *s, const struct ps_host *h);
 
 /* ---- remote_ps_doms.c ---- */
-void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b, struct xg_strbuf *rows);
+void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES]);
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 
 /* The entry of domain name (unescaped) of host, added when new; NULL

@@ -4,8 +4,9 @@
  * holds from xgtop exporters, read through its query API. The server
  * computes: each refresh asks an instant query for the hosts
  * (remote_ps_hosts.c), then the domains' (remote_ps_doms.c: every field
- * at once; in the full-screen view two, for all domains and for the rows
- * on screen, asked at once), all with --filter and --host-match inside the label
+ * at once; in the full-screen view three, asked at once: all domains'
+ * info, what sorting and the summary need of all, the rows on screen),
+ * all with --filter and --host-match inside the label
  * matchers, so hosts and domains the view does not show are not sent; the
  * rates become counters again in remote_ps_fill.c. Both ask as of the
  * view's time (--at, Left/Right: time=), and the detail pane's graphs
@@ -195,7 +196,7 @@ static int ask_failed(struct xg_source *s, struct rm_fetch *f, double limit_s, r
 	return 0;
 }
 
-/* Queries query[0..n) (n <= PS_FETCHES) at once, each on its own
+/* Asks query[0..n) (n <= PS_FETCHES) at once, each on its own
  * connection, so that the server evaluates them side by side; then their
  * answers in turn, fn called for every point of each. */
 static int ask_all(struct xg_source *s, const char *api, const char *params, const char *const *query, size_t n,
@@ -238,7 +239,7 @@ int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const ch
 
 static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)
 {
-	struct xg_strbuf b = { 0 }, rows = { 0 };
+	struct xg_strbuf b = { 0 };
 	char at[48] = "";
 	if (s->at > 0)
 		snprintf(at, sizeof(at), "&time=%.3f", s->at);
@@ -274,15 +275,19 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 		rm_ps_vcpus_reset(s);
 		rm_ps_doms_mark(s);
 		double eval = s->eval;
-		b.len = 0;
-		b.p[0] = 0;
-		rm_ps_dom_query(s, &b, &rows);
-		const char *q[] = { b.p, rows.p };
-		rc = ask_all(s, "query", at, q, rows.len ? 2 : 1, 0, rm_ps_on_dom, s, err);
+		struct xg_strbuf dq[PS_FETCHES] = { 0 };
+		rm_ps_dom_query(s, dq);
+		const char *q[PS_FETCHES];
+		size_t n = 0;
+		for (size_t i = 0; i < PS_FETCHES; i++)
+			if (dq[i].len)
+				q[n++] = dq[i].p;
+		rc = ask_all(s, "query", at, q, n, 0, rm_ps_on_dom, s, err);
+		for (size_t i = 0; i < PS_FETCHES; i++)
+			strbuf_free(&dq[i]);
 		s->eval = eval;
 	}
 	strbuf_free(&b);
-	strbuf_free(&rows);
 	if (rc)
 		return -1;
 	rm_ps_fill(s, out);

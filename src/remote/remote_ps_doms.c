@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The `prometheus` source's domains: the query that asks every field of
  * every domain the selectors match (rates computed by the server; the
- * full-screen view's in two parts, asked at once), and
+ * full-screen view's in three parts, asked at once), and
  * its answer, kept per (host, domain name) from one refresh to the next. */
 #include "promsrc_state.h"
 #include "xgtop/model/metric_defs.h"
@@ -520,17 +520,19 @@ static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
  * term keeps only those this source reads. */
 #define KEEP "max by(instance,domain,xgtop_f,domid,state,vcpu,resource,kind,xgtop_w)("
 
-/* Every field and vCPU of every domain the selectors match; in the
- * full-screen view, only what sorting needs of all of them (and their
- * info: name, domid; and their CPU time as scraped while one is new) and
- * the summary line's totals (total_terms) in b; in rows (empty when none
- * is on screen), a query of its own that the server evaluates beside b's:
- * the other fields, the state and the vCPUs of the domains on screen,
- * whose hosts and names are in those terms' own matchers (the server
- * evaluates them for those series only). Each host's sample clock comes
- * once (xgtop_f "clk"). */
-void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b, struct xg_strbuf *rows)
+/* Every field and vCPU of every domain the selectors match, in q[0]; in
+ * the full-screen view three queries, which the server evaluates side by
+ * side (each one's terms one after the other): q[0] all domains' info
+ * (name, domid; their state when sorted by it, and their CPU time as
+ * scraped while one is new), q[1] what sorting needs of every domain and
+ * the summary line's totals (total_terms), q[2] (empty when none is on
+ * screen) the other fields, the state and the vCPUs of the domains on
+ * screen, whose hosts and names are in those terms' own matchers (the
+ * server evaluates them for those series only). Each host's sample clock
+ * comes once (xgtop_f "clk"). */
+void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES])
 {
+	struct xg_strbuf *b = &q[0];
 	strbuf_printf(b, KEEP "label_replace(");
 	/* Batch mode lists a stale host's domains of the last hour; the
 	 * full-screen view keeps those it had (remote_ps_fill.c) and asks
@@ -549,7 +551,14 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b, struct xg_s
 		rm_ps_sel(s, b, "xgtop_domain_cpu_seconds_total", NULL);
 		strbuf_printf(b, ",\"xgtop_f\",\"cpu\",\"\",\"\")");
 	}
-	strbuf_printf(b, " or label_replace(delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),"
+	if (!s->want_all) {   /* the rest in the next query */
+		strbuf_printf(b, ")");
+		b = &q[1];
+		strbuf_printf(b, KEEP);
+	} else {
+		strbuf_printf(b, " or ");
+	}
+	strbuf_printf(b, "label_replace(delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),"
 		      "\"xgtop_f\",\"clk\",\"\",\"\")", s->sel_host, s->window);
 	uint64_t all = s->want_all ? ~0ull : s->want_fields;
 	for (int f = 0; f < XG_F_COUNT; f++)
@@ -565,6 +574,6 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf *b, struct xg_s
 	struct xg_strbuf r = { 0 };
 	rows_terms(s, &r);   /* each term led by " or " */
 	if (r.len)
-		strbuf_printf(rows, KEEP "%s)", r.p + 4);
+		strbuf_printf(&q[2], KEEP "%s)", r.p + 4);
 	strbuf_free(&r);
 }
