@@ -136,29 +136,29 @@ name, log, selfs, shown, delay = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.
 ev = [(float(t), k, int(b)) for t, k, b in (l.split() for l in open(log))]
 groups, g = [], []
 # A refresh of the pool view: transfers with no gap of half a delay; of the
-# Prometheus source: the hosts' request, then the domains' three sent at
-# once (info, sort and totals, rows on screen), so two starts a refresh, a start being the
-# first bytes up after bytes down (an answer can take longer than half a
-# delay).
-reqs = 0
+# Prometheus source: from a request's first bytes up after a quarter of a
+# delay without transfers (the hosts' request; the domains' three follow
+# it at once, on their own connections, so their bytes interleave; an
+# answer can take longer than half a delay, but then the gap is before
+# bytes down).
 for i, e in enumerate(ev):
+    gap = e[0] - ev[i - 1][0] if i else 1e9
     if name == "pool view":
-        new = g and e[0] - g[-1][0] > delay / 2
+        new = g and gap > delay / 2
     else:
-        start = e[1] == "up" and (not i or ev[i - 1][1] == "down")
-        reqs += start
-        new = start and reqs > 2 and reqs % 2 == 1
+        new = g and e[1] == "up" and gap > delay / 4
     if new:
         groups.append(g); g = []
     g.append(e)
 if g:
     groups.append(g)
 groups = groups[3:-1] or groups[-1:]   # the first three ask everything; the last may be cut
-cpu = min(float(x) for x in open(selfs))
-wall = min(x[-1][0] - x[0][0] for x in groups) * 1000
-down = min(sum(b for _, k, b in x if k == "down") for x in groups)
+cpus = [float(x) for x in open(selfs)]
+walls = [(x[-1][0] - x[0][0]) * 1000 for x in groups]
+downs = [sum(b for _, k, b in x if k == "down") for x in groups]
 up = min(sum(b for _, k, b in x if k == "up") for x in groups)
-print(f"{name}\t{cpu:.1f}\t{wall + cpu:.0f}\t{down}\t{up}\t{len(groups)}\t{shown}")
+print(f"{name}\t{min(cpus):.1f}\t{min(walls) + min(cpus):.0f}\t{min(downs)}\t{up}\t{len(groups)}\t{shown}\t"
+      f"{max(cpus):.1f}\t{max(walls) + max(cpus):.0f}\t{max(downs)}")
 PY
 }
 
@@ -223,12 +223,16 @@ server victoria-metrics nice -n 19 victoria-metrics -storageDataPath="$tmp/vm-da
 printf '\n%s\n' "fleet: one refresh of the full-screen view, $hosts_rows domains, best of the refreshes after the 3rd (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '  %-18s %7s %7s %11s %9s %s\n' source "CPU ms" "wall ms" "received" "sent" "(refreshes, rows on screen)"
 verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v <= t ? "met" : "MISSED") }'; }
-while IFS=$'\t' read -r name cpu wall down up n shown why; do
+# The 8th field: why there was no refresh, else the worst refresh's CPU.
+while IFS=$'\t' read -r name cpu wall down up n shown why wall_max down_max; do
 	if [ "$cpu" = - ]; then
 		printf '  %-18s %7s %7s %11s %9s (no refresh: %s)\n' "$name" - - - - "$why"
 		continue
 	fi
 	printf '  %-18s %7s %7s %8d kB %6d kB (%d, %d)\n' "$name" "$cpu" "$wall" $((down / 1000)) $((up / 1000)) "$n" "$shown"
+	cpu_max=$why
+	printf '  %-18s   the worst refresh: CPU %s ms, wall %s ms, %d kB received\n' "" "$cpu_max" "$wall_max" \
+		$((down_max / 1000))
 	[ "$name" = "pool view" ] && continue
 	printf '  %-18s   CPU %s (<= 20 ms), wall %s (<= 250 ms), bytes %s (<= 1 MB)\n' "" \
 		"$(verdict "$cpu" 20)" "$(verdict "$wall" 250)" "$(verdict $((down + up)) 1000000)"

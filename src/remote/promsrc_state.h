@@ -16,6 +16,9 @@
  * interval, so that a rate of 5 requests/s is kept to 0.001 (at 1:1, a
  * 0.5 s interval would round it to 4 or 6). */
 #define PS_SCALE 1000
+/* The full-screen view asks every domain's info (name, domid) at least
+ * once in this many refreshes. */
+#define PS_INFO_EVERY 10
 /* Queries asked at once: the domain query's three parts. */
 #define PS_FETCHES 3
 /* Domains this source keeps, of every host (the engine's own bounds
@@ -128,6 +131,8 @@ struct xg_source {
 	uint64_t want_fields;
 	bool want_state;              /* the state of every domain too */
 	bool ask_total;               /* this refresh asks every domain's CPU time as scraped */
+	bool info_all;                /* this refresh asks every domain's info (remote_promsrc.c) */
+	unsigned info_age;            /* refreshes since the last that did */
 	unsigned nstate[6];           /* domains by state (xg_totals' order): the exporters' counts
 	                                 (xgtop_host_domains), or counted by the server */
 	bool got_nstate;
@@ -147,10 +152,11 @@ uint64_t rm_ps_hash(uint64_t h, const char *s);
 /* Doubles ix to hold n entries at most half full; hash(s, i) rehashes entry i. */
 void rm_ps_index_grow(struct ps_index *ix, size_t n, uint64_t (*hash)(const struct xg_source *, size_t),
 		      const struct xg_source *s);
-/* Metric name's selector: its label matcher (NULL: none) and the view's
- * domain matchers, without a domain!="" (which has the server merge the
- * postings of every domain name: twice the work at 10,000 domains). */
-void rm_ps_sel(const struct xg_source *s, struct xg_strbuf *b, const char *name, const char *label);
+/* Metric name's selector (counter: the family's name, _total follows):
+ * its label matcher (NULL: none) and the view's domain matchers, without
+ * a domain!="" (which has the server merge the postings of every domain
+ * name: twice the work at 10,000 domains). */
+void rm_ps_sel(const struct xg_source *s, struct xg_strbuf *b, const char *name, bool counter, const char *label);
 /* text as a PromQL string's content: \ and " escaped. */
 void rm_ps_promql_string(char *dst, size_t n, const char *text);
 
@@ -173,6 +179,11 @@ bool rm_ps_host_stale(const struct xg_source *s, const struct ps_host *h);
 
 /* ---- remote_ps_doms.c ---- */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES]);
+/* Whether the summary's CPU total (*cpu) and runstate shares (*rs) are
+ * the server's sums over every domain (the domain query's total_terms asks
+ * them, remote_ps_fill.c reads them): those the rows of the domains not
+ * on screen do not carry, not being asked of every domain for the sort. */
+void rm_ps_server_totals(const struct xg_source *s, bool *cpu, bool *rs);
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err);
 
 /* The entry of domain name (unescaped) of host, added when new; NULL

@@ -47,14 +47,13 @@ void rm_ps_index_grow(struct ps_index *ix, size_t n, uint64_t (*hash)(const stru
 	}
 }
 
-void rm_ps_sel(const struct xg_source *s, struct xg_strbuf *b, const char *name, const char *label)
+void rm_ps_sel(const struct xg_source *s, struct xg_strbuf *b, const char *name, bool counter, const char *label)
 {
 	const char *dom = s->sel_dom[0] == ',' ? s->sel_dom + 1 : s->sel_dom;
-	if (!(label && *label) && !*dom) {
-		strbuf_printf(b, "%s", name);
+	strbuf_printf(b, "%s%s", name, counter ? "_total" : "");
+	if (!(label && *label) && !*dom)
 		return;
-	}
-	strbuf_printf(b, "%s{%s%s%s}", name, label ? label : "", label && *label && *dom ? "," : "", dom);
+	strbuf_printf(b, "{%s%s%s}", label ? label : "", label && *label && *dom ? "," : "", dom);
 }
 
 void rm_ps_promql_string(char *dst, size_t n, const char *text)
@@ -265,6 +264,15 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 		s->ask_total = s->want_all || !s->nd;
 		for (size_t i = 0; i < s->nd && !s->ask_total; i++)
 			s->ask_total = s->d[i].seen && !s->d[i].started;
+		/* Every domain's info (name, domid) every PS_INFO_EVERY refreshes,
+		 * and at once after one came without it (new) or restarted (a
+		 * counter went back: a new domid); in between, half the series of
+		 * a hidden domain (remote_ps_doms.c). */
+		bool info = s->want_all || !s->nd || !s->want_fields || s->info_age + 1 >= PS_INFO_EVERY;
+		for (size_t i = 0; i < s->nd && !info; i++)
+			info = s->d[i].seen && (!s->d[i].has_domid || s->d[i].back);
+		s->info_all = info;
+		s->info_age = info ? 0 : s->info_age + 1;
 		for (size_t i = 0; i < s->nd; i++) {
 			s->d[i].was_seen = s->d[i].seen;
 			s->d[i].seen = false;

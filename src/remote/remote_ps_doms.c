@@ -143,6 +143,36 @@ static void on_total(struct xg_source *s, struct ps_host *h, const char *f, cons
 	}
 }
 
+/* A series of a host, not of a domain: its clock's changes, its totals. */
+static void on_host_series(struct xg_source *s, struct ps_host *h, const char *f, const struct rm_qpoint *p)
+{
+	if (!strcmp(f, "clk")) {   /* the host's sample clock's change over the window */
+		if (isfinite(p->v) && p->v > 0)
+			h->clk = p->v;
+	} else if (!strcmp(f, "clk_span")) {   /* that clock's change between two scrapes a window apart */
+		if (isfinite(p->v) && p->v > 0)
+			h->span = p->v;
+	} else if (!strcmp(f, "tcpu") || !strcmp(f, "trs") || !strcmp(f, "hcpu") || !strcmp(f, "hrs") ||
+		   !strcmp(f, "nstate")) {
+		on_total(s, h, f, p);
+	}
+}
+
+/* Field k's figure of d (a term asked of every domain, xgtop_f its index). */
+static void on_field(struct ps_host *h, struct ps_dom *d, const char *f, const struct rm_qpoint *p)
+{
+	unsigned long k = strtoul(f, NULL, 10);
+	if (k >= XG_F_COUNT)
+		return;
+	h->published |= 1ull << k;
+	if (isfinite(p->v) && p->v < 0)
+		d->back |= 1ull << k;
+	if (isfinite(p->v) && p->v >= 0) {
+		d->v[k] = p->v;
+		d->got |= 1ull << k;
+	}
+}
+
 int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 {
 	struct xg_source *s = ctx;
@@ -152,23 +182,10 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	struct ps_host *h = rm_ps_host_of(s, inst);
 	if (!h)
 		return 0;
-	if (!strcmp(f, "clk")) {   /* the host's sample clock's change over the window */
-		if (isfinite(p->v) && p->v > 0)
-			h->clk = p->v;
+	if (!name) {
+		on_host_series(s, h, f, p);
 		return 0;
 	}
-	if (!strcmp(f, "clk_span")) {   /* that clock's change between two scrapes a window apart */
-		if (isfinite(p->v) && p->v > 0)
-			h->span = p->v;
-		return 0;
-	}
-	if (!strcmp(f, "tcpu") || !strcmp(f, "trs") || !strcmp(f, "hcpu") || !strcmp(f, "hrs") ||
-	    !strcmp(f, "nstate")) {
-		on_total(s, h, f, p);
-		return 0;
-	}
-	if (!name)
-		return 0;
 	/* The exporter escapes names as the screen shows them (\\, \xNN). */
 	char raw[XG_NAME_MAX];
 	rm_unescape_name(raw, sizeof(raw), name);
@@ -178,7 +195,11 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	if (!d->seen)
 		snprintf(d->label, sizeof(d->label), "%s", name);
 	d->seen = true;
-	if (!strcmp(f, "info")) {
+	if (*f >= '0' && *f <= '9') {   /* the sort's fields: most series, first */
+		on_field(h, d, f, p);
+		return 0;
+	}
+	if (!strcmp(f, "info") || !strcmp(f, "domain_info")) {   /* of all, or of a row on screen */
 		rm_ps_take_domid(d, p);
 		return 0;
 	}
@@ -195,20 +216,8 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 		on_scraped(s, h, d, f, p);
 		return 0;
 	}
-	if (!strcmp(f, "cpu")) {
-		if (isfinite(p->v) && p->v >= 0 && p->v < 1.8e10)
-			d->cpu_total = p->v;
-		return 0;
-	}
-	unsigned long k = strtoul(f, NULL, 10);
-	if (k < XG_F_COUNT)
-		h->published |= 1ull << k;
-	if (k < XG_F_COUNT && isfinite(p->v) && p->v < 0)
-		d->back |= 1ull << k;
-	if (k < XG_F_COUNT && isfinite(p->v) && p->v >= 0) {
-		d->v[k] = p->v;
-		d->got |= 1ull << k;
-	}
+	if (!strcmp(f, "cpu") && isfinite(p->v) && p->v >= 0 && p->v < 1.8e10)
+		d->cpu_total = p->v;
 	return 0;
 }
 
@@ -245,10 +254,8 @@ void rm_ps_doms_mark(struct xg_source *s)
 static void field_term(const struct xg_source *s, struct xg_strbuf *b, int f, const char *lead)
 {
 	const struct xg_metric *m = &xg_field_metric[f];
-	char name[96];
-	snprintf(name, sizeof(name), "%s%s", m->name, m->type == XG_MT_COUNTER ? "_total" : "");
 	strbuf_printf(b, "%slabel_replace(%s", lead, m->type == XG_MT_COUNTER ? "delta(" : "");
-	rm_ps_sel(s, b, name, m->label);
+	rm_ps_sel(s, b, m->name, m->type == XG_MT_COUNTER, m->label);
 	if (m->type == XG_MT_COUNTER)
 		strbuf_printf(b, "[%us])", s->window);
 	strbuf_printf(b, ",\"xgtop_f\",\"%d\",\"\",\"\")", f);
@@ -360,9 +367,10 @@ static void rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const
 	}
 }
 
-/* The gauges of a row on screen, and its vCPUs' online flags and CPU time
- * as scraped (for CPU(s)); then every counter (*_total). */
-#define GAUGES "{__name__=~\"xgtop_(domain|vcpu)_.+\",__name__!~\"xgtop_domain_(state|info|guest_reported|.+_total)|" \
+/* The gauges of a row on screen, its info (its domid, whatever the other
+ * domains' info asks) and its vCPUs' online flags and CPU time as scraped
+ * (for CPU(s)); then every counter (*_total). */
+#define GAUGES "{__name__=~\"xgtop_(domain|vcpu)_.+\",__name__!~\"xgtop_domain_(state|guest_reported|.+_total)|" \
 	"xgtop_vcpu_runstate.+\""
 #define COUNTERS "{__name__=~\"xgtop_(domain|vcpu)_.+_total\""
 /* Past this, one selector for all hosts' rows on screen even when it
@@ -470,13 +478,11 @@ static void total_term(const struct xg_source *s, struct xg_strbuf *b, const cha
 			      "\"xgtop_f\",\"h%s\",\"\",\"\")", sum_name, s->sel_host, s->window, f);
 	if (!per_dom)
 		return;
-	char counter[96];
-	snprintf(counter, sizeof(counter), "%s_total", name);
 	strbuf_printf(b, " or label_replace(sum by(%s)(delta(", by);
 	if (sel->len)
-		strbuf_printf(b, "%s{%s%s}", counter, sel->p, s->sel_dom);
+		strbuf_printf(b, "%s_total{%s%s}", name, sel->p, s->sel_dom);
 	else
-		rm_ps_sel(s, b, counter, NULL);
+		rm_ps_sel(s, b, name, true, NULL);
 	strbuf_printf(b, "[%us]) >= 0),\"xgtop_f\",\"t%s\",\"\",\"\")", s->window, f);
 }
 
@@ -485,19 +491,27 @@ static void total_term(const struct xg_source *s, struct xg_strbuf *b, const cha
  * window (total_term), and its domains by state, each under its first
  * flag in xentop's order (count_values of the highest weight among its
  * flags). */
+void rm_ps_server_totals(const struct xg_source *s, bool *cpu, bool *rs)
+{
+	uint64_t runstates = collector_fields(XG_CL_SCHED);   /* the four of them */
+	*cpu = !(s->want_fields >> XG_F_CPU_NS & 1);
+	*rs = (s->want_fields & runstates) != runstates;
+}
+
 static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 {
 	const struct xg_metric *fx = xg_fixed_metric;
+	bool cpu, rs;
+	rm_ps_server_totals(s, &cpu, &rs);
 	bool own = false;   /* the host query said which exporters sum them (remote_ps_hosts.c) */
 	for (size_t i = 0; i < s->nh && !own; i++)
 		own = s->h[i].sums;
 	struct xg_strbuf hosts = { 0 };
 	bool per_dom = !own || hosts_lacking(s, has_sums, &hosts);
-	if (!(s->want_fields >> XG_F_CPU_NS & 1))
+	if (cpu)
 		total_term(s, b, "cpu", xg_field_metric[XG_F_CPU_NS].name, fx[XG_MF_HOST_DOMAINS_CPU].name,
 			   "instance", own, per_dom, &hosts);
-	uint64_t rs = collector_fields(XG_CL_SCHED);   /* the four runstates */
-	if ((s->want_fields & rs) != rs)
+	if (rs)
 		total_term(s, b, "rs", xg_field_metric[XG_F_RUN_NS].name, fx[XG_MF_HOST_DOMAINS_RS].name,
 			   "instance,state", own, per_dom, &hosts);
 	hosts.len = 0;
@@ -506,7 +520,7 @@ static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 		if (hosts.len)
 			strbuf_printf(b, "xgtop_domain_state{%s%s}", hosts.p, s->sel_dom);
 		else
-			rm_ps_sel(s, b, "xgtop_domain_state", NULL);
+			rm_ps_sel(s, b, "xgtop_domain_state", false, NULL);
 		strbuf_printf(b, " == 1) * on(state) group_left() (");
 		for (int k = 0; k < XG_STATE_FLAGS; k++)
 			strbuf_printf(b, "%slabel_replace(vector(%d),\"state\",\"%s\",\"\",\"\")", k ? " or " : "",
@@ -514,6 +528,22 @@ static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 		strbuf_printf(b, "))),\"xgtop_f\",\"nstate\",\"\",\"\")");
 	}
 	strbuf_free(&hosts);
+}
+
+/* Between the refreshes that ask every domain's info, the info of those
+ * only that have no series of the sort's first field (the sort's series
+ * mark the others seen, and their domids stay as they came): a domain
+ * whose figure is not measured comes by no other series. */
+static void info_unless_sorted(const struct xg_source *s, struct xg_strbuf *b)
+{
+	for (int f = 0; f < XG_F_COUNT; f++) {
+		if (!(s->want_fields >> f & 1))
+			continue;
+		const struct xg_metric *m = &xg_field_metric[f];
+		strbuf_printf(b, " unless on(instance,domain) ");
+		rm_ps_sel(s, b, m->name, m->type == XG_MT_COUNTER, m->label);
+		return;
+	}
 }
 
 /* The labels the answers keep of each series: one aggregation over every
@@ -539,16 +569,18 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES])
 	 * the info as of now: an hour of samples of 10,000 series was most
 	 * of the server's work. */
 	strbuf_printf(b, "%s", s->want_all ? "last_over_time(" : "");
-	rm_ps_sel(s, b, "xgtop_domain_info", NULL);
+	rm_ps_sel(s, b, "xgtop_domain_info", false, NULL);
+	if (!s->info_all)
+		info_unless_sorted(s, b);
 	strbuf_printf(b, "%s,\"xgtop_f\",\"info\",\"\",\"\")", s->want_all ? "[1h])" : "");
 	if (s->want_all || s->want_state) {
 		strbuf_printf(b, " or label_replace(");
-		rm_ps_sel(s, b, "xgtop_domain_state", NULL);
+		rm_ps_sel(s, b, "xgtop_domain_state", false, NULL);
 		strbuf_printf(b, " == 1,\"xgtop_f\",\"state\",\"\",\"\")");
 	}
 	if (s->ask_total) {
 		strbuf_printf(b, " or label_replace(");
-		rm_ps_sel(s, b, "xgtop_domain_cpu_seconds_total", NULL);
+		rm_ps_sel(s, b, xg_field_metric[XG_F_CPU_NS].name, true, NULL);
 		strbuf_printf(b, ",\"xgtop_f\",\"cpu\",\"\",\"\")");
 	}
 	if (!s->want_all) {   /* the rest in the next query */

@@ -112,6 +112,8 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 			pd->acc[XG_F_CPU_NS] = (uint64_t)(pd->cpu_total * 1e9 * PS_SCALE);
 		else if (!pd->started && !s->ask_total)
 			continue;   /* new: in the sample once that counter came (the next refresh asks it) */
+		else if (!pd->started && !pd->has_domid && !s->info_all)
+			continue;   /* and its info (its domid: the next refresh asks it) */
 		pd->started = true;
 		struct xg_dom *d = sample_add_dom(out, id);
 		d->host = pd->host;
@@ -169,9 +171,7 @@ static void pool_line(struct xg_source *s, struct xg_sample *out)
 static void fill_totals(const struct xg_source *s, struct xg_sample *out)
 {
 	struct xg_totals *t = &out->totals;
-	uint64_t rs = collector_fields(XG_CL_SCHED);   /* the four runstates */
-	t->cpu = !(s->want_fields >> XG_F_CPU_NS & 1);   /* asked of the server (remote_ps_doms.c) */
-	t->wait = (s->want_fields & rs) != rs;
+	rm_ps_server_totals(s, &t->cpu, &t->wait);
 	t->states = s->got_nstate || !s->nd;
 	memcpy(t->nstate, s->nstate, sizeof(t->nstate));
 	for (size_t i = 0; i < s->nd && !t->rows_partial; i++)

@@ -18,22 +18,18 @@
 static void rate_term(const struct xg_source *s, struct xg_strbuf *b, const char *lead, enum xg_mfam fam,
 		      const char *tag)
 {
-	char name[96];
-	snprintf(name, sizeof(name), "%s_total", xg_fixed_metric[fam].name);
 	strbuf_printf(b, "%slabel_replace(delta(", lead);
-	rm_ps_sel(s, b, name, NULL);
+	rm_ps_sel(s, b, xg_fixed_metric[fam].name, true, NULL);
 	strbuf_printf(b, "[%us]),\"xgtop_f\",\"%s\",\"\",\"\")", s->window, tag);
 }
 
 void rm_ps_vcpu_terms(const struct xg_source *s, struct xg_strbuf *b, const char *lead)
 {
-	char name[96];
 	strbuf_printf(b, "%slabel_replace(", lead);
-	rm_ps_sel(s, b, xg_fixed_metric[XG_MF_VCPU_ONLINE].name, NULL);
+	rm_ps_sel(s, b, xg_fixed_metric[XG_MF_VCPU_ONLINE].name, false, NULL);
 	strbuf_printf(b, ",\"xgtop_f\",\"vonline\",\"\",\"\")");
-	snprintf(name, sizeof(name), "%s_total", xg_fixed_metric[XG_MF_VCPU_CPU].name);
 	strbuf_printf(b, " or label_replace(");
-	rm_ps_sel(s, b, name, NULL);
+	rm_ps_sel(s, b, xg_fixed_metric[XG_MF_VCPU_CPU].name, true, NULL);
 	strbuf_printf(b, ",\"xgtop_f\",\"vcput\",\"\",\"\")");
 	rate_term(s, b, " or ", XG_MF_VCPU_CPU, "vcpu");
 	rate_term(s, b, " or ", XG_MF_VCPU_RUNSTATE, "vrs");

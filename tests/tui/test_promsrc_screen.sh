@@ -7,7 +7,9 @@
 # domains), a counting relay between xgtop and the server sees fewer
 # bytes per refresh than batch mode (every field of every domain) needs;
 # the rows on screen have every figure, and rows scrolled into view get
-# theirs within a few refreshes. With the server out of reach the view
+# theirs within a few refreshes; every domain stays listed, with its
+# domid, between the refreshes that ask every domain's info. With the
+# server out of reach the view
 # stays, says why, and recovers when it answers again. Sorted by another
 # column than CPU%, the summary line's totals (CPU total, WAIT%, the
 # domains by state) come from the server, not from the rows: with every
@@ -89,6 +91,19 @@ none() { [ "$(dashes)" = 0 ]; }
 wait_until 20 none || fail "rows on screen without figures"
 keys End
 wait_until 20 none || fail "rows scrolled into view still lack figures after 20 s"
+# Between the refreshes that ask every domain's info (one in 10), the
+# sort's series name the domains: over 12 refreshes every domain stays,
+# and the rows carry their own domids (the generator's: below 100).
+all_stay() {
+	local i ids
+	for i in $(seq 12); do
+		screen | grep -q 'rows 16$' || fail "$1: not every domain is listed at refresh $i: $(screen | sed -n 3p)"
+		ids=$(screen | sed -nE 's/^ *127\.0\.0\.1:[0-9]+ +([0-9]+) .*/\1/p')
+		[ -n "$ids" ] && ! echo "$ids" | grep -qvE '^[0-9]{1,2}$' || fail "$1: rows without their domid: $ids"
+		sleep 1
+	done
+}
+all_stay "sorted by CPU%"
 # The triage line judges the rows that carry every figure, and says so.
 triage() { screen | grep -m1 '^Triage: '; }
 on_screen() { triage | grep -q 'on screen'; }
@@ -104,6 +119,14 @@ python3 tests/remote/relay.py "$rp" "$pp" "$TMP/count" &
 pool_pids+=($!)
 gone() { ! retrying && none; }
 wait_until 20 gone || fail "the message stays, or figures lack, once the server answers again: $(screen | tail -n 3)"
+keys q
+wait_prompt
+# Sorted by LLC-MISS/s, which one domain lacks (its exporter publishes
+# no such series of it): it comes with its info alone.
+keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$rp -d 1 --sort miss" Enter
+listed() { screen | grep -q 'rows 16$'; }
+wait_until 30 listed || fail "not every domain listed sorted by LLC-MISS/s: $(screen | sed -n 3p)"
+all_stay "sorted by LLC-MISS/s"
 keys q
 wait_prompt
 
