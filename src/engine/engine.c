@@ -48,36 +48,38 @@ static int at_eof(struct xg_engine *e)
 	return 1;
 }
 
-/* The fields of every domain that sorting by c needs: its own, those of
- * the columns it is a share or ratio of (WAIT% needs all four runstates,
- * HIT% references and misses); MEM% is MEM over the host's memory. The
- * summary line's totals over every domain the source computes itself. */
-static uint64_t sort_fields(enum xg_col c)
+/* The fields the rows on screen are asked for: those of the columns
+ * shown, and those the triage line reads of them (RUN%, WAIT%, VCPU;
+ * the pressure's where the source reads it); every field while the
+ * detail pane shows one domain whole (rows_every_field). */
+static uint64_t shown_fields(const struct xg_engine *e)
 {
-	const struct xg_metric *m = xg_columns[c].metric;
-	uint64_t f = 0;
-	if (m && m >= xg_field_metric && m < xg_field_metric + XG_F_COUNT)
-		f |= 1ull << (m - xg_field_metric);
-	if (c >= XG_COL_RUN && c <= XG_COL_OFF)
-		f |= collector_fields(XG_CL_SCHED);   /* the four runstates */
-	if (c == XG_COL_HIT)
-		f |= 1ull << XG_F_LLC_REF | 1ull << XG_F_LLC_MISS;
-	if (c == XG_COL_MPKI)
-		f |= 1ull << XG_F_LLC_MISS | 1ull << XG_F_INSTR;
+	const struct xg_view *v = &e->view;
+	if (e->rows_every_field)
+		return ~0ull;
+	uint64_t f = col_fields(XG_COL_WAIT) | col_fields(XG_COL_VCPU);
+	if (v->show_psi)
+		f |= col_fields(XG_COL_MEM_PSI) | col_fields(XG_COL_IO_PSI);
+	for (int c = 0; c < XG_COL_COUNT; c++)
+		if (view_col_visible(v, (enum xg_col)c))
+			f |= col_fields((enum xg_col)c);
 	return f;
 }
 
 /* Tells the source what the view shows next: in the full-screen view,
  * once the table has a sorted order (two samples), the rows on screen
- * (and half a screen on either side, for small moves) with every field,
- * the others with what sorting needs; before that, what sorting needs of
- * all (every field of 10,000 domains is more than a server answers within
- * a refresh); elsewhere everything. */
+ * (and half a screen on either side, for small moves) with the fields
+ * of the columns shown, and their vCPUs when those show (the vCPU rows,
+ * the detail pane); of every domain the fields sorting by the sort
+ * column needs (col_fields: WAIT% all four runstates; the summary
+ * line's totals over every domain the source computes itself); before
+ * that, what sorting needs of all (every field of 10,000 domains is more
+ * than a server answers within a refresh); elsewhere everything. */
 static void tell_wanted(struct xg_engine *e)
 {
 	struct xg_wanted w = { .all = true };
 	if (e->rows_on_demand)
-		w = (struct xg_wanted){ .fields = sort_fields(e->view.sort_col),
+		w = (struct xg_wanted){ .fields = col_fields(e->view.sort_col),
 					    .state = e->view.sort_col == XG_COL_STATE };
 	if (e->rows_on_demand && e->have_prev && e->screen_rows) {
 		const struct xg_view *v = &e->view;
@@ -97,8 +99,9 @@ static void tell_wanted(struct xg_engine *e)
 			const struct xg_dom *d = &cur->dom[r->dom_index];
 			e->want_keys[n++] = (struct xg_dom_key){ .host = d->host, .id = d->id };
 		}
-		w = (struct xg_wanted){ .fields = sort_fields(v->sort_col), .state = v->sort_col == XG_COL_STATE,
-				       .keys = e->want_keys, .nkeys = n };
+		w = (struct xg_wanted){ .fields = col_fields(v->sort_col), .state = v->sort_col == XG_COL_STATE,
+				       .keys = e->want_keys, .nkeys = n, .row_fields = shown_fields(e),
+				       .row_vcpus = v->show_vcpus || e->rows_every_field };
 	}
 	e->ops->set_wanted(e->src, &w);
 }

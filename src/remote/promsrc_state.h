@@ -36,6 +36,9 @@ struct ps_host {
 	double trs[XG_RS_COUNT];      /* their runstates' seconds over the window, likewise, -1: none */
 	bool seen;                    /* in this refresh's host answer */
 	bool counts;                  /* its exporter's xgtop_host_domains came (into nstate) */
+	unsigned ndoms;               /* and the domains they count */
+	unsigned nsorted, nsorted_now; /* its domains with a series of the sort's first field: at the
+	                                 last refresh's answer, in this one's */
 	bool sums;                    /* its exporter sums its domains' CPU and runstate times
 	                                 (xgtop_host_domains_*_seconds_total), over a window:
 	                                 tcpu and trs come from those */
@@ -125,13 +128,18 @@ struct xg_source {
 	size_t ndown;
 	unsigned window;
 	char hostname[64];
-	/* What the view shows next (set_wanted): every field of the domains
-	 * on screen, `fields` of the others; all: every field of every one. */
+	/* What the view shows next (set_wanted): row_fields (and their vCPUs)
+	 * of the domains on screen, want_fields of all; all: every field of
+	 * every one. */
 	bool want_all;
 	uint64_t want_fields;
 	bool want_state;              /* the state of every domain too */
+	uint64_t row_fields;          /* the fields of the domains on screen (the columns shown) */
+	bool row_vcpus;               /* and their vCPUs */
 	bool ask_total;               /* this refresh asks every domain's CPU time as scraped */
 	bool info_all;                /* this refresh asks every domain's info (remote_promsrc.c) */
+	int sort_f;                   /* the sort's first field (-1: none), this refresh */
+	int counted_f;                /* the field ps_host.nsorted counted, -1: none */
 	unsigned info_age;            /* refreshes since the last that did */
 	unsigned nstate[6];           /* domains by state (xg_totals' order): the exporters' counts
 	                                 (xgtop_host_domains), or counted by the server */

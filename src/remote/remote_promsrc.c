@@ -122,6 +122,7 @@ static int ps_open(struct xg_source **out, const struct xg_config *cfg, struct x
 		return -1;
 	}
 	struct xg_source *s = xg_calloc(1, sizeof(*s));
+	s->sort_f = s->counted_f = -1;
 	s->client = client;
 	if (cfg->remote_urls)
 		server_defaults(cfg->remote_urls, &t[0]);
@@ -245,6 +246,7 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	rm_ps_host_query(s, &b);
 	for (size_t i = 0; i < s->nh; i++) {
 		s->h[i].seen = s->h[i].down = s->h[i].counts = false;
+		s->h[i].ndoms = 0;
 		s->h[i].c15 = s->h[i].c60 = s->h[i].clk = s->h[i].span = 0;
 		s->h[i].published = 0;
 		s->h[i].tcpu = -1;
@@ -282,6 +284,9 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 		}
 		rm_ps_vcpus_reset(s);
 		rm_ps_doms_mark(s);
+		s->sort_f = s->want_all || !s->want_fields ? -1 : __builtin_ctzll(s->want_fields);
+		for (size_t i = 0; i < s->nh; i++)
+			s->h[i].nsorted_now = 0;
 		double eval = s->eval;
 		struct xg_strbuf dq[PS_FETCHES] = { 0 };
 		rm_ps_dom_query(s, dq);
@@ -291,6 +296,11 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 			if (dq[i].len)
 				q[n++] = dq[i].p;
 		rc = ask_all(s, "query", at, q, n, 0, rm_ps_on_dom, s, err);
+		/* Which hosts' domains all came by the sort's series (the next
+		 * refresh need not ask their info): a failed answer says none. */
+		s->counted_f = rc ? -1 : s->sort_f;
+		for (size_t i = 0; i < s->nh; i++)
+			s->h[i].nsorted = s->h[i].nsorted_now;
 		for (size_t i = 0; i < PS_FETCHES; i++)
 			strbuf_free(&dq[i]);
 		s->eval = eval;
@@ -307,6 +317,8 @@ static void ps_set_wanted(struct xg_source *s, const struct xg_wanted *w)
 	s->want_all = w->all;
 	s->want_fields = w->fields;
 	s->want_state = w->state;
+	s->row_fields = w->row_fields;
+	s->row_vcpus = w->row_vcpus;
 	s->nwant = 0;
 	if (w->nkeys)
 		xg_grow(&s->want, &s->want_cap, w->nkeys, sizeof(*s->want));

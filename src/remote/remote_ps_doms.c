@@ -158,12 +158,16 @@ static void on_host_series(struct xg_source *s, struct ps_host *h, const char *f
 	}
 }
 
-/* Field k's figure of d (a term asked of every domain, xgtop_f its index). */
-static void on_field(struct ps_host *h, struct ps_dom *d, const char *f, const struct rm_qpoint *p)
+/* Field k's figure of d (a term asked of every domain, xgtop_f its index);
+ * the sort's first field counts d among its host's domains that came by
+ * it (info_term). */
+static void on_field(const struct xg_source *s, struct ps_host *h, struct ps_dom *d, const char *f,
+		     const struct rm_qpoint *p)
 {
 	unsigned long k = strtoul(f, NULL, 10);
 	if (k >= XG_F_COUNT)
 		return;
+	h->nsorted_now += (int)k == s->sort_f;
 	h->published |= 1ull << k;
 	if (isfinite(p->v) && p->v < 0)
 		d->back |= 1ull << k;
@@ -196,7 +200,7 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 		snprintf(d->label, sizeof(d->label), "%s", name);
 	d->seen = true;
 	if (*f >= '0' && *f <= '9') {   /* the sort's fields: most series, first */
-		on_field(h, d, f, p);
+		on_field(s, h, d, f, p);
 		return 0;
 	}
 	if (!strcmp(f, "info") || !strcmp(f, "domain_info")) {   /* of all, or of a row on screen */
@@ -237,7 +241,7 @@ void rm_ps_doms_mark(struct xg_source *s)
 		struct ps_dom *d = &s->d[i];
 		struct xg_dom_key k = { .host = d->host, .id = d->has_domid ? d->domid : d->id };
 		d->shown = s->want_all || (s->nwant && bsearch(&k, s->want, s->nwant, sizeof(k), key_cmp));
-		d->asked = d->shown ? ~0ull : s->want_fields;
+		d->asked = s->want_all ? ~0ull : d->shown ? s->want_fields | s->row_fields : s->want_fields;
 	}
 }
 
@@ -367,12 +371,39 @@ static void rows_selectors(const struct xg_source *s, struct xg_strbuf *b, const
 	}
 }
 
-/* The gauges of a row on screen, its info (its domid, whatever the other
- * domains' info asks) and its vCPUs' online flags and CPU time as scraped
- * (for CPU(s)); then every counter (*_total). */
-#define GAUGES "{__name__=~\"xgtop_(domain|vcpu)_.+\",__name__!~\"xgtop_domain_(state|guest_reported|.+_total)|" \
-	"xgtop_vcpu_runstate.+\""
-#define COUNTERS "{__name__=~\"xgtop_(domain|vcpu)_.+_total\""
+/* The families of the rows on screen as the opening of a selector,
+ * __name__ one of them: their gauges (counters false; with the info
+ * series, for its domid whatever the other domains' info asks) or their
+ * counters (*_total), of the fields of the columns shown less the sort's
+ * (which come of every domain), and of their vCPUs (online flag; CPU
+ * and runstate seconds) when those show; "" when there are none. Names
+ * the server finds in its index at once, where a pattern has it match
+ * every family's name. */
+static void row_families(const struct xg_source *s, struct xg_strbuf *b, bool counters)
+{
+	uint64_t want = s->row_fields & ~s->want_fields;
+	const struct xg_metric *fx = xg_fixed_metric;
+	size_t start = b->len;
+	strbuf_printf(b, "{__name__=~\"%s", counters ? "" : "xgtop_domain_info");
+	size_t n = counters ? 0 : 1;
+	for (int f = 0; f < XG_F_COUNT; f++) {
+		const struct xg_metric *m = &xg_field_metric[f];
+		bool dup = false;   /* a family of several fields (the runstates) once */
+		for (int g = 0; g < f && !dup; g++)
+			dup = (want >> g & 1) && !strcmp(xg_field_metric[g].name, m->name);
+		if (!(want >> f & 1) || (m->type == XG_MT_COUNTER) != counters || dup)
+			continue;
+		strbuf_printf(b, "%s%s%s", n++ ? "|" : "", m->name, counters ? "_total" : "");
+	}
+	if (s->row_vcpus && counters)
+		strbuf_printf(b, "%s%s_total|%s_total", n++ ? "|" : "", fx[XG_MF_VCPU_CPU].name,
+			      fx[XG_MF_VCPU_RUNSTATE].name);
+	else if (s->row_vcpus)
+		strbuf_printf(b, "|%s", fx[XG_MF_VCPU_ONLINE].name);
+	strbuf_printf(b, "\"");
+	if (!n)
+		b->len = start;
+}
 /* Past this, one selector for all hosts' rows on screen even when it
  * takes in others (VictoriaMetrics refuses a query over 16 kB). */
 #define ROWS_TEXT_MAX 11000
@@ -389,30 +420,38 @@ static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
 				    .names = xg_calloc(s->nd + 1, sizeof(*r.names)),
 				    .rows = xg_calloc(s->nd + 1, sizeof(*r.rows)) };
 	bool more;
+	struct xg_strbuf gauges = { 0 }, counters = { 0 };
 	struct xg_strbuf g = { 0 }, now = { 0 }, ago = { 0 }, st = { 0 };
 	char off[32];
 	snprintf(off, sizeof(off), " offset %us", s->window);
+	row_families(s, &gauges, false);
+	row_families(s, &counters, true);
 	r.n = rows_shown(s, r.rows, r.hosts, &r.nh, r.names, &r.nn, &more);
 	if (r.n) {
 		for (int per_host = more; per_host >= 0; per_host--) {
 			g.len = now.len = ago.len = st.len = 0;
-			rows_selectors(s, &g, GAUGES, "", per_host, &r);
+			rows_selectors(s, &g, gauges.p, "", per_host, &r);
 			if (!s->want_state)
 				rows_selectors(s, &st, "xgtop_domain_state{state!=\"\"", " == 1", per_host, &r);
-			rows_selectors(s, &now, COUNTERS, "", per_host, &r);
-			rows_selectors(s, &ago, COUNTERS, off, per_host, &r);
+			if (counters.len) {
+				rows_selectors(s, &now, counters.p, "", per_host, &r);
+				rows_selectors(s, &ago, counters.p, off, per_host, &r);
+			}
 			if (g.len + now.len + ago.len + st.len < ROWS_TEXT_MAX)
 				break;
 		}
 		strbuf_printf(b, " or label_replace(%s,\"xgtop_f\",\"$1\",\"__name__\",\"xgtop_(.*)\")", g.p);
 		if (st.len)
 			strbuf_printf(b, " or label_replace(%s,\"xgtop_f\",\"state\",\"\",\"\")", st.p);
-		strbuf_printf(b, " or (label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\") - "
-			      "label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\"))", now.p, ago.p);
+		if (now.len)
+			strbuf_printf(b, " or (label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\") - "
+				      "label_replace(%s,\"xgtop_f\",\"d_$1\",\"__name__\",\"xgtop_(.*)\"))", now.p, ago.p);
 		strbuf_printf(b, " or label_replace(xgtop_sample_monotonic_seconds{instance!=\"\"%s} - "
 			      "xgtop_sample_monotonic_seconds{instance!=\"\"%s}%s,\"xgtop_f\",\"clk_span\",\"\",\"\")",
 			      s->sel_host, s->sel_host, off);
 	}
+	strbuf_free(&gauges);
+	strbuf_free(&counters);
 	strbuf_free(&g);
 	strbuf_free(&now);
 	strbuf_free(&ago);
@@ -422,18 +461,19 @@ static void rows_terms(const struct xg_source *s, struct xg_strbuf *b)
 	free(r.rows);
 }
 
-/* The hosts whose exporter lacks a family (has() false: an older xgtop)
- * as a matcher in *sel, for the server to sum or count their domains'
- * series; false: no such host. Past SEL_HOSTS_MAX of text, *sel is empty
- * (all hosts), and on_total leaves out those whose exporter's figure
- * came. */
+/* The hosts for which has() is false (an exporter lacks a family: an
+ * older xgtop; some domain lacks the sort's series) as a matcher in *sel,
+ * for the server to sum, count or send their domains' series; false: no
+ * such host. Past SEL_HOSTS_MAX of text, *sel is empty (all hosts), and
+ * on_total leaves out those whose exporter's figure came. */
 #define SEL_HOSTS_MAX 4000
-static bool hosts_lacking(const struct xg_source *s, bool (*has)(const struct ps_host *), struct xg_strbuf *sel)
+static bool hosts_lacking(const struct xg_source *s, bool (*has)(const struct xg_source *, const struct ps_host *),
+			  struct xg_strbuf *sel)
 {
 	strbuf_printf(sel, "instance=~\"");
 	size_t n = 0;
 	for (size_t i = 0; i < s->nh; i++) {
-		if (has(&s->h[i]))
+		if (has(s, &s->h[i]))
 			continue;
 		strbuf_printf(sel, "%s", n++ ? "|" : "");
 		put_literal(sel, s->h[i].name);
@@ -444,13 +484,15 @@ static bool hosts_lacking(const struct xg_source *s, bool (*has)(const struct ps
 	return n > 0;
 }
 
-static bool has_counts(const struct ps_host *h)
+static bool has_counts(const struct xg_source *s, const struct ps_host *h)
 {
+	(void)s;
 	return h->counts;
 }
 
-static bool has_sums(const struct ps_host *h)
+static bool has_sums(const struct xg_source *s, const struct ps_host *h)
 {
+	(void)s;
 	return h->sums;
 }
 
@@ -530,20 +572,57 @@ static void total_terms(const struct xg_source *s, struct xg_strbuf *b)
 	strbuf_free(&hosts);
 }
 
-/* Between the refreshes that ask every domain's info, the info of those
- * only that have no series of the sort's first field (the sort's series
- * mark the others seen, and their domids stay as they came): a domain
- * whose figure is not measured comes by no other series. */
-static void info_unless_sorted(const struct xg_source *s, struct xg_strbuf *b)
+/* name's selector (rm_ps_sel) on the hosts of matcher hosts only, or on
+ * all when it is empty. */
+static void sel_on(const struct xg_source *s, struct xg_strbuf *b, const char *name, bool counter, const char *label,
+		   const struct xg_strbuf *hosts)
 {
-	for (int f = 0; f < XG_F_COUNT; f++) {
-		if (!(s->want_fields >> f & 1))
-			continue;
-		const struct xg_metric *m = &xg_field_metric[f];
-		strbuf_printf(b, " unless on(instance,domain) ");
-		rm_ps_sel(s, b, m->name, m->type == XG_MT_COUNTER, m->label);
+	if (!hosts->len) {
+		rm_ps_sel(s, b, name, counter, label);
 		return;
 	}
+	strbuf_printf(b, "%s%s{%s%s%s%s}", name, counter ? "_total" : "", hosts->p, label && *label ? "," : "",
+		      label ? label : "", s->sel_dom);
+}
+
+/* Whether every domain of h came by the sort's series at the last
+ * refresh: as many as its exporter counted (xgtop_host_domains, asked
+ * without --filter only), for the sort's field of now. */
+static bool all_sorted(const struct xg_source *s, const struct ps_host *h)
+{
+	return s->counted_f == s->sort_f && h->counts && h->nsorted == h->ndoms;
+}
+
+/* The info term (led by " or "): every domain's info at the refreshes
+ * that ask it all; in between, the info only of those that have no
+ * series of the sort's first field (the sort's series mark the others
+ * seen, and their domids stay as they came: a domain whose figure is not
+ * measured comes by no other series), and of the hosts only where some
+ * domain did not come by them at the last refresh (all_sorted). Mostly
+ * none: the server then selects neither family, 20,000 series at 10,000
+ * domains. */
+static void info_term(const struct xg_source *s, struct xg_strbuf *b)
+{
+	struct xg_strbuf hosts = { 0 };
+	const struct xg_metric *m = s->sort_f >= 0 ? &xg_field_metric[s->sort_f] : NULL;
+	if (!s->info_all && m && !hosts_lacking(s, all_sorted, &hosts)) {
+		strbuf_free(&hosts);
+		return;
+	}
+	/* Batch mode lists a stale host's domains of the last hour; the
+	 * full-screen view keeps those it had (remote_ps_fill.c) and asks
+	 * the info as of now: an hour of samples of 10,000 series was most
+	 * of the server's work. */
+	strbuf_printf(b, " or label_replace(%s", s->want_all ? "last_over_time(" : "");
+	if (s->info_all || !m) {
+		rm_ps_sel(s, b, "xgtop_domain_info", false, NULL);
+	} else {
+		sel_on(s, b, "xgtop_domain_info", false, NULL, &hosts);
+		strbuf_printf(b, " unless on(instance,domain) ");
+		sel_on(s, b, m->name, m->type == XG_MT_COUNTER, m->label, &hosts);
+	}
+	strbuf_printf(b, "%s,\"xgtop_f\",\"info\",\"\",\"\")", s->want_all ? "[1h])" : "");
+	strbuf_free(&hosts);
 }
 
 /* The labels the answers keep of each series: one aggregation over every
@@ -562,35 +641,28 @@ static void info_unless_sorted(const struct xg_source *s, struct xg_strbuf *b)
  * comes once (xgtop_f "clk"). */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES])
 {
-	struct xg_strbuf *b = &q[0];
-	strbuf_printf(b, KEEP "label_replace(");
-	/* Batch mode lists a stale host's domains of the last hour; the
-	 * full-screen view keeps those it had (remote_ps_fill.c) and asks
-	 * the info as of now: an hour of samples of 10,000 series was most
-	 * of the server's work. */
-	strbuf_printf(b, "%s", s->want_all ? "last_over_time(" : "");
-	rm_ps_sel(s, b, "xgtop_domain_info", false, NULL);
-	if (!s->info_all)
-		info_unless_sorted(s, b);
-	strbuf_printf(b, "%s,\"xgtop_f\",\"info\",\"\",\"\")", s->want_all ? "[1h])" : "");
+	struct xg_strbuf t = { 0 }, *b = &q[1];   /* q[0]'s terms, each led by " or " */
+	info_term(s, &t);
 	if (s->want_all || s->want_state) {
-		strbuf_printf(b, " or label_replace(");
-		rm_ps_sel(s, b, "xgtop_domain_state", false, NULL);
-		strbuf_printf(b, " == 1,\"xgtop_f\",\"state\",\"\",\"\")");
+		strbuf_printf(&t, " or label_replace(");
+		rm_ps_sel(s, &t, "xgtop_domain_state", false, NULL);
+		strbuf_printf(&t, " == 1,\"xgtop_f\",\"state\",\"\",\"\")");
 	}
 	if (s->ask_total) {
-		strbuf_printf(b, " or label_replace(");
-		rm_ps_sel(s, b, xg_field_metric[XG_F_CPU_NS].name, true, NULL);
-		strbuf_printf(b, ",\"xgtop_f\",\"cpu\",\"\",\"\")");
+		strbuf_printf(&t, " or label_replace(");
+		rm_ps_sel(s, &t, xg_field_metric[XG_F_CPU_NS].name, true, NULL);
+		strbuf_printf(&t, ",\"xgtop_f\",\"cpu\",\"\",\"\")");
 	}
-	if (!s->want_all) {   /* the rest in the next query */
-		strbuf_printf(b, ")");
-		b = &q[1];
-		strbuf_printf(b, KEEP);
+	if (s->want_all) {   /* all in one query */
+		b = &t;
 	} else {
-		strbuf_printf(b, " or ");
+		if (t.len)
+			strbuf_printf(&q[0], KEEP "%s)", t.p + 4);
+		strbuf_printf(b, KEEP "label_replace(");
 	}
-	strbuf_printf(b, "label_replace(delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),"
+	if (s->want_all)
+		strbuf_printf(b, " or label_replace(");
+	strbuf_printf(b, "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),"
 		      "\"xgtop_f\",\"clk\",\"\",\"\")", s->sel_host, s->window);
 	uint64_t all = s->want_all ? ~0ull : s->want_fields;
 	for (int f = 0; f < XG_F_COUNT; f++)
@@ -598,9 +670,11 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES])
 			field_term(s, b, f, " or ");
 	if (s->want_all) {
 		rm_ps_vcpu_terms(s, b, " or ");
-		strbuf_printf(b, ")");
+		strbuf_printf(&q[0], KEEP "%s)", t.p + 4);
+		strbuf_free(&t);
 		return;
 	}
+	strbuf_free(&t);
 	total_terms(s, b);
 	strbuf_printf(b, ")");
 	struct xg_strbuf r = { 0 };

@@ -94,8 +94,12 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 	uint8_t went_back = sample_reason(out, "the counter went back within the rate window (the domain "
 					   "or its exporter restarted)");
 	uint8_t hidden = sample_reason(out, "not asked for: the row was off screen at the last refresh "
-				       "(the server sends every figure of the rows shown only); it comes "
+				       "(the server sends the figures of the rows shown only); it comes "
 				       "with the next refreshes");
+	uint8_t col_hidden = sample_reason(out, "not asked for: no column shown at the last refresh needed "
+					   "it (the server sends the rows shown the figures of the columns "
+					   "shown, and every figure of the domain in the detail pane); it "
+					   "comes with the next refresh");
 	order_doms(s);
 	for (size_t k = 0; k < s->nd; k++) {
 		struct ps_dom *pd = &s->d[s->ord[k].i];
@@ -129,7 +133,7 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 				uint8_t stale = pd->host < out->npeer && out->peer[pd->host].stale ?
 						out->peer[pd->host].why : 0;
 				d->why[f] = stale ? stale : pd->back >> f & 1 ? went_back :
-					    !(pd->asked >> f & 1) ? hidden : absent;
+					    pd->asked >> f & 1 ? absent : pd->shown ? col_hidden : hidden;
 				continue;
 			}
 			if (m->type == XG_MT_COUNTER)

@@ -48,6 +48,7 @@ static void take_counts(struct xg_source *s, struct ps_host *h, const struct rm_
 			continue;
 		if (isfinite(p->v) && p->v >= 0 && p->v < 1e9) {
 			s->nstate[k] += (unsigned)p->v;
+			h->ndoms += (unsigned)p->v;
 			s->got_nstate = h->counts = true;
 		}
 		return;

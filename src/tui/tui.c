@@ -129,6 +129,10 @@ static int tui_key(struct tui *t, int timeout_ms, wint_t *wch)
 static int tui_step(struct tui *t, struct xg_err *err)
 {
 	uint64_t t0 = xg_now_mono_ns();
+	/* The detail pane shows every figure of its domain (a source that
+	 * computes remotely sends the rows on screen those of the columns
+	 * shown). */
+	t->e->rows_every_field = t->mode == TUI_MODE_DETAIL;
 	int rc = engine_step(t->e, err);
 	if (rc < 0 && tui_time_failed(t, err)) {
 		err->msg[0] = 0;

@@ -118,6 +118,11 @@ struct xg_table {
 	uint8_t victim_why, rows_victim_why;
 };
 
+/* The sample fields (bit per enum xg_field) column c is computed from
+ * (compute/col_fields.c): 0 for those not computed from fields (HOST,
+ * NAME, ID, STATE, TREND) and for the PMU breakdown (its own families). */
+uint64_t col_fields(enum xg_col c);
+
 /* Computes out from the previous sample (NULL for the first) and cur, both
  * sorted by id. rows (enum xg_rows) adds sub-rows after the domain rows:
  * per vCPU, and per socket for domains with per-socket CMT/MBM entries

@@ -33,6 +33,9 @@ struct xg_engine {
 	 * from screen_first, screen_rows of them), so that a source that
 	 * computes remotely is asked for every figure of those rows only. */
 	size_t screen_first, screen_rows;
+	/* And every field of those (the detail pane shows one whole), not
+	 * only those of the columns shown. */
+	bool rows_every_field;
 	struct xg_dom_key *want_keys;
 	size_t want_cap;
 	struct xg_table table;

@@ -31,8 +31,10 @@ struct xg_wanted {
 	bool all;                   /* every field of every domain (batch, the first refreshes) */
 	uint64_t fields;            /* bit per enum xg_field: wanted of every domain */
 	bool state;                 /* the state of every domain too (sorting by STATE) */
-	const struct xg_dom_key *keys;  /* the domains on screen, with every field */
+	const struct xg_dom_key *keys;  /* the domains on screen */
 	size_t nkeys;
+	uint64_t row_fields;        /* bit per enum xg_field: wanted of those (the columns shown) */
+	bool row_vcpus;             /* and their vCPUs (vCPU rows, the detail pane) */
 };
 
 /* A domain's graphs from a source that keeps their history itself (the
