@@ -263,25 +263,25 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	if (!rc) {
 		/* Every domain's CPU time as scraped (CPU(s) starts from it) only
 		 * while one is new: a domain is in the sample once it came. */
-		s->ask_total = s->want_all || !s->nd;
-		for (size_t i = 0; i < s->nd && !s->ask_total; i++)
-			s->ask_total = s->d[i].seen && !s->d[i].started;
 		/* Every domain's info (name, domid) every PS_INFO_EVERY refreshes,
 		 * and at once after one came without it (new) or restarted (a
 		 * counter went back: a new domid); in between, half the series of
 		 * a hidden domain (remote_ps_doms.c). */
+		bool total = s->want_all || !s->nd;
 		bool info = s->want_all || !s->nd || !s->want_fields || s->info_age + 1 >= PS_INFO_EVERY;
-		for (size_t i = 0; i < s->nd && !info; i++)
-			info = s->d[i].seen && (!s->d[i].has_domid || s->d[i].back);
+		for (size_t i = 0; i < s->nd; i++) {   /* one pass: 10,000 domains */
+			struct ps_dom *d = &s->d[i];
+			total = total || (d->seen && !d->started);
+			info = info || (d->seen && (!d->has_domid || d->back));
+			d->was_seen = d->seen;
+			d->seen = false;
+			d->got = d->back = d->scraped = 0;
+			d->state = 0;
+			d->cpu_total = -1;
+		}
+		s->ask_total = total;
 		s->info_all = info;
 		s->info_age = info ? 0 : s->info_age + 1;
-		for (size_t i = 0; i < s->nd; i++) {
-			s->d[i].was_seen = s->d[i].seen;
-			s->d[i].seen = false;
-			s->d[i].got = s->d[i].back = s->d[i].scraped = 0;
-			s->d[i].state = 0;
-			s->d[i].cpu_total = -1;
-		}
 		rm_ps_vcpus_reset(s);
 		rm_ps_doms_mark(s);
 		s->sort_f = s->want_all || !s->want_fields ? -1 : __builtin_ctzll(s->want_fields);

@@ -27,7 +27,7 @@ struct ps_dom *rm_ps_dom_of(struct xg_source *s, uint16_t host, const char *name
 	size_t k = s->dix.cap ? hv & (s->dix.cap - 1) : 0;
 	for (; s->dix.cap && s->dix.slot[k]; k = (k + 1) & (s->dix.cap - 1)) {
 		struct ps_dom *d = &s->d[s->dix.slot[k] - 1];
-		if (d->host == host && !strncmp(d->name, name, XG_NAME_MAX - 1))
+		if (d->host == host && !strcmp(d->name, name))   /* both under XG_NAME_MAX */
 			return d;
 	}
 	if (s->nd >= XG_PS_DOMS_MAX)
@@ -190,13 +190,20 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 		on_host_series(s, h, f, p);
 		return 0;
 	}
-	/* The exporter escapes names as the screen shows them (\\, \xNN). */
+	/* The exporter escapes names as the screen shows them (\\, \xNN);
+	 * most names have no escape. */
 	char raw[XG_NAME_MAX];
-	rm_unescape_name(raw, sizeof(raw), name);
+	size_t nl = strlen(name);
+	if (memchr(name, '\\', nl) || nl >= sizeof(raw))
+		rm_unescape_name(raw, sizeof(raw), name);
+	else
+		memcpy(raw, name, nl + 1);
 	struct ps_dom *d = rm_ps_dom_of(s, (uint16_t)(h - s->h), raw);
 	if (!d)
 		return xg_fail(err, "more than %d domains", XG_PS_DOMS_MAX);
-	if (!d->seen)
+	if (!d->seen && nl < sizeof(d->label) && strcmp(d->label, name))   /* as it came, mostly as before */
+		memcpy(d->label, name, nl + 1);
+	else if (!d->seen && nl >= sizeof(d->label))
 		snprintf(d->label, sizeof(d->label), "%s", name);
 	d->seen = true;
 	if (*f >= '0' && *f <= '9') {   /* the sort's fields: most series, first */

@@ -121,19 +121,24 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 		pd->started = true;
 		struct xg_dom *d = sample_add_dom(out, id);
 		d->host = pd->host;
-		snprintf(d->name, sizeof(d->name), "%s", pd->name);
+		memcpy(d->name, pd->name, sizeof(d->name));   /* NUL-terminated by rm_ps_dom_of */
 		const struct ps_host *h = &s->h[pd->host];
-		for (int f = 0; f < XG_F_COUNT; f++) {
+		/* Most fields of most domains were not asked (the rows off
+		 * screen carry the sort's): their reason at once, then the
+		 * fields that were, came or went back one by one. */
+		uint8_t stale = pd->host < out->npeer && out->peer[pd->host].stale ? out->peer[pd->host].why : 0;
+		memset(d->why, stale ? stale : pd->shown ? col_hidden : hidden, sizeof(d->why));
+		uint64_t todo = (pd->asked | pd->got | pd->back) & (~0ull >> (64 - XG_F_COUNT));
+		for (; todo; todo &= todo - 1) {
+			int f = __builtin_ctzll(todo);
 			const struct xg_metric *m = &xg_field_metric[f];
 			/* A counter's change over that of its host's clock: a row
 			 * on screen's between two scrapes, the others' delta(). */
 			double clk = pd->scraped >> f & 1 ? h->span : h->clk;
 			if (!(pd->got >> f & 1) || (m->type == XG_MT_COUNTER && !(clk > 0))) {
 				/* A stale host's series are gone: its reason, not theirs. */
-				uint8_t stale = pd->host < out->npeer && out->peer[pd->host].stale ?
-						out->peer[pd->host].why : 0;
-				d->why[f] = stale ? stale : pd->back >> f & 1 ? went_back :
-					    pd->asked >> f & 1 ? absent : pd->shown ? col_hidden : hidden;
+				d->why[f] = stale ? stale : pd->back >> f & 1 ? went_back : pd->asked >> f & 1 ? absent :
+					    pd->shown ? col_hidden : hidden;
 				continue;
 			}
 			if (m->type == XG_MT_COUNTER)
