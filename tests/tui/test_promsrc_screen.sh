@@ -91,6 +91,16 @@ none() { [ "$(dashes)" = 0 ]; }
 wait_until 20 none || fail "rows on screen without figures"
 keys End
 wait_until 20 none || fail "rows scrolled into view still lack figures after 20 s"
+# The rows ask the fields of the columns shown only: a group shown again
+# (d) has its figures with the next refreshes.
+disk() { screen | grep -q 'DISK-RD/s'; }
+no_disk() { ! disk; }
+keys d
+wait_until 10 no_disk || fail "d did not hide the disk columns"
+sleep 2
+keys d
+wait_until 10 disk || fail "d did not show the disk columns again"
+wait_until 20 none || fail "the disk columns shown again still lack figures after 20 s"
 # Between the refreshes that ask every domain's info (the first, then one
 # in 10), the sort's series name the domains: over 5 refreshes every
 # domain stays, and the rows carry their own domids (the generator's:
