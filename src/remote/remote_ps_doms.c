@@ -638,14 +638,15 @@ static void info_term(const struct xg_source *s, struct xg_strbuf *b)
 
 /* Every field and vCPU of every domain the selectors match, in q[0]; in
  * the full-screen view three queries, which the server evaluates side by
- * side (each one's terms one after the other): q[0] all domains' info
- * (name, domid; their state when sorted by it, and their CPU time as
- * scraped while one is new), q[1] what sorting needs of every domain and
- * the summary line's totals (total_terms), q[2] (empty when none is on
- * screen) the other fields, the state and the vCPUs of the domains on
- * screen, whose hosts and names are in those terms' own matchers (the
- * server evaluates them for those series only). Each host's sample clock
- * comes once (xgtop_f "clk"). */
+ * side (each one's terms one after the other): q[0] the domains' info
+ * (name, domid: info_term; their state when sorted by it, and their CPU
+ * time as scraped while one is new; empty when none of these is asked),
+ * q[1] what sorting needs of every domain and the summary line's totals
+ * (total_terms), q[2] (empty when none is on screen) the fields of the
+ * columns shown, the state and the vCPUs of the domains on screen, whose
+ * hosts and names are in those terms' own matchers (the server evaluates
+ * them for those series only). Each host's sample clock comes once
+ * (xgtop_f "clk"). */
 void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES])
 {
 	struct xg_strbuf t = { 0 }, *b = &q[1];   /* q[0]'s terms, each led by " or " */
@@ -662,13 +663,12 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES])
 	}
 	if (s->want_all) {   /* all in one query */
 		b = &t;
+		strbuf_printf(b, " or label_replace(");
 	} else {
 		if (t.len)
 			strbuf_printf(&q[0], KEEP "%s)", t.p + 4);
 		strbuf_printf(b, KEEP "label_replace(");
 	}
-	if (s->want_all)
-		strbuf_printf(b, " or label_replace(");
 	strbuf_printf(b, "delta(xgtop_sample_monotonic_seconds{instance!=\"\"%s}[%us]),"
 		      "\"xgtop_f\",\"clk\",\"\",\"\")", s->sel_host, s->window);
 	uint64_t all = s->want_all ? ~0ull : s->want_fields;
