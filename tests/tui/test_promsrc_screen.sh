@@ -99,7 +99,8 @@ disk() { screen | grep -q 'DISK-RD/s'; }
 no_disk() { ! disk; }
 keys d
 wait_until 10 no_disk || fail "d did not hide the disk columns"
-sleep 2
+h=$(refreshes)   # two refreshes without them
+wait_until 20 refreshed $((h + 2)) || fail "no 2 refreshes within 20 s"
 keys d
 wait_until 10 disk || fail "d did not show the disk columns again"
 wait_until 20 none || fail "the disk columns shown again still lack figures after 20 s"
