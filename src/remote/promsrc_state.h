@@ -17,7 +17,8 @@
  * 0.5 s interval would round it to 4 or 6). */
 #define PS_SCALE 1000
 /* The full-screen view asks every domain's info (name, domid) at least
- * once in this many refreshes. */
+ * once in this many refreshes: each refresh, that of the hosts whose
+ * index is its turn modulo this. */
 #define PS_INFO_EVERY 10
 /* Queries asked at once: the domain query's three parts. */
 #define PS_FETCHES 3
@@ -44,6 +45,8 @@ struct ps_host {
 	                                 tcpu and trs come from those */
 	bool got_sums;                /* the host answer said so (made sums by rm_ps_hosts_settle) */
 	bool down;                    /* the server's last scrape of it failed */
+	bool ask_info;                /* this refresh asks every domain's info (name, domid) of it */
+	bool ask_total;               /* and their CPU time as scraped (remote_promsrc.c) */
 	uint32_t pcpus;
 	uint64_t mem, free;
 	uint64_t published;           /* bit f: some domain of it has field f */
@@ -83,6 +86,7 @@ struct ps_dom {
 	bool shown;                   /* on screen: every field asked for */
 	uint32_t domid;
 	bool has_domid;
+	bool info_now;                /* its info series came this refresh (it is there now) */
 	bool started;                 /* acc[] has its origin */
 	uint32_t state;               /* enum xg_state bits */
 	double cpu_total;             /* the CPU time counter as scraped, -1: none */
@@ -136,11 +140,12 @@ struct xg_source {
 	bool want_state;              /* the state of every domain too */
 	uint64_t row_fields;          /* the fields of the domains on screen (the columns shown) */
 	bool row_vcpus;               /* and their vCPUs */
-	bool ask_total;               /* this refresh asks every domain's CPU time as scraped */
-	bool info_all;                /* this refresh asks every domain's info (remote_promsrc.c) */
+	bool ask_total;               /* this refresh asks some host's ps_host.ask_total */
+	bool info_all;                /* and every host's ps_host.ask_info */
 	int sort_f;                   /* the sort's first field (-1: none), this refresh */
 	int counted_f;                /* the field ps_host.nsorted counted, -1: none */
-	unsigned info_age;            /* refreshes since the last that did */
+	unsigned info_turn;           /* the hosts whose index is this modulo PS_INFO_EVERY ask their
+	                                 info this refresh */
 	unsigned nstate[6];           /* domains by state (xg_totals' order): the exporters' counts
 	                                 (xgtop_host_domains), or counted by the server */
 	bool got_nstate;

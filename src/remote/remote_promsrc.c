@@ -237,6 +237,57 @@ int rm_ps_ask(struct xg_source *s, const char *api, const char *params, const ch
 	return ask_all(s, api, params, &query, 1, limit_s, fn, ctx, err);
 }
 
+/* Which hosts this refresh asks every domain's CPU time as scraped
+ * (CPU(s) starts from it: a domain is in the sample once it came) and
+ * info (name, domid; in between, the sort's series name the domains and
+ * remote_ps_doms.c asks only the info of those without one): every host
+ * at the first refresh, in batch mode and without a sort field; else a
+ * host whose domains were unknown (new, or none at the last refresh), one
+ * with a new domain, and for the info one with a domain restarted (a
+ * counter went back: a new domid), one where more domains came by the
+ * sort's series at the last refresh than its exporter counts now (some
+ * are gone, their series still in the rate window: remote_ps_fill.c
+ * leaves out a domain of a host asked its info whose info did not come),
+ * and a tenth of the hosts in turn. At 10,000 domains, asking all of them
+ * at once was a refresh of twice the usual wall time. Then each domain is
+ * made ready for this refresh's answer. */
+static void plan_asks(struct xg_source *s)
+{
+	bool all = s->want_all || !s->nd;
+	for (size_t i = 0; i < s->nh; i++)
+		s->h[i].ask_total = true;   /* here: none of its domains was seen at the last refresh */
+	for (size_t i = 0; i < s->nd; i++)
+		if (s->d[i].seen && s->d[i].host < s->nh)
+			s->h[s->d[i].host].ask_total = false;
+	for (size_t i = 0; i < s->nh; i++) {
+		struct ps_host *h = &s->h[i];
+		h->ask_total = h->ask_total || all;
+		h->ask_info = h->ask_total || !s->want_fields || i % PS_INFO_EVERY == s->info_turn ||
+			      (s->counted_f == s->sort_f && h->counts && h->nsorted > h->ndoms);
+	}
+	for (size_t i = 0; i < s->nd; i++) {   /* one pass: 10,000 domains */
+		struct ps_dom *d = &s->d[i];
+		if (d->seen && d->host < s->nh) {
+			struct ps_host *h = &s->h[d->host];
+			h->ask_total = h->ask_total || !d->started;
+			h->ask_info = h->ask_info || !d->has_domid || d->back;
+		}
+		d->was_seen = d->seen;
+		d->seen = false;
+		d->got = d->back = d->scraped = 0;
+		d->info_now = false;
+		d->state = 0;
+		d->cpu_total = -1;
+	}
+	s->ask_total = false;
+	s->info_all = true;
+	for (size_t i = 0; i < s->nh; i++) {
+		s->ask_total = s->ask_total || s->h[i].ask_total;
+		s->info_all = s->info_all && s->h[i].ask_info;
+	}
+	s->info_turn = (s->info_turn + 1) % PS_INFO_EVERY;
+}
+
 static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err *err)
 {
 	struct xg_strbuf b = { 0 };
@@ -261,30 +312,10 @@ static int ps_collect(struct xg_source *s, struct xg_sample *out, struct xg_err 
 	if (!rc)
 		rc = rm_ps_hosts_settle(s, err);
 	if (!rc) {
-		/* Every domain's CPU time as scraped (CPU(s) starts from it) only
-		 * while one is new: a domain is in the sample once it came. */
-		/* Every domain's info (name, domid) every PS_INFO_EVERY refreshes,
-		 * and at once after one came without it (new) or restarted (a
-		 * counter went back: a new domid); in between, half the series of
-		 * a hidden domain (remote_ps_doms.c). */
-		bool total = s->want_all || !s->nd;
-		bool info = s->want_all || !s->nd || !s->want_fields || s->info_age + 1 >= PS_INFO_EVERY;
-		for (size_t i = 0; i < s->nd; i++) {   /* one pass: 10,000 domains */
-			struct ps_dom *d = &s->d[i];
-			total = total || (d->seen && !d->started);
-			info = info || (d->seen && (!d->has_domid || d->back));
-			d->was_seen = d->seen;
-			d->seen = false;
-			d->got = d->back = d->scraped = 0;
-			d->state = 0;
-			d->cpu_total = -1;
-		}
-		s->ask_total = total;
-		s->info_all = info;
-		s->info_age = info ? 0 : s->info_age + 1;
+		s->sort_f = s->want_all || !s->want_fields ? -1 : __builtin_ctzll(s->want_fields);
+		plan_asks(s);
 		rm_ps_vcpus_reset(s);
 		rm_ps_doms_mark(s);
-		s->sort_f = s->want_all || !s->want_fields ? -1 : __builtin_ctzll(s->want_fields);
 		for (size_t i = 0; i < s->nh; i++)
 			s->h[i].nsorted_now = 0;
 		double eval = s->eval;

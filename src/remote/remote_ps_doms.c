@@ -212,6 +212,7 @@ int rm_ps_on_dom(void *ctx, const struct rm_qpoint *p, struct xg_err *err)
 	}
 	if (!strcmp(f, "info") || !strcmp(f, "domain_info")) {   /* of all, or of a row on screen */
 		rm_ps_take_domid(d, p);
+		d->info_now = true;
 		return 0;
 	}
 	if (!strcmp(f, "state")) {
@@ -600,35 +601,71 @@ static bool all_sorted(const struct xg_source *s, const struct ps_host *h)
 	return s->counted_f == s->sort_f && h->counts && h->nsorted == h->ndoms;
 }
 
-/* The info term (led by " or "): every domain's info at the refreshes
- * that ask it all; in between, the info only of those that have no
- * series of the sort's first field (the sort's series mark the others
- * seen, and their domids stay as they came: a domain whose figure is not
- * measured comes by no other series), and of the hosts only where some
- * domain did not come by them at the last refresh (all_sorted). Mostly
- * none: the server then selects neither family, 20,000 series at 10,000
- * domains. */
+static bool no_info(const struct xg_source *s, const struct ps_host *h)
+{
+	(void)s;
+	return !h->ask_info;
+}
+
+static bool info_or_sorted(const struct xg_source *s, const struct ps_host *h)
+{
+	return h->ask_info || all_sorted(s, h);
+}
+
+static bool no_total(const struct xg_source *s, const struct ps_host *h)
+{
+	(void)s;
+	return !h->ask_total;
+}
+
+/* The info term (led by " or "): every domain's info of the hosts that
+ * ask it this refresh (ps_host.ask_info); of the others, the info only of
+ * the domains that have no series of the sort's first field (the sort's
+ * series mark the others seen, and their domids stay as they came: a
+ * domain whose figure is not measured comes by no other series), and of
+ * those hosts only where some domain did not come by them at the last
+ * refresh (all_sorted). Mostly that is none: the server then selects
+ * neither family of most hosts, 20,000 series at 10,000 domains. */
 static void info_term(const struct xg_source *s, struct xg_strbuf *b)
 {
-	struct xg_strbuf hosts = { 0 };
+	struct xg_strbuf asked = { 0 }, rest = { 0 };
 	const struct xg_metric *m = s->sort_f >= 0 ? &xg_field_metric[s->sort_f] : NULL;
-	if (!s->info_all && m && !hosts_lacking(s, all_sorted, &hosts)) {
-		strbuf_free(&hosts);
-		return;
+	bool all = s->info_all || !m;
+	bool some = !all && hosts_lacking(s, no_info, &asked);
+	bool others = !all && hosts_lacking(s, info_or_sorted, &rest);
+	if (all || some || others) {
+		/* Batch mode lists a stale host's domains of the last hour; the
+		 * full-screen view keeps those it had (remote_ps_fill.c) and
+		 * asks the info as of now: an hour of samples of 10,000 series
+		 * was most of the server's work. */
+		strbuf_printf(b, " or label_replace(%s", s->want_all ? "last_over_time(" : "");
+		if (all || some)
+			sel_on(s, b, "xgtop_domain_info", false, NULL, &asked);
+		if (others) {
+			strbuf_printf(b, "%s", some ? " or " : "");
+			sel_on(s, b, "xgtop_domain_info", false, NULL, &rest);
+			strbuf_printf(b, " unless on(instance,domain) ");
+			sel_on(s, b, m->name, m->type == XG_MT_COUNTER, m->label, &rest);
+		}
+		strbuf_printf(b, "%s,\"xgtop_f\",\"info\",\"\",\"\")", s->want_all ? "[1h])" : "");
 	}
-	/* Batch mode lists a stale host's domains of the last hour; the
-	 * full-screen view keeps those it had (remote_ps_fill.c) and asks
-	 * the info as of now: an hour of samples of 10,000 series was most
-	 * of the server's work. */
-	strbuf_printf(b, " or label_replace(%s", s->want_all ? "last_over_time(" : "");
-	if (s->info_all || !m) {
-		rm_ps_sel(s, b, "xgtop_domain_info", false, NULL);
-	} else {
-		sel_on(s, b, "xgtop_domain_info", false, NULL, &hosts);
-		strbuf_printf(b, " unless on(instance,domain) ");
-		sel_on(s, b, m->name, m->type == XG_MT_COUNTER, m->label, &hosts);
-	}
-	strbuf_printf(b, "%s,\"xgtop_f\",\"info\",\"\",\"\")", s->want_all ? "[1h])" : "");
+	strbuf_free(&asked);
+	strbuf_free(&rest);
+}
+
+/* The CPU time as scraped of every domain of the hosts that ask it this
+ * refresh (ps_host.ask_total), led by " or ". */
+static void total_now_term(const struct xg_source *s, struct xg_strbuf *b)
+{
+	struct xg_strbuf hosts = { 0 };
+	bool every = true;
+	for (size_t i = 0; i < s->nh && every; i++)
+		every = s->h[i].ask_total;
+	if (every || !hosts_lacking(s, no_total, &hosts))
+		hosts.len = 0;   /* no matcher */
+	strbuf_printf(b, " or label_replace(");
+	sel_on(s, b, xg_field_metric[XG_F_CPU_NS].name, true, NULL, &hosts);
+	strbuf_printf(b, ",\"xgtop_f\",\"cpu\",\"\",\"\")");
 	strbuf_free(&hosts);
 }
 
@@ -656,11 +693,8 @@ void rm_ps_dom_query(const struct xg_source *s, struct xg_strbuf q[PS_FETCHES])
 		rm_ps_sel(s, &t, "xgtop_domain_state", false, NULL);
 		strbuf_printf(&t, " == 1,\"xgtop_f\",\"state\",\"\",\"\")");
 	}
-	if (s->ask_total) {
-		strbuf_printf(&t, " or label_replace(");
-		rm_ps_sel(s, &t, xg_field_metric[XG_F_CPU_NS].name, true, NULL);
-		strbuf_printf(&t, ",\"xgtop_f\",\"cpu\",\"\",\"\")");
-	}
+	if (s->ask_total)
+		total_now_term(s, &t);
 	if (s->want_all) {   /* all in one query */
 		b = &t;
 		strbuf_printf(b, " or label_replace(");

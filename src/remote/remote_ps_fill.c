@@ -109,20 +109,24 @@ static void fill_doms(struct xg_source *s, struct xg_sample *out, double dt)
 			pd->seen = true;
 		if (!pd->seen)
 			continue;
+		const struct ps_host *h = &s->h[pd->host];
+		/* Gone from its live host, its series still in the rate window:
+		 * its host's own xgtop no longer lists it. */
+		if (h->ask_info && !pd->info_now && !s->want_all && !rm_ps_host_stale(s, h))
+			continue;
 		uint32_t id = pd->has_domid ? pd->domid : pd->id;
 		/* CPU(s) starts from the counter as scraped, then advances by
 		 * the server's rates like every other counter. */
+		if (!pd->started && pd->cpu_total < 0 && !h->ask_total)
+			continue;   /* new: in the sample once that counter came (the next refresh asks it) */
+		if (!pd->started && !pd->has_domid && !h->ask_info)
+			continue;   /* and its info (its domid: the next refresh asks it) */
 		if (!pd->started && pd->cpu_total >= 0)
 			pd->acc[XG_F_CPU_NS] = (uint64_t)(pd->cpu_total * 1e9 * PS_SCALE);
-		else if (!pd->started && !s->ask_total)
-			continue;   /* new: in the sample once that counter came (the next refresh asks it) */
-		else if (!pd->started && !pd->has_domid && !s->info_all)
-			continue;   /* and its info (its domid: the next refresh asks it) */
 		pd->started = true;
 		struct xg_dom *d = sample_add_dom(out, id);
 		d->host = pd->host;
 		memcpy(d->name, pd->name, sizeof(d->name));   /* NUL-terminated by rm_ps_dom_of */
-		const struct ps_host *h = &s->h[pd->host];
 		/* Most fields of most domains were not asked (the rows off
 		 * screen carry the sort's): their reason at once, then the
 		 * fields that were, came or went back one by one. */
