@@ -189,7 +189,9 @@ static void fill_totals(const struct xg_source *s, struct xg_sample *out)
 	memcpy(t->nstate, s->nstate, sizeof(t->nstate));
 	for (size_t i = 0; i < s->nd && !t->rows_partial; i++)
 		t->rows_partial = s->d[i].seen && !s->d[i].shown;
-	double cpu = 0, wait = 0, all = 0;
+	t->rows_fields = s->want_fields;
+	double cpu = 0, wait = 0, all = 0, busy = 0;
+	size_t nbusy = 0;   /* hosts or domains summed into busy */
 	for (size_t i = 0; i < s->nh; i++) {
 		const struct ps_host *h = &s->h[i];
 		if (!(h->clk > 0) || rm_ps_host_stale(s, h))
@@ -199,11 +201,31 @@ static void fill_totals(const struct xg_source *s, struct xg_sample *out)
 		if (h->trs[XG_RS_RUNNABLE] < 0)
 			continue;
 		wait += h->trs[XG_RS_RUNNABLE] / h->clk;
+		busy += (h->trs[XG_RS_RUNNABLE] + fmax(h->trs[XG_RS_RUNNING], 0)) / h->clk;
+		nbusy++;
 		for (int r = 0; r < XG_RS_COUNT; r++)
 			all += h->trs[r] >= 0 ? h->trs[r] / h->clk : 0;
 	}
 	t->cpu_pct = cpu;
 	t->wait_pct = all > 0 ? 100 * wait / all : -1;
+	/* The triage's runnable vCPUs: from those sums, or from every
+	 * domain's runstates where the sort asks them of all. */
+	t->busy = t->wait && nbusy;
+	t->busy_vcpus = busy;
+	uint64_t run_wait = 1ull << XG_F_RUN_NS | 1ull << XG_F_WAIT_NS;
+	if (t->wait || (s->want_fields & run_wait) != run_wait)
+		return;
+	for (size_t i = 0; i < s->nd; i++) {
+		const struct ps_dom *d = &s->d[i];
+		const struct ps_host *h = &s->h[d->host];
+		if (d->seen && d->started && (d->got & run_wait) == run_wait && h->clk > 0 &&
+		    !rm_ps_host_stale(s, h)) {
+			busy += (d->v[XG_F_RUN_NS] + d->v[XG_F_WAIT_NS]) / h->clk;
+			nbusy++;
+		}
+	}
+	t->busy = nbusy > 0;
+	t->busy_vcpus = busy;
 }
 
 void rm_ps_fill(struct xg_source *s, struct xg_sample *out)

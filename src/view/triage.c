@@ -10,10 +10,18 @@
 
 #define NAME_W 32
 /* Where the source sent every figure of the rows on screen only (the
- * Prometheus source's full-screen view): the parts made from the rows
- * judge those, and say so. */
+ * Prometheus source's full-screen view): a part made from a column the
+ * other rows lack judges those rows, and says so. */
 #define PARTIAL_WHY "of the rows on screen and half a screen either side only: the source sends the " \
-	"other domains' sort column alone (--explain and batch mode ask every figure of every domain)"
+	"other domains' sort column alone; sorted by this column, or in --explain and batch mode, " \
+	"it judges every domain"
+
+/* Whether column c is of the rows on screen only (see PARTIAL_WHY). */
+static bool partial(const struct xg_table *t, enum xg_col c)
+{
+	const struct xg_totals *x = &t->cur->totals;
+	return x->rows_partial && (col_fields(c) & ~x->rows_fields);
+}
 
 /* A name safe to print, cut to NAME_W bytes of its escaped form. */
 static const char *short_name(const char *raw, char *buf, size_t n)
@@ -71,7 +79,20 @@ static void part_cpu(struct xg_triage *tr, struct xg_table *t, const struct xg_v
 		want += (x->v[XG_COL_RUN] + x->v[XG_COL_WAIT]) / 100 * (double)d->v[XG_F_VCPUS];
 		n++;
 	}
-	if (n && host_has(h, XG_H_PCPUS))
+	/* Where the rows lack those figures, the source's sum over every
+	 * domain: the same, as each domain's runstates add up to VCPU x
+	 * the interval. */
+	const struct xg_totals *tot = &t->cur->totals;
+	bool own = tot->busy && tot->rows_partial &&
+		   (partial(t, XG_COL_RUN) || partial(t, XG_COL_WAIT) || partial(t, XG_COL_VCPU));
+	char sum[96];
+	if (own) {
+		want = tot->busy_vcpus;
+		snprintf(sum, sizeof(sum), "every domain's running + runnable seconds per second, summed by the source");
+	} else {
+		snprintf(sum, sizeof(sum), "sum over %zu domains of (RUN%% + WAIT%%) / 100 x VCPU", n);
+	}
+	if ((n || own) && host_has(h, XG_H_PCPUS))
 		snprintf(demand, sizeof(demand), "%.1f runnable vCPUs on %u pCPUs; ", want, (unsigned)h->pcpus);
 	if (row_has(r, XG_COL_BEHIND)) {
 		char id[16], who[4 * NAME_W + 8];
@@ -84,17 +105,18 @@ static void part_cpu(struct xg_triage *tr, struct xg_table *t, const struct xg_v
 		snprintf(pcpus, sizeof(pcpus), "%u", (unsigned)h->pcpus);
 	if (t->sum.wait_pct >= 0)
 		snprintf(share, sizeof(share), "%.1f %%", t->sum.wait_pct);
+	bool part = partial(t, XG_COL_WAIT);
 	int o = snprintf(tr->why[XG_TRI_CPU], sizeof(tr->why[0]),
-			 "the most waiting domain: %.64s, WAIT%% %.1f (%.64s)%.80s; runnable vCPUs = sum over %zu "
-			 "domains of (RUN%% + WAIT%%) / 100 x VCPU = %.1f, pCPUs %s; host waiting share %s",
-			 name, r->v[XG_COL_WAIT], rule, behind, n, want, pcpus, share);
-	if (t->cur->totals.rows_partial && o > 0 && (size_t)o < sizeof(tr->why[0]))
-		snprintf(tr->why[XG_TRI_CPU] + o, sizeof(tr->why[0]) - (size_t)o, "; %s", PARTIAL_WHY);
+			 "the most waiting domain%s: %.64s, WAIT%% %.1f (%.64s)%.80s; runnable vCPUs = %s = %.1f, "
+			 "pCPUs %s; host waiting share %s", part ? " on screen" : "", name, r->v[XG_COL_WAIT], rule,
+			 behind, sum, want, pcpus, share);
+	if (part && o > 0 && (size_t)o < sizeof(tr->why[0]))
+		snprintf(tr->why[XG_TRI_CPU] + o, sizeof(tr->why[0]) - (size_t)o, "; WAIT%% %s", PARTIAL_WHY);
 	if (!passes(v, XG_RULE_WAIT, r->v[XG_COL_WAIT]))
 		return;
 	tr->hit[XG_TRI_CPU] = true;
 	snprintf(tr->text[XG_TRI_CPU], sizeof(tr->text[0]), "CPU%s: %s%.40s waits %.0f %%%.60s",
-		 t->cur->totals.rows_partial ? " on screen" : "", demand, name, r->v[XG_COL_WAIT], behind);
+		 part ? " on screen" : "", demand, name, r->v[XG_COL_WAIT], behind);
 }
 
 static void part_psi(struct xg_triage *tr, struct xg_table *t, const struct xg_view *v,
@@ -115,13 +137,13 @@ static void part_psi(struct xg_triage *tr, struct xg_table *t, const struct xg_v
 	}
 	const struct xg_row *r = &t->rows[top];
 	short_name(r->name, name, sizeof(name));
-	bool partial = t->cur->totals.rows_partial;
-	snprintf(tr->why[part], sizeof(tr->why[0]), "the highest %s: %s, %.1f %% (%s)%s%s", xg_columns[c].header,
-		 name, r->v[c], rule, partial ? "; " : "", partial ? PARTIAL_WHY : "");
+	bool some = partial(t, c);
+	snprintf(tr->why[part], sizeof(tr->why[0]), "the highest %s: %s, %.1f %% (%s)%s%s%s", xg_columns[c].header,
+		 name, r->v[c], rule, some ? "; " : "", some ? xg_columns[c].header : "", some ? " " PARTIAL_WHY : "");
 	if (!passes(v, XG_RULE_PSI, r->v[c]))
 		return;
 	tr->hit[part] = true;
-	snprintf(tr->text[part], sizeof(tr->text[0]), "%s pressure%s: %s %.0f %%", what, partial ? " on screen" : "",
+	snprintf(tr->text[part], sizeof(tr->text[0]), "%s pressure%s: %s %.0f %%", what, some ? " on screen" : "",
 		 name, r->v[c]);
 }
 
@@ -201,7 +223,8 @@ void triage_compute(struct xg_triage *tr, struct xg_table *t, const struct xg_vi
 			break;
 		o += (size_t)k;
 	}
+	bool some = partial(t, XG_COL_WAIT) ||
+		    (v->show_psi && (partial(t, XG_COL_MEM_PSI) || partial(t, XG_COL_IO_PSI)));
 	if (!o)
-		snprintf(tr->line, sizeof(tr->line), "nothing stands out%s",
-			 t->cur->totals.rows_partial ? " on screen" : "");
+		snprintf(tr->line, sizeof(tr->line), "nothing stands out%s", some ? " on screen" : "");
 }

@@ -17,7 +17,9 @@
 # their vCPU time and the rows' states, taken from the exporters' own sums
 # and counts, and with --filter those of the rows it selects, summed and
 # counted by the server. The triage line says it judges the rows on screen while
-# the others lack figures, and --explain says why. SERVER=victoria: the same against
+# the others lack figures, and --explain says why; its runnable vCPUs are
+# of every domain all along, and sorted by WAIT% it names the most waiting
+# domain of all. SERVER=victoria: the same against
 # VictoriaMetrics (test_promsrc_screen_victoria.sh).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/remote/lib.sh"
@@ -120,6 +122,7 @@ all_stay() {
 # The triage line judges the rows that carry every figure, and says so.
 triage() { screen | grep -m1 '^Triage: '; }
 on_screen() { triage | grep -q 'on screen'; }
+on_screen_cpu() { triage | grep -q 'CPU on screen: [0-9.]* runnable vCPUs'; }
 wait_until 20 on_screen || fail "the triage line does not say it covers the rows on screen: $(triage)"
 # The server out of reach (the relay gone): the view stays, with the last
 # figures and why; back once the server answers again. (The view's part,
@@ -143,6 +146,27 @@ keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$rp -d 1 --sort mi
 listed() { screen | grep -q 'rows 16$'; }
 wait_until 30 listed || fail "not every domain listed sorted by LLC-MISS/s: $(screen | sed -n 3p)"
 all_stay "sorted by LLC-MISS/s"
+keys q
+wait_prompt
+# Sorted by WAIT%, every domain carries it: the triage line names the most
+# waiting domain of all (sched-06, 60 %), off screen in reverse order, and
+# does not say "on screen".
+keys "$XGTOP --no-config --source prometheus http://127.0.0.1:$rp -d 1 --sort wait --reverse" Enter
+waiter() { triage | grep -q 'CPU: .*sched-06 waits 60 %'; }
+wait_until 30 waiter || fail "sorted by WAIT% the triage line does not name the most waiting domain of all: $(triage)"
+! screen | grep -E '^ *127\.0\.0\.1:' | grep -q sched-06 || fail "sched-06 is on screen: the check proves nothing"
+# Its runnable vCPUs are of every domain (here from each domain's
+# runstates, which the sort asks of all), as with every row on screen
+# (below); and sorted by CPU% (from the exporters' sums of their domains'
+# runstate seconds), with a warn level any row on screen passes.
+demand() { triage | sed -nE 's/.* ([0-9.]+) runnable vCPUs .*/\1/p'; }
+d_wait=$(demand)
+keys q
+wait_prompt
+printf 'threshold.wait_pct = 0.1 99\n' >"$TMP/rc"
+keys "$XGTOP --config $TMP/rc --source prometheus http://127.0.0.1:$rp -d 1" Enter
+wait_until 30 on_screen_cpu || fail "no CPU part on screen with wait_pct's warn at 0.1: $(triage)"
+d_cpu=$(demand)
 keys q
 wait_prompt
 
@@ -215,6 +239,12 @@ totals_agree 16 >/dev/null || fail "the summary's totals from the exporters' sum
 # Every domain on screen carries every figure: the triage line is of all.
 of_all() { triage | grep -q . && ! on_screen; }
 wait_until 20 of_all || fail "with every row on screen the triage line still says: $(triage)"
+d_all=$(demand)
+echo "runnable vCPUs on 10 lines: $d_wait sorted by WAIT%, $d_cpu by CPU%; $d_all with every row on screen"
+for d in "$d_wait" "$d_cpu"; do
+	python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a - b) > 0.2 + 0.02 * b)' "$d" "$d_all" ||
+		fail "the triage's runnable vCPUs on 10 lines ($d) are not those of every row ($d_all)"
+done
 keys q
 wait_prompt
 

@@ -347,6 +347,10 @@ struct xg_totals {
 	                               running, blocked, paused, shutdown, crashed, dying */
 	bool rows_partial;          /* some domains carry only what the sort needs (those off
 	                               screen): what is made from the rows covers the others */
+	uint64_t rows_fields;       /* then the fields every domain carries (the sort's) */
+	bool busy;                  /* busy_vcpus came */
+	double busy_vcpus;          /* the domains' running and runnable seconds per second of
+	                               the interval, over every domain */
 };
 
 struct xg_sample {

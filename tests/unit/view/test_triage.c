@@ -2,7 +2,10 @@
 /* The triage line from hand-made samples: a domain waiting past wait_pct's
  * warn level and the runnable vCPUs; memory pressure past pressure_pct's;
  * the same figures under raised rules: "nothing stands out"; the cache
- * part without a judge says so in its numbers and stays out of the line. */
+ * part without a judge says so in its numbers and stays out of the line.
+ * Where the source sent some rows the sort's fields only, a part whose
+ * column those lack says "on screen", and the runnable vCPUs are the
+ * source's sum over every domain. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,10 +88,57 @@ static void line(void **state)
 	sample_free(&s[1]);
 }
 
+static void partial_rows(void **state)
+{
+	(void)state;
+	struct xg_sample s[2];
+	struct xg_table t = { 0 };
+	struct xg_config cfg;
+	struct xg_view v;
+	struct xg_triage tr;
+	config_defaults(&cfg);
+	view_init(&v, &cfg);
+	v.show_psi = true;
+	sample_init(&s[0]);
+	sample_init(&s[1]);
+	fill(&s[0], 1);
+	fill(&s[1], 2);
+	/* Sorted by WAIT%: every domain carries the four runstates, not the
+	 * pressure nor VCPU; the source summed 2.5 running and runnable
+	 * vCPUs over every domain (more than these rows'). */
+	struct xg_totals *x = &s[1].totals;
+	x->rows_partial = true;
+	x->rows_fields = col_fields(XG_COL_WAIT);
+	x->busy = true;
+	x->busy_vcpus = 2.5;
+	metrics_compute_rows(&s[0], &s[1], 0, &t);
+	triage_compute(&tr, &t, &v, NULL);
+	assert_string_equal(tr.line, "CPU: 2.5 runnable vCPUs on 4 pCPUs; web1 waits 35 %; memory pressure on screen: db 40 %");
+	assert_non_null(strstr(tr.why[XG_TRI_CPU], "summed by the source = 2.5"));
+	assert_null(strstr(tr.why[XG_TRI_CPU], "on screen"));
+	assert_non_null(strstr(tr.why[XG_TRI_MEM], "MEM-P% of the rows on screen"));
+	/* Sorted by another column: the CPU part is of the rows on screen. */
+	x->rows_fields = col_fields(XG_COL_MEM);
+	metrics_compute_rows(&s[0], &s[1], 0, &t);
+	triage_compute(&tr, &t, &v, NULL);
+	assert_string_equal(tr.text[XG_TRI_CPU], "CPU on screen: 2.5 runnable vCPUs on 4 pCPUs; web1 waits 35 %");
+	/* Nothing past the rules: said "on screen" while a part is. */
+	struct xg_err err = { 0 };
+	assert_int_equal(threshold_parse(&v.thr, XG_RULE_WAIT, "36 50", &err), 0);
+	assert_int_equal(threshold_parse(&v.thr, XG_RULE_PSI, "off", &err), 0);
+	triage_compute(&tr, &t, &v, NULL);
+	assert_string_equal(tr.line, "nothing stands out on screen");
+	table_free(&t);
+	view_free(&v);
+	sample_free(&s[0]);
+	sample_free(&s[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(line),
+		cmocka_unit_test(partial_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
