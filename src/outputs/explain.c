@@ -39,7 +39,7 @@ void explain_triage(FILE *f, struct xg_table *t, const struct xg_view *v, const 
 		fprintf(f, "  %-16s here of every domain; the full-screen view asks the server every figure of "
 			"the rows on screen (and half a screen either side) only, and of the others the sort "
 			"column: there a part judges those rows and says \"on screen\", unless the sort is its "
-			"column (WAIT%%, MEM-PSI, IO-PSI); the runnable vCPUs are of every domain, from the "
+			"column (WAIT%%, MEM-P%%, IO-P%%); the runnable vCPUs are of every domain, from the "
 			"runstate seconds the exporters or the server sum\n", "scope");
 }
 
