@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xgtop/view/triage.h"
@@ -47,98 +48,105 @@ static void fill(struct xg_sample *s, unsigned k)
 	}
 }
 
-static void line(void **state)
-{
-	(void)state;
+/* Each test's samples (the two above), table, view (pressure shown)
+ * and line. */
+struct fx {
 	struct xg_sample s[2];
-	struct xg_table t = { 0 };
-	struct xg_config cfg;
+	struct xg_table t;
 	struct xg_view v;
 	struct xg_triage tr;
+};
+
+static int start(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct xg_config cfg;
 	config_defaults(&cfg);
-	view_init(&v, &cfg);
-	v.show_psi = true;
-	sample_init(&s[0]);
-	sample_init(&s[1]);
-	fill(&s[0], 1);
-	fill(&s[1], 2);
-	metrics_compute_rows(&s[0], &s[1], 0, &t);
-	triage_compute(&tr, &t, &v, NULL);
-	/* (50 + 35) / 100 x 2 + (10 + 0) / 100 x 2 = 1.9 vCPUs */
-	assert_string_equal(tr.line, "CPU: 1.9 runnable vCPUs on 4 pCPUs; web1 waits 35 %; memory pressure: db 40 %");
-	assert_true(tr.hit[XG_TRI_CPU] && tr.hit[XG_TRI_MEM]);
-	assert_false(tr.hit[XG_TRI_IO] || tr.hit[XG_TRI_CACHE]);
-	assert_non_null(strstr(tr.why[XG_TRI_CPU], "WAIT% 35.0 (rule wait_pct: warn 10)"));
-	assert_non_null(strstr(tr.why[XG_TRI_IO], "IO-P%: web1, 0.0 %"));
-	assert_non_null(strstr(tr.why[XG_TRI_CACHE], "not judged here"));
-	/* Raised rules: the same figures stand out no more. */
+	view_init(&f->v, &cfg);
+	f->v.show_psi = true;
+	sample_init(&f->s[0]);
+	sample_init(&f->s[1]);
+	fill(&f->s[0], 1);
+	fill(&f->s[1], 2);
+	*state = f;
+	return 0;
+}
+
+static int finish(void **state)
+{
+	struct fx *f = *state;
+	table_free(&f->t);
+	view_free(&f->v);
+	sample_free(&f->s[0]);
+	sample_free(&f->s[1]);
+	free(f);
+	return 0;
+}
+
+/* wait_pct's warn above web1's 35 %, pressure_pct off. */
+static void raise_rules(struct xg_view *v)
+{
 	struct xg_err err = { 0 };
-	assert_int_equal(threshold_parse(&v.thr, XG_RULE_WAIT, "36 50", &err), 0);
-	assert_int_equal(threshold_parse(&v.thr, XG_RULE_PSI, "off", &err), 0);
-	triage_compute(&tr, &t, &v, NULL);
-	assert_string_equal(tr.line, "nothing stands out");
-	assert_non_null(strstr(tr.why[XG_TRI_MEM], "db, 40.0 % (rule pressure_pct: off)"));
+	assert_int_equal(threshold_parse(&v->thr, XG_RULE_WAIT, "36 50", &err), 0);
+	assert_int_equal(threshold_parse(&v->thr, XG_RULE_PSI, "off", &err), 0);
+}
+
+static void line(void **state)
+{
+	struct fx *f = *state;
+	metrics_compute_rows(&f->s[0], &f->s[1], 0, &f->t);
+	triage_compute(&f->tr, &f->t, &f->v, NULL);
+	/* (50 + 35) / 100 x 2 + (10 + 0) / 100 x 2 = 1.9 vCPUs */
+	assert_string_equal(f->tr.line, "CPU: 1.9 runnable vCPUs on 4 pCPUs; web1 waits 35 %; memory pressure: db 40 %");
+	assert_true(f->tr.hit[XG_TRI_CPU] && f->tr.hit[XG_TRI_MEM]);
+	assert_false(f->tr.hit[XG_TRI_IO] || f->tr.hit[XG_TRI_CACHE]);
+	assert_non_null(strstr(f->tr.why[XG_TRI_CPU], "WAIT% 35.0 (rule wait_pct: warn 10)"));
+	assert_non_null(strstr(f->tr.why[XG_TRI_IO], "IO-P%: web1, 0.0 %"));
+	assert_non_null(strstr(f->tr.why[XG_TRI_CACHE], "not judged here"));
+	/* Raised rules: the same figures stand out no more. */
+	raise_rules(&f->v);
+	triage_compute(&f->tr, &f->t, &f->v, NULL);
+	assert_string_equal(f->tr.line, "nothing stands out");
+	assert_non_null(strstr(f->tr.why[XG_TRI_MEM], "db, 40.0 % (rule pressure_pct: off)"));
 	/* Without pressure figures the parts say why. */
-	v.show_psi = false;
-	triage_compute(&tr, &t, &v, NULL);
-	assert_non_null(strstr(tr.why[XG_TRI_MEM], "reads no pressure"));
-	table_free(&t);
-	view_free(&v);
-	sample_free(&s[0]);
-	sample_free(&s[1]);
+	f->v.show_psi = false;
+	triage_compute(&f->tr, &f->t, &f->v, NULL);
+	assert_non_null(strstr(f->tr.why[XG_TRI_MEM], "reads no pressure"));
 }
 
 static void partial_rows(void **state)
 {
-	(void)state;
-	struct xg_sample s[2];
-	struct xg_table t = { 0 };
-	struct xg_config cfg;
-	struct xg_view v;
-	struct xg_triage tr;
-	config_defaults(&cfg);
-	view_init(&v, &cfg);
-	v.show_psi = true;
-	sample_init(&s[0]);
-	sample_init(&s[1]);
-	fill(&s[0], 1);
-	fill(&s[1], 2);
+	struct fx *f = *state;
 	/* Sorted by WAIT%: every domain carries the four runstates, not the
 	 * pressure nor VCPU; the source summed 2.5 running and runnable
 	 * vCPUs over every domain (more than these rows'). */
-	struct xg_totals *x = &s[1].totals;
+	struct xg_totals *x = &f->s[1].totals;
 	x->rows_partial = true;
 	x->rows_fields = col_fields(XG_COL_WAIT);
 	x->busy = true;
 	x->busy_vcpus = 2.5;
-	metrics_compute_rows(&s[0], &s[1], 0, &t);
-	triage_compute(&tr, &t, &v, NULL);
-	assert_string_equal(tr.line, "CPU: 2.5 runnable vCPUs on 4 pCPUs; web1 waits 35 %; memory pressure on screen: db 40 %");
-	assert_non_null(strstr(tr.why[XG_TRI_CPU], "summed by the source = 2.5"));
-	assert_null(strstr(tr.why[XG_TRI_CPU], "on screen"));
-	assert_non_null(strstr(tr.why[XG_TRI_MEM], "MEM-P% of the rows on screen"));
+	metrics_compute_rows(&f->s[0], &f->s[1], 0, &f->t);
+	triage_compute(&f->tr, &f->t, &f->v, NULL);
+	assert_string_equal(f->tr.line, "CPU: 2.5 runnable vCPUs on 4 pCPUs; web1 waits 35 %; memory pressure on screen: db 40 %");
+	assert_non_null(strstr(f->tr.why[XG_TRI_CPU], "summed by the source = 2.5"));
+	assert_null(strstr(f->tr.why[XG_TRI_CPU], "on screen"));
+	assert_non_null(strstr(f->tr.why[XG_TRI_MEM], "MEM-P% of the rows on screen"));
 	/* Sorted by another column: the CPU part is of the rows on screen. */
 	x->rows_fields = col_fields(XG_COL_MEM);
-	metrics_compute_rows(&s[0], &s[1], 0, &t);
-	triage_compute(&tr, &t, &v, NULL);
-	assert_string_equal(tr.text[XG_TRI_CPU], "CPU on screen: 2.5 runnable vCPUs on 4 pCPUs; web1 waits 35 %");
+	metrics_compute_rows(&f->s[0], &f->s[1], 0, &f->t);
+	triage_compute(&f->tr, &f->t, &f->v, NULL);
+	assert_string_equal(f->tr.text[XG_TRI_CPU], "CPU on screen: 2.5 runnable vCPUs on 4 pCPUs; web1 waits 35 %");
 	/* Nothing past the rules: said "on screen" while a part is. */
-	struct xg_err err = { 0 };
-	assert_int_equal(threshold_parse(&v.thr, XG_RULE_WAIT, "36 50", &err), 0);
-	assert_int_equal(threshold_parse(&v.thr, XG_RULE_PSI, "off", &err), 0);
-	triage_compute(&tr, &t, &v, NULL);
-	assert_string_equal(tr.line, "nothing stands out on screen");
-	table_free(&t);
-	view_free(&v);
-	sample_free(&s[0]);
-	sample_free(&s[1]);
+	raise_rules(&f->v);
+	triage_compute(&f->tr, &f->t, &f->v, NULL);
+	assert_string_equal(f->tr.line, "nothing stands out on screen");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(line),
-		cmocka_unit_test(partial_rows),
+		cmocka_unit_test_setup_teardown(line, start, finish),
+		cmocka_unit_test_setup_teardown(partial_rows, start, finish),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
