@@ -12,7 +12,8 @@
 #    summary line need (the set_wanted source op);
 #  - the pool view (`--hosts FILE`) against the same exporters.
 # Per refresh, the best of REFRESHES (8) refreshes after the first three
-# (the first ones ask everything, before the table has an order):
+# (the first ones ask everything, before the table has an order), then
+# the median and the worst, and each refresh's wall:
 #  - xgtop's CPU: the view's own "self N ms/refresh" (its process CPU
 #    clock from one refresh to the next, drawing included);
 #  - wall: from the first byte of its first request to the last byte of
@@ -24,7 +25,8 @@
 # Printed against the issue's targets (one refresh of the Prometheus
 # source: <= 20 ms CPU, <= 250 ms wall, <= 1 MB), not asserted; the pool
 # view has no target, it is the comparison. EXPORTERS=10 DOMAINS=50 for a
-# quick look (the targets are the issue's, for 50 x 200). VIEWS="./xgtop
+# quick look (the targets are the issue's, for 50 x 200). SERVERS=prometheus
+# or victoria-metrics: that server only. VIEWS="./xgtop
 # OTHER": the view of each build in turn against each server, OTHER an
 # older build to compare with in the same run (its name in the table).
 cd "$(dirname "$0")/.." || exit 2
@@ -33,7 +35,7 @@ for t in prometheus victoria-metrics tmux curl python3; do
 	command -v $t >/dev/null || { echo "fleet: $t is not installed (make deps)"; exit 2; }
 done
 EXPORTERS=${EXPORTERS:-50} DOMAINS=${DOMAINS:-200} SCRAPE=${SCRAPE:-5} DELAY=${DELAY:-5}
-ROWS=${ROWS:-60} REFRESHES=${REFRESHES:-8} POOL=${POOL:-1}
+ROWS=${ROWS:-60} REFRESHES=${REFRESHES:-8} POOL=${POOL:-1} SERVERS=${SERVERS:-both}
 read -ra views <<<"${VIEWS:-./xgtop}"
 view_bin=./xgtop
 tmp=$(mktemp -d)
@@ -157,8 +159,10 @@ cpus = [float(x) for x in open(selfs)]
 walls = [(x[-1][0] - x[0][0]) * 1000 for x in groups]
 downs = [sum(b for _, k, b in x if k == "down") for x in groups]
 up = min(sum(b for _, k, b in x if k == "up") for x in groups)
+med = lambda x: sorted(x)[len(x) // 2]
 print(f"{name}\t{min(cpus):.1f}\t{min(walls) + min(cpus):.0f}\t{min(downs)}\t{up}\t{len(groups)}\t{shown}\t"
-      f"{max(cpus):.1f}\t{max(walls) + max(cpus):.0f}\t{max(downs)}")
+      f"{max(cpus):.1f}\t{max(walls) + max(cpus):.0f}\t{max(downs)}\t{med(cpus):.1f}\t{med(walls) + med(cpus):.0f}\t"
+      + " ".join(f"{w:.0f}" for w in walls))
 PY
 }
 
@@ -214,9 +218,11 @@ for p in "${rports[@]}"; do echo "http://127.0.0.1:$p/metrics"; done >"$tmp/host
 view "pool view" "$(IFS=,; echo "${rports[*]}")" "$(IFS=,; echo "${ports[*]}")" --hosts "$tmp/hosts"
 }
 sp=$(free_ports)
+[ "$SERVERS" = victoria-metrics ] ||
 server prometheus nice -n 19 prometheus --config.file="$tmp/scrape.yml" --storage.tsdb.path="$tmp/prom-data" \
 	--web.listen-address="127.0.0.1:$sp"
 sp=$(free_ports)
+[ "$SERVERS" = prometheus ] ||
 server victoria-metrics nice -n 19 victoria-metrics -storageDataPath="$tmp/vm-data" -httpListenAddr="127.0.0.1:$sp" \
 	-promscrape.config="$tmp/scrape.yml"
 
@@ -224,15 +230,16 @@ printf '\n%s\n' "fleet: one refresh of the full-screen view, $hosts_rows domains
 printf '  %-18s %7s %7s %11s %9s %s\n' source "CPU ms" "wall ms" "received" "sent" "(refreshes, rows on screen)"
 verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v <= t ? "met" : "MISSED") }'; }
 # The 8th field: why there was no refresh, else the worst refresh's CPU.
-while IFS=$'\t' read -r name cpu wall down up n shown why wall_max down_max; do
+while IFS=$'\t' read -r name cpu wall down up n shown why wall_max down_max cpu_med wall_med walls; do
 	if [ "$cpu" = - ]; then
 		printf '  %-18s %7s %7s %11s %9s (no refresh: %s)\n' "$name" - - - - "$why"
 		continue
 	fi
 	printf '  %-18s %7s %7s %8d kB %6d kB (%d, %d)\n' "$name" "$cpu" "$wall" $((down / 1000)) $((up / 1000)) "$n" "$shown"
 	cpu_max=$why
-	printf '  %-18s   the worst refresh: CPU %s ms, wall %s ms, %d kB received\n' "" "$cpu_max" "$wall_max" \
-		$((down_max / 1000))
+	printf '  %-18s   the median refresh: CPU %s ms, wall %s ms; the worst: CPU %s ms, wall %s ms, %d kB received\n' \
+		"" "$cpu_med" "$wall_med" "$cpu_max" "$wall_max" $((down_max / 1000))
+	printf '  %-18s   each refresh'"'"'s wall at the relay, ms: %s\n' "" "$walls"
 	[ "$name" = "pool view" ] && continue
 	printf '  %-18s   CPU %s (<= 20 ms), wall %s (<= 250 ms), bytes %s (<= 1 MB)\n' "" \
 		"$(verdict "$cpu" 20)" "$(verdict "$wall" 250)" "$(verdict $((down + up)) 1000000)"

@@ -13,10 +13,15 @@
 #  - each domain gone from the server leaves the screen within 3 s, not
 #    once its series leave the rate window (4 s later here);
 #  - B's rows stay, with their figures.
+# SERVER=victoria runs it against VictoriaMetrics (by hand: the same code
+# as against Prometheus, as for test_promsrc_screen_victoria.sh).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/remote/lib.sh"
 . "$ROOT/tests/remote/promsrc_lib.sh"
-for t in curl prometheus python3; do
+server=${SERVER:-prometheus}
+bin=prometheus
+[ "$server" = victoria ] && bin=victoria-metrics
+for t in curl $bin python3; do
 	command -v $t >/dev/null || skip "$t is not installed (make deps)"
 done
 "$XGTOP" --help | grep -q -- --export || skip "built without libmicrohttpd: no exporter to read"
@@ -28,8 +33,8 @@ pc=$(free_port) && start_exporter "$pc" "$TMP/c.xgrec"
 pp=$(free_port)
 scrape_config "$TMP/prom.yml" "127.0.0.1:$pb" "127.0.0.1:$pc"
 cd "$ROOT" || exit 2
-start_prometheus "$TMP" "$pp" "$TMP/prom.yml"
-wait_until 90 seen_for "$pp" 5 || fail "Prometheus shows no 5 s of both hosts' scrapes within 90 s"
+start_$server "$TMP" "$pp" "$TMP/prom.yml"
+wait_until 90 seen_for "$pp" 5 || fail "$server shows no 5 s of both hosts' scrapes within 90 s"
 # shellcheck disable=SC2034  # lib.sh's start_shell reads it
 H=45
 start_shell
