@@ -22,7 +22,7 @@ server=${SERVER:-prometheus}
 bin=prometheus
 [ "$server" = victoria ] && bin=victoria-metrics
 for t in curl $bin python3; do
-	command -v $t >/dev/null || skip "$t is not installed (make deps)"
+	command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
 done
 "$XGTOP" --help | grep -q -- --export || skip "built without libmicrohttpd: no exporter to read"
 trap 'pool_cleanup; cleanup' EXIT
@@ -33,7 +33,7 @@ pc=$(free_port) && start_exporter "$pc" "$TMP/c.xgrec"
 pp=$(free_port)
 scrape_config "$TMP/prom.yml" "127.0.0.1:$pb" "127.0.0.1:$pc"
 cd "$ROOT" || exit 2
-start_$server "$TMP" "$pp" "$TMP/prom.yml"
+"start_$server" "$TMP" "$pp" "$TMP/prom.yml"
 wait_until 90 seen_for "$pp" 5 || fail "$server shows no 5 s of both hosts' scrapes within 90 s"
 # shellcheck disable=SC2034  # lib.sh's start_shell reads it
 H=45
