@@ -4,6 +4,21 @@
 # loopback port with a data directory of the test's own, their default
 # settings but for the scrape interval (1 s) and the targets given.
 
+# tui_server: the set-up of the full-screen view's tests (after
+# tests/tui/lib.sh and tests/remote/lib.sh): sets server from SERVER
+# (prometheus, or victoria), skips without its binary, curl, python3 or
+# the exporter, and stops the exporters and servers on exit.
+tui_server() {
+	server=${SERVER:-prometheus}
+	local bin=prometheus t
+	[ "$server" = victoria ] && bin=victoria-metrics
+	for t in curl $bin python3; do
+		command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
+	done
+	"$XGTOP" --help | grep -q -- --export || skip "built without libmicrohttpd: no exporter to read"
+	trap 'pool_cleanup; cleanup' EXIT
+}
+
 # scrape_config FILE TARGET...: a scrape configuration, every 1 s.
 scrape_config() {
 	local f=$1 t

@@ -18,14 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/remote/lib.sh"
 . "$ROOT/tests/remote/promsrc_lib.sh"
-server=${SERVER:-prometheus}
-bin=prometheus
-[ "$server" = victoria ] && bin=victoria-metrics
-for t in curl $bin python3; do
-	command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
-done
-"$XGTOP" --help | grep -q -- --export || skip "built without libmicrohttpd: no exporter to read"
-trap 'pool_cleanup; cleanup' EXIT
+tui_server
 make_recs "$TMP" || fail "xgtop-gen failed"
 "$GEN" --steady --churn 1 --domains 28 --samples 3000 "$TMP/c.xgrec" >/dev/null || fail "xgtop-gen --churn failed"
 pb=$(free_port) && start_exporter "$pb" "$TMP/b.xgrec" --speed 4
